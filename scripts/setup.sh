@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need (Debian 12, as root), builds the release tree.
+# Idempotent: apt runs only when a package is missing, npm only when web/ changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(g++ cmake ninja-build pkg-config libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
+          nlohmann-json3-dev libsqlite3-dev libsodium-dev nodejs npm chromium)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [[ -f web/package.json ]]; then
+  if [[ ! -d web/node_modules || web/package.json -nt web/node_modules/.stamp ]]; then
+    (cd web && npm install --no-audit --no-fund --loglevel=error && touch node_modules/.stamp)
+  fi
+  (cd web && npm run --silent build)
+fi
+
+cmake --preset "${RAINET_PRESET:-default}" >/dev/null
+cmake --build --preset "${RAINET_PRESET:-default}" -j "$(nproc)"

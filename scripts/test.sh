@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Sets up, builds, and runs every test: the C++ suites (release, then the parser and harness suites
+# again under ASan+UBSan), then the browser client's unit and end-to-end tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+ctest --preset default -j "$(nproc)" --timeout 900
+
+echo "== ASan+UBSan build"
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j "$(nproc)" --target core_tests
+ctest --test-dir build-asan -j "$(nproc)" --timeout 900 -R 'core_tests' --output-on-failure
+
+if [[ -f web/package.json ]]; then
+  echo "== web tests"
+  (cd web && npm test)
+fi
