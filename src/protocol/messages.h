@@ -15,7 +15,7 @@
 
 namespace rainet::protocol {
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;  // keys keep insertion order: "type" first
 
 constexpr std::size_t kMaxFrame = 4096;          // larger frames get too_large
 constexpr std::size_t kMaxFrameHard = 64 << 10;  // larger frames close the connection

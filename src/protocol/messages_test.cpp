@@ -54,7 +54,7 @@ TEST(Messages, FailureEchoesIdAndGame) {
     EXPECT_EQ(f.game, "g1");
     EXPECT_EQ(
         renderError(f.code, f.message, f.id, f.game),
-        R"({"code":"bad_message","game":"g1","id":7,"message":"'action' must be an action string","type":"error"})");
+        R"({"type":"error","code":"bad_message","message":"'action' must be an action string","id":7,"game":"g1"})");
 }
 
 TEST(Messages, SetupMask) {
