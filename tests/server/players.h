@@ -17,7 +17,12 @@ struct GameState {
 
 class Player {
   public:
-    Player(int port, std::string token = {}) : token_(std::move(token)) { connect(port); }
+    // Request ids are unique per player: a player coming back (with a token) numbers its new
+    // requests from 1000 so they never repeat the ones of its earlier connection.
+    Player(int port, std::string token = {})
+        : token_(std::move(token)), nextId_(token_.empty() ? 1 : 1000) {
+        connect(port);
+    }
 
     void connect(int port, bool sayHello = true) {
         ws_ = std::make_unique<WsClient>(port);
@@ -108,7 +113,7 @@ class Player {
     std::unique_ptr<WsClient> ws_;
     std::string token_, id_;
     Json welcome_;
-    int nextId_ = 1;
+    int nextId_;
     std::map<std::string, GameState> games_;
 };
 
