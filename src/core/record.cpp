@@ -32,14 +32,19 @@ Outcome parseResult(std::string_view s, bool& ok) {
 template <class Render>
 std::string write(const Record& r, bool full, Render rendered) {
     std::string out;
-    auto tagLine = [&](const std::string& n, const std::string& v) { out += "[" + n + " \"" + escapeTag(v) + "\"]\n"; };
+    auto tagLine = [&](const std::string& n, const std::string& v) {
+        out += "[" + n + " \"" + escapeTag(v) + "\"]\n";
+    };
     for (const auto& [n, v] : r.tags) tagLine(n, v);
     tagLine("Preset", r.rules.name());
-    if (r.rules.name() == "custom") tagLine("NoProgressLimit", std::to_string(r.rules.noProgressLimit));
+    if (r.rules.name() == "custom")
+        tagLine("NoProgressLimit", std::to_string(r.rules.noProgressLimit));
     tagLine("Result", resultString(r.result));
     if (!r.termination.empty()) tagLine("Termination", r.termination);
-    if (r.startPosition) tagLine("Position", *r.startPosition);
-    else if (full) tagLine("Setup1", setupString(r.setup1)), tagLine("Setup2", setupString(r.setup2));
+    if (r.startPosition)
+        tagLine("Position", *r.startPosition);
+    else if (full)
+        tagLine("Setup1", setupString(r.setup1)), tagLine("Setup2", setupString(r.setup2));
     out += "\n";
     std::string line;
     for (std::size_t i = 0; i < r.actions.size(); ++i) {
@@ -82,8 +87,10 @@ Result<std::uint8_t> parseSetupString(std::string_view s) {
     if (s.size() != 8) return Error{"setup: expected 8 letters L or V"};
     std::uint8_t links = 0;
     for (int i = 0; i < 8; ++i) {
-        if (s[i] == 'L') links |= static_cast<std::uint8_t>(1u << i);
-        else if (s[i] != 'V') return Error{"setup: unexpected '" + std::string(1, s[i]) + "' (expected L or V)"};
+        if (s[i] == 'L')
+            links |= static_cast<std::uint8_t>(1u << i);
+        else if (s[i] != 'V')
+            return Error{"setup: unexpected '" + std::string(1, s[i]) + "' (expected L or V)"};
     }
     if (std::popcount(links) != 4) return Error{"setup: expected exactly 4 links"};
     return links;
@@ -91,10 +98,14 @@ Result<std::uint8_t> parseSetupString(std::string_view s) {
 
 const char* endReasonName(EndReason r) {
     switch (r) {
-        case EndReason::FourLinks: return "four-links";
-        case EndReason::FourViruses: return "four-viruses";
-        case EndReason::NoProgress: return "no-progress";
-        case EndReason::None: break;
+        case EndReason::FourLinks:
+            return "four-links";
+        case EndReason::FourViruses:
+            return "four-viruses";
+        case EndReason::NoProgress:
+            return "no-progress";
+        case EndReason::None:
+            break;
     }
     return "";
 }
@@ -105,7 +116,8 @@ Result<Position> Record::initialPosition() const {
 }
 
 Result<Position> replay(const Record& r) {
-    if (r.isPublic) return Error{"record: a public record hides identities and cannot be replayed in full"};
+    if (r.isPublic)
+        return Error{"record: a public record hides identities and cannot be replayed in full"};
     auto start = r.initialPosition();
     if (!start) return start.error();
     Position p = *start;
@@ -115,11 +127,14 @@ Result<Position> replay(const Record& r) {
                          (p.isOver() ? " after the game ended" : " is not legal")};
         p.doAction(r.actions[i]);
     }
-    const bool rulesEnding = r.termination == "four-links" || r.termination == "four-viruses" || r.termination == "no-progress";
+    const bool rulesEnding = r.termination == "four-links" || r.termination == "four-viruses" ||
+                             r.termination == "no-progress";
     if (rulesEnding && (p.outcome() != r.result || r.termination != endReasonName(p.endReason())))
-        return Error{"record: the final position does not give " + std::string(resultString(r.result)) + " by " + r.termination};
+        return Error{"record: the final position does not give " +
+                     std::string(resultString(r.result)) + " by " + r.termination};
     if (p.isOver() && r.result != p.outcome())
-        return Error{"record: the game ended " + std::string(resultString(p.outcome())) + " but the record says " + resultString(r.result)};
+        return Error{"record: the game ended " + std::string(resultString(p.outcome())) +
+                     " but the record says " + resultString(r.result)};
     if (!p.isOver() && rulesEnding) return Error{"record: the game is not over"};
     return p;
 }
@@ -129,7 +144,8 @@ std::string writeFullRecord(const Record& r) {
     Position p = start ? *start : Position::start(r.rules);
     return write(r, true, [&](std::size_t i) {
         const Action a = r.actions[i];
-        std::string s = start && p.isLegal(a) ? toString(observe(p, a, viewerOf(p.toMove())), p) : toString(a);
+        std::string s =
+            start && p.isLegal(a) ? toString(observe(p, a, viewerOf(p.toMove())), p) : toString(a);
         if (start && p.isLegal(a)) p.doAction(a);
         return s;
     });
@@ -140,7 +156,8 @@ std::string writePublicRecord(const Record& r) {
     Position p = start ? *start : Position::start(r.rules);
     Record pub = r;
     pub.isPublic = true;
-    if (pub.startPosition && start) pub.startPosition = View::of(*start, Viewer::Spectator).toString();
+    if (pub.startPosition && start)
+        pub.startPosition = View::of(*start, Viewer::Spectator).toString();
     return write(pub, false, [&](std::size_t i) {
         const Action a = r.actions[i];
         if (!start || !p.isLegal(a)) return toString(a, Notation::Public);
@@ -157,7 +174,9 @@ Result<Record> parseRecord(std::string_view text) {
     bool haveSetup1 = false, haveSetup2 = false, haveResult = false;
     std::size_t pos = 0;
     int lineNo = 0;
-    auto lineErr = [&](const std::string& m) { return Error{"record: line " + std::to_string(lineNo) + ": " + m}; };
+    auto lineErr = [&](const std::string& m) {
+        return Error{"record: line " + std::to_string(lineNo) + ": " + m};
+    };
     // Tag section.
     while (pos < text.size()) {
         std::size_t end = text.find('\n', pos);
@@ -168,8 +187,8 @@ Result<Record> parseRecord(std::string_view text) {
         ++lineNo;
         pos = end + 1;
         const std::size_t sp = line.find(' ');
-        if (line.back() != ']' || sp == std::string_view::npos || line.size() < sp + 4 || line[sp + 1] != '"' ||
-            line[line.size() - 2] != '"')
+        if (line.back() != ']' || sp == std::string_view::npos || line.size() < sp + 4 ||
+            line[sp + 1] != '"' || line[line.size() - 2] != '"')
             return lineErr("malformed tag");
         const std::string name(line.substr(1, sp - 1));
         std::string value;
@@ -217,7 +236,9 @@ Result<Record> parseRecord(std::string_view text) {
     std::size_t i = 0;
     bool sawResult = false;
     while (i < body.size()) {
-        while (i < body.size() && (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t')) ++i;
+        while (i < body.size() &&
+               (body[i] == ' ' || body[i] == '\n' || body[i] == '\r' || body[i] == '\t'))
+            ++i;
         if (i >= body.size()) break;
         if (sawResult) return Error{"record: text after the result"};
         if (body[i] == '{') {
@@ -227,7 +248,9 @@ Result<Record> parseRecord(std::string_view text) {
             continue;
         }
         std::size_t j = i;
-        while (j < body.size() && body[j] != ' ' && body[j] != '\n' && body[j] != '\r' && body[j] != '\t') ++j;
+        while (j < body.size() && body[j] != ' ' && body[j] != '\n' && body[j] != '\r' &&
+               body[j] != '\t')
+            ++j;
         std::string_view tok = body.substr(i, j - i);
         i = j;
         if (tok.back() == '.' && tok.find_first_not_of("0123456789") == tok.size() - 1) continue;
@@ -239,7 +262,9 @@ Result<Record> parseRecord(std::string_view text) {
             continue;
         }
         auto a = parseAction(tok, r.isPublic);
-        if (!a) return Error{"record: ply " + std::to_string(r.actions.size() + 1) + ": " + a.error().message};
+        if (!a)
+            return Error{"record: ply " + std::to_string(r.actions.size() + 1) + ": " +
+                         a.error().message};
         r.actions.push_back(*a);
     }
     if (!sawResult) return Error{"record: the movetext does not end with the result"};

@@ -18,7 +18,7 @@ struct Record {
     // managed through the fields below and never stored here.
     std::vector<std::pair<std::string, std::string>> tags;
     Rules rules = Rules::standard();
-    std::uint8_t setup1 = 0, setup2 = 0;  // links masks (bit i = setup square i); full records
+    std::uint8_t setup1 = 0, setup2 = 0;       // links masks (bit i = setup square i); full records
     std::optional<std::string> startPosition;  // a full position string, instead of setups
     std::vector<Action> actions;  // full form; in a public record NF swap bits are unknown (false)
     Outcome result = Outcome::Ongoing;

@@ -78,7 +78,7 @@ TEST(ReferencePosition, CanonicalStringsRoundTrip) {
              kStart,
              // Every mark: boosted, face up (side 2 used VC), on its owner's firewall; an empty
              // square with side 2's firewall; captures and escapes in both stacks.
-             "l1l3v1/3l4/1f3v+2/8/2L+!#5/8/4V3/LL3V1V 1 CNn lvL/Vv 5 40",
+             "l1l3v1/3l4/1f3v+2/8/2L+!#5/8/4V3/LL3V1V 1 CNn lLv/Vv 5 40",
              // Empty firewall squares of both sides, nothing left of the once-per-game cards.
              "lll2vvv/3lv3/8/4F3/8/2f5/3LV3/LLL2VVV 1 - -/- 0 10",
              // A side-2 card on its own firewall, side 1's card revealed, side 2 to move.
@@ -96,12 +96,12 @@ TEST(ReferencePosition, StacksAreWrittenCapturesFirstThenLinksFirst) {
     // Order within a stack is free on input; the writer emits captures before escapes and, within
     // each, links before viruses.
     EXPECT_EQ(format(pos("l1l3v1/3l4/1f3v+2/8/2L+!#5/8/4V3/LL3V1V 1 CNn Lvl/vV 5 40")),
-              "l1l3v1/3l4/1f3v+2/8/2L+!#5/8/4V3/LL3V1V 1 CNn lvL/Vv 5 40");
+              "l1l3v1/3l4/1f3v+2/8/2L+!#5/8/4V3/LL3V1V 1 CNn lLv/Vv 5 40");
 }
 
 TEST(ReferencePosition, StackLettersFollowOrigin) {
     // Side 1 captured a side-2 link (lowercase in side 1's stack) and escaped a link (uppercase).
-    State s = pos("l1l3v1/3l4/1f3v+2/8/2L+!#5/8/4V3/LL3V1V 1 CNn lvL/Vv 5 40");
+    State s = pos("l1l3v1/3l4/1f3v+2/8/2L+!#5/8/4V3/LL3V1V 1 CNn lLv/Vv 5 40");
     EXPECT_EQ(s.stacks[0].capturedLinks, 1);
     EXPECT_EQ(s.stacks[0].capturedViruses, 1);
     EXPECT_EQ(s.stacks[0].escapedLinks, 1);

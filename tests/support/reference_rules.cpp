@@ -407,9 +407,10 @@ std::string formatStack(const Stack& stack, int side) {
     };
     const int other = opponent(side);
     std::string text;
+    // docs/rules.md: links before viruses; within a kind, captures before escapes.
     text += std::string(stack.capturedLinks, letter('l', other));
-    text += std::string(stack.capturedViruses, letter('v', other));
     text += std::string(stack.escapedLinks, letter('l', side));
+    text += std::string(stack.capturedViruses, letter('v', other));
     text += std::string(stack.escapedViruses, letter('v', side));
     return text.empty() ? "-" : text;
 }
