@@ -13,9 +13,9 @@ constexpr double kMaxLogRatio = 2.5;
 // Evidence weights (log likelihood ratio link:virus per observed behaviour).
 constexpr double kEscaped = 2.0;       // an unidentified card that entered the server
 constexpr double kOnExit = 1.0;        // standing on our exit, ready to escape
-constexpr double kProgressStep = 0.1;  // each step towards our exits
-constexpr double kNearExit = 0.25;     // a step that ends next to our exits
-constexpr double kRetreat = -0.05;     // each step away from them
+constexpr double kProgressStep = 0.2;  // each step towards our exits
+constexpr double kNearExit = 0.4;      // a step that ends next to our exits
+constexpr double kRetreat = -0.1;      // each step away from them
 constexpr double kAttack = -0.2;       // capturing: viruses are the safer attackers
 constexpr double kFlee = 0.35;         // stepping away from a threat
 constexpr double kApproach = -0.15;    // stepping next to our cards (offering itself)

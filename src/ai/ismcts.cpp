@@ -16,8 +16,9 @@ using Clock = std::chrono::steady_clock;
 ActionList searchActions(const Position& p) {
     const ActionList legal = p.legalActions();
     const Side us = p.toMove(), them = opponent(us);
+    const Bitboard nearExits = neighbours(exitsOf(us));
     const Bitboard fwSquares =
-        neighbours(exitsOf(us)) | (neighbours(p.cards(us)) & neighbours(p.cards(them)));
+        nearExits | neighbours(nearExits) | (neighbours(p.cards(us)) & neighbours(p.cards(them)));
     ActionList out;
     for (Action a : legal) {
         switch (a.type()) {
@@ -117,8 +118,11 @@ std::vector<Action> Ismcts::principalLine() const {
     while (nodes_[node].expanded && nodes_[node].childCount > 0 && line.size() < 8) {
         const Node& n = nodes_[node];
         std::uint32_t best = n.firstChild;
-        for (std::uint32_t i = n.firstChild; i < n.firstChild + n.childCount; ++i)
-            if (nodes_[i].visits > nodes_[best].visits) best = i;
+        for (std::uint32_t i = n.firstChild; i < n.firstChild + n.childCount; ++i) {
+            const Node& c = nodes_[i];
+            const Node& b = nodes_[best];
+            if (c.visits > b.visits || (c.visits == b.visits && c.reward > b.reward)) best = i;
+        }
         if (nodes_[best].visits == 0) break;
         line.push_back(nodes_[best].action);
         node = best;

@@ -71,8 +71,8 @@ class StrongBot : public Bot {
 };
 
 // The actions the tree considers: every move, escape, LB and VC; FW only where it blocks a
-// path to our exits or guards a contact square; NF only with a face-up card or two neighbours.
-// Falls back to all legal actions if that leaves none.
+// path to our exits (within two squares of them) or guards a contact square; NF only with a face-up
+// card or two neighbours. Falls back to all legal actions if that leaves none.
 ActionList searchActions(const Position& p);
 
 }  // namespace rainet::ai
