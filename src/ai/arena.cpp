@@ -154,6 +154,12 @@ Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& op
                     << formatRecord(r, aIsOne ? nameA : nameB, aIsOne ? nameB : nameA);
             }
             std::lock_guard lock(mutex);
+            for (int p = 0; p < 2; ++p) {
+                const int side = (p == 0) == aIsOne ? 0 : 1;  // A is side 1 in even games
+                score.maxThinkMs[p] = std::max(score.maxThinkMs[p], r.maxThinkMs[side]);
+                score.totalThinkMs[p] += r.totalThinkMs[side];
+                score.moves[p] += r.moves[side];
+            }
             if (r.outcome == Outcome::Ongoing) {
                 ++score.errors;
             } else if (aWon) {

@@ -40,6 +40,9 @@ struct MatchOptions {
 
 struct Score {
     int wins = 0, draws = 0, losses = 0, errors = 0;  // from player A's view
+    // Answer times of A [0] and B [1], in milliseconds.
+    double maxThinkMs[2] = {0, 0}, totalThinkMs[2] = {0, 0};
+    long moves[2] = {0, 0};
     int games() const { return wins + draws + losses; }
     double points() const { return wins + 0.5 * draws; }
     double fraction() const { return games() ? points() / games() : 0.5; }

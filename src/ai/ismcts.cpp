@@ -137,6 +137,8 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     const Belief belief(knowledge, config_.useEvidence);
     std::uint64_t limit = budget.nodes ? budget.nodes : 0;
     if (!limit && budget.movetime.count() == 0) limit = config_.iterations;
+    if (config_.maxIterations)
+        limit = limit ? std::min(limit, config_.maxIterations) : config_.maxIterations;
     // Leave a few milliseconds for returning the answer.
     const auto deadline = start + std::max(std::chrono::milliseconds(1),
                                            budget.movetime - std::chrono::milliseconds(3));

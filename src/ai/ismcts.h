@@ -16,6 +16,7 @@ namespace rainet::ai {
 
 struct SearchConfig {
     std::uint64_t iterations = 2000;  // default when the budget gives no limit
+    std::uint64_t maxIterations = 0;  // a cap whatever the budget (levels); 0 = none
     int rolloutDepth = 12;            // plies of heuristic rollout before the evaluation
     double exploration = 0.5;         // UCB1 constant (rewards in [0, 1])
     double priorWeight = 0.3;         // progressive-bias weight of the action prior

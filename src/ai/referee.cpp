@@ -1,5 +1,7 @@
 #include "ai/referee.h"
 
+#include <algorithm>
+#include <chrono>
 #include <sstream>
 
 namespace rainet::ai {
@@ -47,7 +49,14 @@ GameRecord playGame(Player& one, Player& two, const GameOptions& options) {
             return r;
         }
         const Side mover = pos.toMove();
+        const auto t0 = std::chrono::steady_clock::now();
         auto chosen = players[index(mover)]->act(knowledge[index(mover)], options.budget);
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        r.maxThinkMs[index(mover)] = std::max(r.maxThinkMs[index(mover)], ms);
+        r.totalThinkMs[index(mover)] += ms;
+        ++r.moves[index(mover)];
         if (!chosen.ok() || !pos.isLegal(*chosen)) {
             r.error = "side " + std::to_string(sideNumber(mover)) +
                       (chosen.ok() ? " played an illegal action " + toString(*chosen)

@@ -55,6 +55,9 @@ struct GameRecord {
     EndReason reason = EndReason::None;
     std::string error;  // a player failed (illegal action, crashed engine): it loses
     int maxPlies = 0;
+    // Longest and total time each side took to answer `act`, in milliseconds.
+    double maxThinkMs[2] = {0, 0}, totalThinkMs[2] = {0, 0};
+    int moves[2] = {0, 0};
 };
 
 struct GameOptions {

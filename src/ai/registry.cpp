@@ -23,13 +23,14 @@ namespace {
 SearchConfig levelConfig(std::uint64_t iterations, int rolloutDepth) {
     SearchConfig c;
     c.iterations = iterations;
+    c.maxIterations = iterations;
     c.rolloutDepth = rolloutDepth;
     return c;
 }
 }  // namespace
 
-// Levels for players: 1 greedy with half its actions random, 2 greedy, 3-5 ISMCTS with growing
-// default budgets (a budget given by the caller takes precedence).
+// Levels for players: 1 greedy with half its actions random, 2 greedy, 3-5 ISMCTS capped at
+// 300 / 1500 / 6000 iterations (a smaller budget from the caller, in nodes or time, still applies).
 std::unique_ptr<Bot> makeBot(std::string_view name) {
     if (name == "random") return std::make_unique<RandomBot>();
     if (name == "greedy") return std::make_unique<GreedyBot>();

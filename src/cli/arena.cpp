@@ -84,6 +84,12 @@ int run(const Args& args) {
                 players[0].c_str(), players[1].c_str(), s.games(), s.wins, s.draws, s.losses,
                 s.points(), s.games(), 100.0 * s.fraction());
     std::printf("Elo difference: %+.0f (95%%: %+.0f .. %+.0f)\n", e.elo, e.low, e.high);
+    for (int p = 0; p < 2; ++p) {
+        if (s.moves[p])
+            std::printf("%s: %ld actions, mean %.1f ms, max %.1f ms per action\n",
+                        players[p].c_str(), s.moves[p], s.totalThinkMs[p] / s.moves[p],
+                        s.maxThinkMs[p]);
+    }
     if (s.errors) std::printf("Games with errors: %d\n", s.errors);
     if (options.sprtElo0 && options.sprtElo1) {
         const double llr = ai::sprtLlr(s, *options.sprtElo0, *options.sprtElo1);
