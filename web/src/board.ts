@@ -18,7 +18,10 @@ export interface BoardOptions {
   cursor?: string | null;
   onSquare?: (sq: string) => void;
   onServer?: (side: Side) => void;
+  /** Arrow keys: the square the cursor should move to (the caller redraws and focuses it). */
   onCursor?: (sq: string) => void;
+  /** A square got the focus (no redraw: a redraw here would swallow the click that follows). */
+  onFocusSquare?: (sq: string) => void;
   /** Squares of the viewer's setup whose identity is being chosen (setup screen). */
   dragSource?: boolean;
 }
@@ -132,7 +135,7 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
               opts.onCursor?.(stepCursor(name, ev.key, opts.bottom));
             }
           },
-          focus: () => { if (cursor !== name) opts.onCursor?.(name); },
+          focus: () => opts.onFocusSquare?.(name),
         },
       },
       exit ? h('span.port', 'PORT') : null,
