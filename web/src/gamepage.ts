@@ -395,7 +395,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
 
     return h('aside.side',
       finished && s.result ? endPanel(s) : null,
-      h('div.panel', statusLine(s, me, view, myTurn), hint(myTurn), readiness, drawNote,
+      finished && !ui.error ? null : h('div.panel', finished ? null : statusLine(s, me, view, myTurn), hint(myTurn), readiness, drawNote,
         ui.error ? h('div.banner.err', { 'data-error': '' }, ui.error) : null,
         controls.length ? h('div.row', { style: { marginTop: '10px' } }, controls) : null),
       h('div.panel', h('h2', 'Actions'), historyList(s)),

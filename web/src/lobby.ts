@@ -109,7 +109,8 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     try {
       playing = (await fetchJson('/api/games?status=playing&per_page=20')).games ?? [];
     } catch { playing = playing ?? []; }
-    if (client.player) {
+    if (!client.player) recent = null;
+    else {
       try {
         recent = (await fetchJson(`/api/games?player=${encodeURIComponent(client.player.id)}&per_page=12`)).games ?? [];
       } catch { recent = recent ?? []; }
@@ -121,7 +122,9 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
 
   const names = (g: any) => `${g.players?.['1']?.name ?? '—'} vs ${g.players?.['2']?.name ?? '—'}`;
 
+  let recentAsked = false;
   function update(): void {
+    if (!recentAsked && client.player && recent === null) { recentAsked = true; void refresh(); }
     errBox.replaceChildren(error ? h('div.banner.err', error) : '');
     const lobby = client.lobby;
     openBox.replaceChildren(
@@ -130,7 +133,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
           h('tbody', lobby.map((g) => {
             const mine = g.creator?.id === client.player?.id;
             return h('tr', { 'data-open-game': g.game },
-              h('td', g.creator?.name ?? '?'), h('td', g.preset), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? 'random' : `creator: ${g.side}`),
+              h('td', g.creator?.name ?? '?'), h('td', g.preset), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? 'random' : `creator plays ${g.side}`),
               h('td', mine ? h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, 'yours') :
                 h('button.btn.small.primary', { type: 'button', 'data-join': g.game, on: { click: () => join(g.game) } }, 'Join')));
           }))),
