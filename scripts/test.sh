@@ -8,8 +8,8 @@ ctest --preset default -j "$(nproc)" --timeout 900
 
 echo "== ASan+UBSan build"
 cmake --preset asan >/dev/null
-cmake --build --preset asan -j "$(nproc)" --target core_tests
-ctest --test-dir build-asan -j "$(nproc)" --timeout 900 -R 'core_tests' --output-on-failure
+cmake --build --preset asan -j "$(nproc)" --target core_tests reference_tests
+RAINET_RANDOM_GAMES=500 ctest --test-dir build-asan -j "$(nproc)" --timeout 900 --output-on-failure
 
 if [[ -f web/package.json ]]; then
   echo "== web tests"

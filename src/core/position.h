@@ -118,7 +118,7 @@ class Position {
 
   private:
     friend class View;
-    friend class PositionBuilder;
+    friend class InfoSet;
     // Generation and legality ignoring whether the game is over: legality never depends on
     // hidden identities, so a View asks these of its identity-erased board.
     void generate(ActionList& out) const;
