@@ -230,7 +230,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       const isTurn = playing && view?.toMove === side;
       const who = me === side ? ' (you)' : '';
       return h(`div.player-bar`, { class: isTurn ? 'turn' : '', 'data-player': sid },
-        h('span.name', sideDot(side), p ? `${p.name}${p.bot ? ' 🤖' : ''}${who}` : h('span.hint', 'waiting for a player…')),
+        h('span.name', sideDot(side), p ? `${p.name}${who}` : h('span.hint', 'waiting for a player…'), p?.bot ? h('span.tag', 'BOT') : null),
         p && p.connected === false && !p.bot ? h('span.offline', { 'data-offline': sid }, 'disconnected') : null,
         h('span.grow'),
         s.clocks ? h('span.clock', { class: s.clocks.running === sid && playing ? 'running' : '', 'data-clock': sid }, '') : null,
@@ -344,7 +344,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       else if (view.toMove === me) { text = ui.sending ? 'Sending…' : myTurn ? 'Your turn' : 'Your turn…'; mine = true; }
       else text = "Opponent's turn";
     } else if (s.result) text = `${resultHeadline(s.result, s.you)}`;
-    return h('div.status', { class: mine ? 'mine' : '', 'data-turn': mine ? 'me' : 'other' }, text);
+    return h('div.status', { class: mine ? 'mine' : '', 'data-turn': mine ? 'me' : 'other', 'aria-live': 'polite' }, text);
   }
 
   function hint(myTurn: boolean): HTMLElement | null {
@@ -393,7 +393,11 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       (['1', '2'] as SideId[]).map((sd) => h('span', { class: s.setup[sd] ? 'ok' : 'wait', 'data-ready': `${sd}-${s.setup[sd] ? 'yes' : 'no'}` },
         sideDot(sd), ` ${me && String(me) === sd ? 'You' : me ? 'Opponent' : `Side ${sd}`}: ${s.setup[sd] ? 'ready' : 'setting up…'}`))) : null;
 
+    const offline = client.state !== 'open' || !client.authenticated
+      ? h('div.banner', { 'data-offline-banner': '' }, 'Reconnecting… the game goes on at the server; your actions are sent when the connection is back.')
+      : null;
     return h('aside.side',
+      offline,
       finished && s.result ? endPanel(s) : null,
       finished && !ui.error ? null : h('div.panel', finished ? null : statusLine(s, me, view, myTurn), hint(myTurn), readiness, drawNote,
         ui.error ? h('div.banner.err', { 'data-error': '' }, ui.error) : null,
