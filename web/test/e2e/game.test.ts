@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { parseView, type Side } from '../../src/view.ts';
 import { replayPositions } from '../../src/replay.ts';
 import { allLeaks } from './leaks.ts';
-import { chooseAction, gameIdOf, launch, play, Player, seeded, Server, waitTurn, waitVersion } from './harness.ts';
+import { chooseAction, gameIdOf, launch, play, Player, seeded, Server, settle, waitTurn, waitVersion } from './harness.ts';
 
 let server: Server;
 let browser: Browser;
@@ -102,11 +102,11 @@ test('two players set up and play a full game through the UI while a spectator w
   await play(alice, id, 'LB+d2', 1);
   await waitTurn(bob, id);
   await play(bob, id, 'FW+h4', 2);
-  await waitTurn(alice, id);
+  const vBoost = (await waitTurn(alice, id)).v;
   await alice.page.click('[data-square="d2"]');
   assert.match((await alice.page.getAttribute('[data-square="d4"]', 'class')) ?? '', /mark-dest2/, 'd4 is a boosted 2-square destination');
   await alice.page.click('[data-square="d4"]');
-  await waitVersion(alice, id, (await bob.game(id)).v + 1);
+  await waitVersion(alice, id, vBoost + 1);
   let s = await waitTurn(bob, id);
   await play(bob, id, 'VC+d4', 2);
   s = await waitTurn(alice, id);
@@ -129,12 +129,13 @@ test('two players set up and play a full game through the UI while a spectator w
   await finishGame(new Map([[1, alice], [2, bob]]), id, 7, 400, async (ply) => {
     if (!reloaded && ply >= 10) {
       reloaded = true;
+      const v = (await alice.game(id)).v;
+      await settle(bob, id, v);
       const before = await cardsOnBoard(bob);
-      const v = (await bob.game(id)).v;
       await bob.page.reload();
       await bob.page.waitForSelector('[data-conn="online"]');
-      await waitVersion(bob, id, v);
       await bob.page.waitForSelector('[data-status="playing"][data-you="2"]');
+      await settle(bob, id, v);
       assert.deepEqual(await cardsOnBoard(bob), before, 'a reload restores the game');
     }
     if (!restarted && ply >= 16) {

@@ -144,6 +144,12 @@ export async function waitVersion(p: Player, id: string, v: number, timeout = 30
   await p.page.waitForFunction(([g, n]) => ((window as any).rainet.client.game(g)?.v ?? -1) >= (n as number), [id, v] as const, { timeout });
 }
 
+/** Waits until the page has version `v` and has drawn it. */
+export async function settle(p: Player, id: string, v: number): Promise<void> {
+  await waitVersion(p, id, v);
+  await p.page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+}
+
 /** Plays one action by clicking, as a person would. */
 export async function clickAction(p: Player, action: string, me: Side): Promise<void> {
   const a = parseAction(action);
