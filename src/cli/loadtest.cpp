@@ -73,7 +73,6 @@ class Conn : public std::enable_shared_from_this<Conn> {
         if (queue_.size() == 1) write();
     }
     void close() {
-        if (!open_) return;
         open_ = false;
         beast::error_code ec;
         beast::get_lowest_layer(ws_).socket().close(ec);
@@ -330,8 +329,10 @@ int run(const Args& args) {
                           << 100 * (serverEnd.first - serverStart.first) / measured << " %\n";
             std::cout << "loadtest CPU          "
                       << 100 * (selfEnd.first - selfStart.first) / measured << " %\n";
+            std::cout.flush();
             for (auto& p : pairs) p->stop();
             ramp.cancel();
+            io.stop();
         });
     });
     io.run();

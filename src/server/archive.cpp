@@ -1,9 +1,11 @@
 #include "server/archive.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
 #include "core/position.h"
+#include "core/record.h"
 #include "core/view.h"
 #include "protocol/messages.h"
 
@@ -45,6 +47,20 @@ Json resultOrNull(const std::string& s) {
     return s.empty() ? Json(nullptr) : Json(s);
 }
 
+// The server's end reasons (docs/protocol.md) as record terminations (docs/record-format.md).
+std::string termination(const std::string& reason) {
+    if (reason == "four_links") return "four-links";
+    if (reason == "four_viruses") return "four-viruses";
+    if (reason == "no_progress") return "no-progress";
+    if (reason == "resign") return "resignation";
+    if (reason == "abandoned") return "abandonment";
+    return reason;  // time, agreement, aborted
+}
+
+std::string name(const Json& player) {
+    return player.is_object() ? player["name"].get<std::string>() : "?";
+}
+
 }  // namespace
 
 std::optional<std::string> gameRecordJson(store::Store& store, const std::string& id) {
@@ -72,7 +88,27 @@ std::optional<std::string> gameRecordJson(store::Store& store, const std::string
     }
     Json actions = Json::array();
     Json position = nullptr;
+    Json recordText = nullptr;
     if (d->setup[0] >= 0 && d->setup[1] >= 0) {
+        Record rec;
+        rec.setTag("Event", "rainet game");
+        rec.setTag("GameId", g.id);
+        std::string date = isoTime(g.created).substr(0, 10);  // YYYY.MM.DD
+        std::replace(date.begin(), date.end(), '-', '.');
+        rec.setTag("Date", date);
+        rec.setTag("Side1", name(j["players"]["1"]));
+        rec.setTag("Side2", name(j["players"]["2"]));
+        rec.setTag("TimeControl", g.clockInitial ? std::to_string(g.clockInitial / 100) + "+" +
+                                                       std::to_string(g.clockIncrement / 100)
+                                                 : "-");
+        rec.rules = Rules::byName(g.preset).value_or(Rules::standard());
+        rec.setup1 = static_cast<std::uint8_t>(d->setup[0]);
+        rec.setup2 = static_cast<std::uint8_t>(d->setup[1]);
+        rec.result = g.result == "1-0"       ? Outcome::Side1Wins
+                     : g.result == "0-1"     ? Outcome::Side2Wins
+                     : g.result == "1/2-1/2" ? Outcome::Draw
+                                             : Outcome::Ongoing;
+        if (!g.reason.empty()) rec.termination = termination(g.reason);
         auto p = Position::fromSetups(static_cast<std::uint8_t>(d->setup[0]),
                                       static_cast<std::uint8_t>(d->setup[1]),
                                       Rules::byName(g.preset).value_or(Rules::standard()));
@@ -82,13 +118,16 @@ std::optional<std::string> gameRecordJson(store::Store& store, const std::string
                 auto a = parseAction(row.action);
                 if (!a || !pos.isLegal(*a)) break;
                 actions.push_back(toString(*a, over ? Notation::Full : Notation::Public));
+                rec.actions.push_back(*a);
                 pos.doAction(*a);
             }
             position = over ? pos.toString() : View::of(pos, Viewer::Spectator).toString();
         }
+        recordText = over ? writeFullRecord(rec) : writePublicRecord(rec);
     }
     j["actions"] = std::move(actions);
     j["position"] = std::move(position);
+    j["record"] = std::move(recordText);
     return j.dump();
 }
 

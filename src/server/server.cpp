@@ -497,7 +497,7 @@ int serve(const Config& config) {
         return 2;
     }
     const int port = std::atoi(config.listen.c_str() + colon + 1);
-    auto opened = store::Store::open(config.db);
+    auto opened = store::Store::open(config.db, config.sync);
     if (!opened) {
         std::cerr << "rainet serve: " << opened.error().message << "\n";
         return 1;
@@ -532,6 +532,7 @@ int serve(const Config& config) {
         logEvent("listening", {{"address", config.listen},
                                {"port", acceptor.local_endpoint().port()},
                                {"db", config.db},
+                               {"sync", config.sync},
                                {"web", config.web},
                                {"test_mode", config.testMode}});
 

@@ -2,13 +2,14 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+
 namespace rainet::store {
 
 namespace {
 
 constexpr const char* kSchema = R"sql(
 PRAGMA journal_mode=WAL;
-PRAGMA synchronous=NORMAL;
 PRAGMA foreign_keys=ON;
 CREATE TABLE IF NOT EXISTS players (
   id INTEGER PRIMARY KEY,
@@ -95,7 +96,9 @@ class Stmt {
 
 }  // namespace
 
-Result<std::unique_ptr<Store>> Store::open(const std::string& path) {
+Result<std::unique_ptr<Store>> Store::open(const std::string& path, const std::string& sync) {
+    if (sync != "off" && sync != "normal" && sync != "full")
+        return Error{"store: synchronous must be off, normal or full"};
     std::unique_ptr<Store> s(new Store());
     if (sqlite3_open_v2(path.c_str(), &s->db_,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
@@ -103,11 +106,39 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& path) {
         return Error{"store: cannot open " + path + ": " + sqlite3_errmsg(s->db_)};
     sqlite3_busy_timeout(s->db_, 5000);
     if (auto e = s->exec(kSchema)) return *e;
+    if (auto e = s->exec(("PRAGMA synchronous=" + sync).c_str())) return *e;
+    if (auto e = s->exec("PRAGMA wal_autocheckpoint=0")) return *e;
+    s->checkpointer_ = std::thread(&Store::checkpointLoop, s.get(), path);
     return s;
 }
 
 Store::~Store() {
+    if (checkpointer_.joinable()) {
+        {
+            std::lock_guard lock(stopMu_);
+            stopping_ = true;
+        }
+        stopCv_.notify_all();
+        checkpointer_.join();
+    }
+    sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
     sqlite3_close_v2(db_);
+}
+
+void Store::checkpointLoop(std::string path) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+        sqlite3_close_v2(db);
+        return;
+    }
+    sqlite3_busy_timeout(db, 1000);
+    std::unique_lock lock(stopMu_);
+    while (!stopCv_.wait_for(lock, std::chrono::seconds(1), [&] { return stopping_; })) {
+        lock.unlock();
+        sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        lock.lock();
+    }
+    sqlite3_close_v2(db);
 }
 
 std::optional<Error> Store::exec(const char* sql) {

@@ -2,11 +2,16 @@
 // Persistence of players, games, setups and actions in SQLite (WAL). Every write is one
 // transaction, committed before the caller acknowledges or broadcasts what it records. Safe to call
 // from several threads (one connection behind a mutex). Errors are values; nothing throws.
+// Durability is SQLite's `synchronous`: "off" (the default of `rainet serve`) hands each commit to
+// the OS, so it survives the server process being killed but not an OS crash; "normal" / "full"
+// also survive power loss, at the cost of fsyncs (see docs/performance.md).
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.h"
@@ -63,7 +68,8 @@ struct GameSummary {
 
 class Store {
   public:
-    static Result<std::unique_ptr<Store>> open(const std::string& path);
+    static Result<std::unique_ptr<Store>> open(const std::string& path,
+                                               const std::string& sync = "normal");
     ~Store();
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
@@ -88,11 +94,18 @@ class Store {
 
   private:
     Store() = default;
+    // Checkpoints the WAL once a second on its own connection, so that no writer ever waits for
+    // the fsync a checkpoint does (automatic checkpoints are off on the writing connection).
+    void checkpointLoop(std::string path);
     std::optional<Error> exec(const char* sql);
     std::optional<Error> writeGame(const GameRow& g, bool insert);
     GameData readGame(sqlite3_stmt* st);
     std::mutex mu_;
     sqlite3* db_ = nullptr;
+    std::mutex stopMu_;
+    std::condition_variable stopCv_;
+    bool stopping_ = false;
+    std::thread checkpointer_;
 };
 
 }  // namespace rainet::store

@@ -56,6 +56,7 @@ TEST(Lifecycle, RandomGamesEndByTheRulesWithSpectatorFollowing) {
         EXPECT_EQ(r["status"], "finished");
         EXPECT_EQ(r["actions"].size(), static_cast<std::size_t>(plies));
         EXPECT_EQ(r["position"], end["position"]);
+        EXPECT_NE(r["record"].get<std::string>().find("[Setup1 \""), std::string::npos);
     }
     auto [status, list] = server.http("GET", "/api/games?player=" + a.id() + "&status=finished");
     EXPECT_EQ(Json::parse(list)["total"], 3);

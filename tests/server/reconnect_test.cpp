@@ -146,6 +146,7 @@ TEST(Restart, SigkillMidGameLosesNoAcknowledgedAction) {
     auto [status, record] = server.http("GET", "/api/games/" + g);
     Json r = Json::parse(record);
     for (std::size_t i = 0; i < acked.size(); ++i) EXPECT_EQ(r["actions"][i], acked[i]);
+    EXPECT_NE(r["record"].get<std::string>().find("[Termination"), std::string::npos);
 }
 
 }  // namespace
