@@ -14,6 +14,7 @@
 #include <chrono>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <thread>
 
@@ -538,6 +539,7 @@ int serve(const Config& config) {
 
         asio::signal_set signals(io, SIGINT, SIGTERM);
         asio::steady_timer deadline(io);
+        std::function<void()> poll;
         signals.async_wait([&](const beast::error_code& e, int sig) {
             if (e) return;
             logEvent("shutdown", {{"signal", sig}});
@@ -550,8 +552,19 @@ int serve(const Config& config) {
                     if (auto s = weak.lock())
                         s->close(websocket::close_code::going_away, "server shutting down");
             }
-            deadline.expires_after(std::chrono::seconds(2));
-            deadline.async_wait([&](const beast::error_code&) { io.stop(); });
+            // Stop once every socket is closed (close handshakes done), or after 2 s.
+            const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+            poll = [&, giveUp] {
+                bool empty;
+                {
+                    std::lock_guard lock(registry.mu);
+                    empty = registry.sessions.empty();
+                }
+                if (empty || std::chrono::steady_clock::now() > giveUp) return io.stop();
+                deadline.expires_after(std::chrono::milliseconds(20));
+                deadline.async_wait([&](const beast::error_code&) { poll(); });
+            };
+            poll();
         });
 
         std::vector<std::thread> threads;
