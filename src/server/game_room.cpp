@@ -548,7 +548,8 @@ void GameRoom::act(const std::shared_ptr<Client>& c, Side s, Action a,
     }
     const Position before = *pos_;
     ++row_.version;
-    store::ActionRow ar{before.ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i]};
+    store::ActionRow ar{before.ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i],
+                        row_.version};
     if (!store(hub_.store().saveAction(row_, ar), c, m)) {
         row_ = saved;
         return;

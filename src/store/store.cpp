@@ -2,13 +2,17 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace rainet::store {
 
 namespace {
 
+// Small pages: every action is one row appended to `actions`, so a commit writes about one page
+// to the WAL (the write volume, not the CPU, bounds the actions per second under load).
 constexpr const char* kSchema = R"sql(
+PRAGMA page_size=1024;
 PRAGMA journal_mode=WAL;
 PRAGMA foreign_keys=ON;
 CREATE TABLE IF NOT EXISTS players (
@@ -54,8 +58,9 @@ CREATE TABLE IF NOT EXISTS actions (
   action TEXT NOT NULL,
   client_id TEXT NOT NULL,
   clock_after INTEGER NOT NULL,
+  version INTEGER NOT NULL,
   PRIMARY KEY (game, ply)
-);
+) WITHOUT ROWID;
 )sql";
 
 constexpr const char* kGameColumns =
@@ -67,13 +72,34 @@ std::string text(sqlite3_stmt* st, int col) {
     return t ? reinterpret_cast<const char*>(t) : "";
 }
 
-// A statement prepared once per call site and reset after each use.
+// A prepared statement: prepared for this use and finalized after it, or, for the hot writes,
+// prepared once, kept in the store's cache (keyed by the SQL literal) and reset after each use.
 class Stmt {
   public:
-    Stmt(sqlite3* db, const char* sql) {
-        if (sqlite3_prepare_v2(db, sql, -1, &st_, nullptr) != SQLITE_OK) st_ = nullptr;
+    Stmt(sqlite3* db, const char* sql, Store::StatementCache* cache = nullptr) : cached_(cache) {
+        if (cache) {
+            auto it = cache->find(sql);
+            if (it != cache->end()) {
+                st_ = it->second;
+                return;
+            }
+        }
+        if (sqlite3_prepare_v2(db, sql, -1, &st_, nullptr) != SQLITE_OK) {
+            sqlite3_finalize(st_);
+            st_ = nullptr;
+            cached_ = nullptr;
+            return;
+        }
+        if (cache) (*cache)[sql] = st_;
     }
-    ~Stmt() { sqlite3_finalize(st_); }
+    ~Stmt() {
+        if (!cached_) {
+            sqlite3_finalize(st_);
+        } else {
+            sqlite3_reset(st_);
+            sqlite3_clear_bindings(st_);
+        }
+    }
     Stmt(const Stmt&) = delete;
     Stmt& operator=(const Stmt&) = delete;
     sqlite3_stmt* get() const { return st_; }
@@ -88,10 +114,11 @@ class Stmt {
         else
             sqlite3_bind_null(st_, i);
     }
-    int step() { return sqlite3_step(st_); }
+    int step() { return st_ ? sqlite3_step(st_) : SQLITE_ERROR; }
 
   private:
     sqlite3_stmt* st_ = nullptr;
+    Store::StatementCache* cached_;
 };
 
 }  // namespace
@@ -121,8 +148,15 @@ Store::~Store() {
         stopCv_.notify_all();
         checkpointer_.join();
     }
+    for (auto& [sql, st] : cache_) sqlite3_finalize(st);
     sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
     sqlite3_close_v2(db_);
+}
+
+std::optional<Error> Store::run(const char* sql) {
+    Stmt st(db_, sql, &cache_);
+    if (st.step() != SQLITE_DONE) return Error{std::string("store: ") + sqlite3_errmsg(db_)};
+    return std::nullopt;
 }
 
 void Store::checkpointLoop(std::string path) {
@@ -218,7 +252,7 @@ std::optional<Error> Store::writeGame(const GameRow& g, bool insert) {
         if (st.step() != SQLITE_DONE) return Error{std::string("store: ") + sqlite3_errmsg(db_)};
         return std::nullopt;
     }
-    Stmt st(db_, kUpdate);
+    Stmt st(db_, kUpdate, &cache_);
     st.bind(1, g.id);
     st.bindPlayer(2, g.player[0]);
     st.bindPlayer(3, g.player[1]);
@@ -245,7 +279,7 @@ std::optional<Error> Store::updateGame(const GameRow& g) {
 
 std::optional<Error> Store::saveSetup(const GameRow& g, int side, int links) {
     std::lock_guard lock(mu_);
-    if (auto e = exec("BEGIN")) return e;
+    if (auto e = run("BEGIN")) return e;
     Stmt st(db_, "INSERT INTO setups (game, side, links) VALUES (?, ?, ?)");
     st.bind(1, g.id);
     st.bind(2, side);
@@ -254,31 +288,26 @@ std::optional<Error> Store::saveSetup(const GameRow& g, int side, int links) {
     if (st.step() != SQLITE_DONE) e = Error{std::string("store: ") + sqlite3_errmsg(db_)};
     if (!e) e = writeGame(g, false);
     if (e) {
-        exec("ROLLBACK");
+        run("ROLLBACK");
         return e;
     }
-    return exec("COMMIT");
+    return run("COMMIT");
 }
 
 std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
     std::lock_guard lock(mu_);
-    if (auto e = exec("BEGIN")) return e;
-    Stmt st(
-        db_,
-        "INSERT INTO actions (game, ply, action, client_id, clock_after) VALUES (?, ?, ?, ?, ?)");
+    Stmt st(db_,
+            "INSERT INTO actions (game, ply, action, client_id, clock_after, version) VALUES (?, "
+            "?, ?, ?, ?, ?)",
+            &cache_);
     st.bind(1, g.id);
     st.bind(2, a.ply);
     st.bind(3, a.action);
     st.bind(4, a.clientId);
     st.bind(5, a.clockAfter);
-    std::optional<Error> e;
-    if (st.step() != SQLITE_DONE) e = Error{std::string("store: ") + sqlite3_errmsg(db_)};
-    if (!e) e = writeGame(g, false);
-    if (e) {
-        exec("ROLLBACK");
-        return e;
-    }
-    return exec("COMMIT");
+    st.bind(6, a.version);
+    if (st.step() != SQLITE_DONE) return Error{std::string("store: ") + sqlite3_errmsg(db_)};
+    return std::nullopt;
 }
 
 GameData Store::readGame(sqlite3_stmt* st) {
@@ -309,11 +338,17 @@ GameData Store::readGame(sqlite3_stmt* st) {
         if (side == 1 || side == 2) d.setup[side - 1] = sqlite3_column_int(su.get(), 1);
     }
     Stmt sa(db_,
-            "SELECT ply, action, client_id, clock_after FROM actions WHERE game = ? ORDER BY ply");
+            "SELECT ply, action, client_id, clock_after, version FROM actions WHERE game = ? "
+            "ORDER BY ply");
     sa.bind(1, g.id);
-    while (sa.step() == SQLITE_ROW)
-        d.actions.push_back(ActionRow{sqlite3_column_int(sa.get(), 0), text(sa.get(), 1),
-                                      text(sa.get(), 2), sqlite3_column_int64(sa.get(), 3)});
+    while (sa.step() == SQLITE_ROW) {
+        ActionRow a{sqlite3_column_int(sa.get(), 0), text(sa.get(), 1), text(sa.get(), 2),
+                    sqlite3_column_int64(sa.get(), 3), sqlite3_column_int64(sa.get(), 4)};
+        // The games row is not rewritten for each action: its clocks and version come from here.
+        g.clock[a.ply % 2] = a.clockAfter;
+        g.version = std::max(g.version, a.version);
+        d.actions.push_back(std::move(a));
+    }
     return d;
 }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "core/error.h"
@@ -49,9 +50,10 @@ struct GameRow {
 
 struct ActionRow {
     int ply = 0;
-    std::string action;    // full notation
-    std::string clientId;  // JSON of the request id, empty for the computer's actions
-    std::int64_t clockAfter = 0;
+    std::string action;           // full notation
+    std::string clientId;         // JSON of the request id, empty for the computer's actions
+    std::int64_t clockAfter = 0;  // the mover's clock after the action (increment included)
+    std::int64_t version = 0;     // the game's version after the action
 };
 
 // Everything needed to rebuild a game.
@@ -68,6 +70,7 @@ struct GameSummary {
 
 class Store {
   public:
+    using StatementCache = std::unordered_map<const char*, sqlite3_stmt*>;
     static Result<std::unique_ptr<Store>> open(const std::string& path,
                                                const std::string& sync = "normal");
     ~Store();
@@ -83,7 +86,8 @@ class Store {
     std::optional<Error> insertGame(const GameRow& g);
     std::optional<Error> updateGame(const GameRow& g);
     std::optional<Error> saveSetup(const GameRow& g, int side, int links);
-    // Inserts the action and updates the game row in one transaction.
+    // Appends an action of game g. The games row is not rewritten: loading takes the version and
+    // the clocks from the last actions.
     std::optional<Error> saveAction(const GameRow& g, const ActionRow& a);
 
     std::optional<GameData> loadGame(const std::string& id);
@@ -97,11 +101,13 @@ class Store {
     // Checkpoints the WAL once a second on its own connection, so that no writer ever waits for
     // the fsync a checkpoint does (automatic checkpoints are off on the writing connection).
     void checkpointLoop(std::string path);
-    std::optional<Error> exec(const char* sql);
+    std::optional<Error> exec(const char* sql);  // any SQL, prepared each time
+    std::optional<Error> run(const char* sql);   // one cached statement (BEGIN, COMMIT, ...)
     std::optional<Error> writeGame(const GameRow& g, bool insert);
     GameData readGame(sqlite3_stmt* st);
     std::mutex mu_;
     sqlite3* db_ = nullptr;
+    StatementCache cache_;
     std::mutex stopMu_;
     std::condition_variable stopCv_;
     bool stopping_ = false;

@@ -53,8 +53,9 @@ TEST_F(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     ASSERT_FALSE(store_->saveSetup(g, 2, 0xF0));
     g.status = "playing";
     g.version = 4;
-    ASSERT_FALSE(store_->saveAction(g, {0, "d2-d3", "7", 5900}));
-    EXPECT_TRUE(store_->saveAction(g, {0, "d2-d4", "8", 5900}));  // a ply is stored once
+    ASSERT_FALSE(store_->updateGame(g));
+    ASSERT_FALSE(store_->saveAction(g, {0, "d2-d3", "7", 5900, 5}));
+    EXPECT_TRUE(store_->saveAction(g, {0, "d2-d4", "8", 5900, 5}));  // a ply is stored once
 
     store_.reset();
     auto s = Store::open(path_.string());
@@ -64,7 +65,9 @@ TEST_F(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     ASSERT_EQ(all.size(), 1u);
     const GameData& d = all[0];
     EXPECT_EQ(d.game.status, "playing");
-    EXPECT_EQ(d.game.version, 4);
+    EXPECT_EQ(d.game.version, 5);      // from the last action
+    EXPECT_EQ(d.game.clock[0], 5900);  // side 1's clock after its action
+    EXPECT_EQ(d.game.clock[1], 6000);
     EXPECT_EQ(d.game.player[1], p2->id);
     EXPECT_EQ(d.setup[0], 0x0F);
     EXPECT_EQ(d.setup[1], 0xF0);
