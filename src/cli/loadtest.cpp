@@ -286,7 +286,7 @@ int run(const Args& args) {
         }
     };
     rampUp();
-    const double rampSeconds = static_cast<double>(o.games) / o.rampPerSecond + 2;
+    const double rampSeconds = static_cast<double>(o.games) / o.rampPerSecond + 5;  // and settle
     std::pair<double, long> serverStart{}, selfStart{};
     Clock::time_point measureStart;
     double measured = 0;

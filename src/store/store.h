@@ -98,8 +98,10 @@ class Store {
 
   private:
     Store() = default;
-    // Checkpoints the WAL once a second on its own connection, so that no writer ever waits for
-    // the fsync a checkpoint does (automatic checkpoints are off on the writing connection).
+    // With synchronous normal/full: checkpoints the WAL once a second on its own connection, so
+    // that no writer waits for the fsync a checkpoint does (automatic checkpoints are then off on
+    // the writing connection). With synchronous off a checkpoint does not fsync and SQLite's
+    // automatic checkpoints are kept (they measured better: docs/performance.md).
     void checkpointLoop(std::string path);
     std::optional<Error> exec(const char* sql);  // any SQL, prepared each time
     std::optional<Error> run(const char* sql);   // one cached statement (BEGIN, COMMIT, ...)
