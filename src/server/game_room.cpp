@@ -14,7 +14,7 @@ using protocol::MsgType;
 
 namespace {
 
-constexpr std::size_t kEventsHeld = 256;
+constexpr std::size_t kEventsHeld = 128;
 constexpr Viewer kViewers[3] = {Viewer::Side1, Viewer::Side2, Viewer::Spectator};
 
 const char* sideName(Side s) {
@@ -277,17 +277,42 @@ void GameRoom::broadcastPresence(Side s) {
 
 template <class Render>
 void GameRoom::emit(Render render) {
+    // Sent with `legal` to the side to move; held (for replay) without it, which keeps the held
+    // events small: replay() adds the current legal actions to the last one it sends.
     Event ev;
     ev.v = row_.version;
+    std::shared_ptr<const std::string> live[3];
     for (Viewer v : kViewers) {
         Json j{{"type", "event"}, {"game", id_}, {"v", row_.version}};
         render(v, j);
-        ev.text[static_cast<int>(v)] = std::make_shared<const std::string>(j.dump());
+        const int i = static_cast<int>(v);
+        live[i] = std::make_shared<const std::string>(j.dump());
+        if (j.contains("legal")) {
+            j.erase("legal");
+            ev.text[i] = std::make_shared<const std::string>(j.dump());
+        } else {
+            ev.text[i] = live[i];
+        }
     }
     for (const Sub& sub : subs_)
-        if (auto c = sub.client.lock()) c->send(ev.text[static_cast<int>(sub.role)]);
+        if (auto c = sub.client.lock()) c->send(live[static_cast<int>(sub.role)]);
     events_.push_back(std::move(ev));
     if (events_.size() > kEventsHeld) events_.pop_front();
+}
+
+void GameRoom::replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after) {
+    for (const Event& ev : events_) {
+        if (ev.v <= after) continue;
+        const auto& text = ev.text[static_cast<int>(role)];
+        if (ev.v == row_.version && row_.status == "playing" && pos_ &&
+            viewerOf(pos_->toMove()) == role) {
+            Json j = Json::parse(*text);
+            j["legal"] = legalJson(role);
+            c->send(j.dump());
+        } else {
+            c->send(text);
+        }
+    }
 }
 
 // ---------------------------------------------------------------- replies
@@ -335,11 +360,8 @@ void GameRoom::handle(const std::shared_ptr<Client>& c, const store::PlayerRow& 
             subscribe(c, role);
             const std::int64_t v = *m.v;
             if (v == row_.version) return;
-            if (v < row_.version && !events_.empty() && events_.front().v <= v + 1) {
-                for (const Event& ev : events_)
-                    if (ev.v > v) c->send(ev.text[static_cast<int>(role)]);
-                return;
-            }
+            if (v < row_.version && !events_.empty() && events_.front().v <= v + 1)
+                return replay(c, role, v);
             c->send(snapshot(role));
             return;
         }

@@ -99,7 +99,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // Sends a new event (row_.version already incremented and stored) rendered per role.
     template <class Render>
     void emit(Render render);
-    void sendTo(Viewer role, const std::shared_ptr<const std::string>& text);
+    // Sends the held events after version `after` (the caller checked they are all held).
+    void replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after);
 
     void error(const std::shared_ptr<Client>& c, protocol::ErrorCode code, std::string message,
                const protocol::ClientMessage& m);

@@ -50,15 +50,15 @@ Json Hub::activeGames(const store::PlayerRow& p) {
     return games;
 }
 
-void Hub::create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
-                 const protocol::ClientMessage& m) {
+std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                                      const protocol::ClientMessage& m) {
     const std::string key = m.id.dump();
     {
         std::lock_guard lock(createdMu_);
         auto& mine = created_[p.id];
         if (auto it = mine.find(key); it != mine.end()) {
             c->send(it->second);  // repeated create: acknowledged again, no second game
-            return;
+            return nullptr;
         }
     }
     store::GameRow row;
@@ -84,7 +84,7 @@ void Hub::create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
         logEvent("store_error", {{"message", e->message}});
         metrics_.error(ErrorCode::Internal);
         c->send(protocol::renderError(ErrorCode::Internal, "the game could not be stored", m.id));
-        return;
+        return nullptr;
     }
     auto room = GameRoom::create(
         *this, row, computer ? std::optional<Side>(mine ? Side::One : Side::Two) : std::nullopt);
@@ -112,6 +112,7 @@ void Hub::create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
         r.welcomeCreator(c, p, ack);
         r.activate();
     });
+    return room;
 }
 
 std::shared_ptr<GameRoom> Hub::open(const std::string& id) {

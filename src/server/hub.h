@@ -48,9 +48,10 @@ class Hub {
     // The player's games that are not over, for welcome.
     protocol::Json activeGames(const store::PlayerRow& p);
 
-    // Handles `create` completely (validation done by the parser): answers the client.
-    void create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
-                const protocol::ClientMessage& m);
+    // Handles `create` completely (validation done by the parser): answers the client. Returns
+    // the new room, which the client follows (nullptr for a repeated or failed create).
+    std::shared_ptr<GameRoom> create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                                     const protocol::ClientMessage& m);
     // A loaded room, or a room rebuilt from the store (finished games too); nullptr if unknown.
     std::shared_ptr<GameRoom> open(const std::string& id);
     // Called by a room when its game ended: it is no longer held in the registry.

@@ -38,6 +38,7 @@ namespace {
 
 constexpr std::size_t kMaxQueue = 1024;  // queued messages per connection before it is dropped
 constexpr int kRefusedBeforeClose = 100;
+constexpr std::size_t kMaxGamesPerConnection = 100;  // games one connection may follow
 
 class WsSession;
 
@@ -165,8 +166,14 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                        {"games", hub_.activeGames(*player_)}};
                 return reply(j.dump());
             }
-            case MsgType::Create:
-                return hub_.create(self, *player_, m);
+            case MsgType::Create: {
+                if (rooms_.size() >= kMaxGamesPerConnection)
+                    return fail(ErrorCode::BadMessage,
+                                "too many games on one connection; leave some", m.id);
+                // The creator follows the game: tracked so that closing unsubscribes it.
+                if (auto room = hub_.create(self, *player_, m)) rooms_[room->id()] = room;
+                return;
+            }
             case MsgType::LobbySubscribe:
                 return hub_.subscribeLobby(self);
             case MsgType::LobbyUnsubscribe:
@@ -179,6 +186,9 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         std::shared_ptr<GameRoom> room;
         if (auto it = rooms_.find(m.game); it != rooms_.end())
             room = it->second;
+        else if (rooms_.size() >= kMaxGamesPerConnection)
+            return fail(ErrorCode::BadMessage, "too many games on one connection; leave some", m.id,
+                        m.game);
         else
             room = hub_.open(m.game);
         if (!room) return fail(ErrorCode::UnknownGame, "no game has this id", m.id, m.game);

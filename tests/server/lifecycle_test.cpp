@@ -117,6 +117,16 @@ TEST(Lifecycle, ResignDrawAbortAndClaim) {
         EXPECT_EQ(a.game(g).end["reason"], "abandoned");
         EXPECT_EQ(a.game(g).end["winner"], "1");
     }
+    // Regression: the creator's connection follows its game from `create` on, so its closing
+    // counts as leaving (it did not, and the creator could never be claimed against).
+    {
+        Player c(server.port()), d(server.port());
+        const std::string g = startGame(c, d);
+        c.disconnect();
+        d.take([&](const Json& j) { return j["type"] == "presence" && j["connected"] == false; });
+        server.advance(6000);
+        EXPECT_EQ(d.request({{"type", "claim_win"}, {"game", g}})["type"], "ack");
+    }
 }
 
 TEST(Lifecycle, OpenGameFromTheLobby) {

@@ -61,7 +61,7 @@ TEST(Reconnect, SnapshotWhenTheEventsAreNoLongerHeld) {
     b.disconnect();
     // b's seat declines through a second connection that never subscribes to the game.
     Player side2(server.port(), b.token());
-    for (int i = 0; i < 140; ++i) {  // 280 events: more than the 256 held
+    for (int i = 0; i < 140; ++i) {  // 280 events: more than the 128 held
         Json r = a.request({{"type", "draw_offer"}, {"game", g}});
         ASSERT_EQ(r["type"], "ack") << r.dump();
         ASSERT_EQ(side2.request({{"type", "draw_decline"}, {"game", g}})["type"], "ack");
