@@ -9,10 +9,10 @@ struct Config {
     std::string listen = "127.0.0.1:8080";
     std::string db = "rainet.db";
     std::string web = "web/dist";
-    std::string sync = "off";  // SQLite synchronous: off (survives a killed process), normal, full
-    int threads = 2;           // network threads
-    int botThreads = 1;        // the computer thinks here, never on a network thread
-    int ratePerSecond = 20;    // per connection; the burst is twice this
+    std::string sync = "normal";  // SQLite synchronous: off, normal, full (store/store.h)
+    int threads = 2;              // network threads
+    int botThreads = 1;           // the computer thinks here, never on a network thread
+    int ratePerSecond = 20;       // per connection; the burst is twice this
     std::int64_t graceCs = 6000;  // claim_win after the opponent has been gone this long
     bool testMode = false;        // manual time, sequential ids, POST /api/test/advance
 };

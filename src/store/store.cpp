@@ -134,10 +134,8 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& path, const std::s
     sqlite3_busy_timeout(s->db_, 5000);
     if (auto e = s->exec(kSchema)) return *e;
     if (auto e = s->exec(("PRAGMA synchronous=" + sync).c_str())) return *e;
-    if (sync != "off") {  // checkpoints fsync: keep them off the writers' path
-        if (auto e = s->exec("PRAGMA wal_autocheckpoint=0")) return *e;
-        s->checkpointer_ = std::thread(&Store::checkpointLoop, s.get(), path);
-    }
+    if (auto e = s->exec("PRAGMA wal_autocheckpoint=0")) return *e;
+    s->checkpointer_ = std::thread(&Store::checkpointLoop, s.get(), path);
     return s;
 }
 

@@ -2,9 +2,9 @@
 // Persistence of players, games, setups and actions in SQLite (WAL). Every write is one
 // transaction, committed before the caller acknowledges or broadcasts what it records. Safe to call
 // from several threads (one connection behind a mutex). Errors are values; nothing throws.
-// Durability is SQLite's `synchronous`: "off" (the default of `rainet serve`) hands each commit to
-// the OS, so it survives the server process being killed but not an OS crash; "normal" / "full"
-// also survive power loss, at the cost of fsyncs (see docs/performance.md).
+// Durability is SQLite's `synchronous`: "off" hands each commit to the OS, so it survives the
+// server process being killed but not an OS crash; "normal" (the default) also keeps the database
+// intact through power loss, syncing at checkpoints; "full" syncs every commit.
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -98,10 +98,9 @@ class Store {
 
   private:
     Store() = default;
-    // With synchronous normal/full: checkpoints the WAL once a second on its own connection, so
-    // that no writer waits for the fsync a checkpoint does (automatic checkpoints are then off on
-    // the writing connection). With synchronous off a checkpoint does not fsync and SQLite's
-    // automatic checkpoints are kept (they measured better: docs/performance.md).
+    // Checkpoints the WAL once a second on its own connection, so that no writer waits for a
+    // checkpoint (its copying and its fsync); automatic checkpoints are off on the writing
+    // connection. Measured: docs/performance.md.
     void checkpointLoop(std::string path);
     std::optional<Error> exec(const char* sql);  // any SQL, prepared each time
     std::optional<Error> run(const char* sql);   // one cached statement (BEGIN, COMMIT, ...)
