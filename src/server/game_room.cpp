@@ -18,7 +18,7 @@ constexpr std::size_t kEventsHeld = 128;
 constexpr Viewer kViewers[3] = {Viewer::Side1, Viewer::Side2, Viewer::Spectator};
 
 const char* sideName(Side s) {
-    return s == Side::One ? "1" : "2";
+    return viewerName(viewerOf(s));  // "1" / "2"
 }
 Side sideAt(int i) {
     return i == 0 ? Side::One : Side::Two;

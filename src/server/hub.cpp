@@ -97,16 +97,7 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
         std::lock_guard lock(createdMu_);
         created_[p.id][key] = ack;
     }
-    if (m.opponent == "open") {
-        Json clock = m.clock
-                         ? Json{{"initial", m.clock->initial}, {"increment", m.clock->increment}}
-                         : Json(nullptr);
-        setLobbyEntry(row.id, {{"game", row.id},
-                               {"preset", row.preset},
-                               {"clock", clock},
-                               {"creator", {{"id", p.publicId}, {"name", p.name}}},
-                               {"side", m.side}});
-    }
+    if (m.opponent == "open") setLobbyEntry(row.id, lobbyEntry(row, p));
     logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
     room->run([c, p, ack](GameRoom& r) {
         r.welcomeCreator(c, p, ack);
@@ -162,22 +153,23 @@ void Hub::loadUnfinished() {
             rooms_[d.game.id] = room;
         }
         if (d.game.status == "open" && d.game.opponent == "open") {
-            const int i = d.game.player[0] ? 0 : 1;
-            auto p = store_.playerById(d.game.player[i]);
-            Json clock = d.game.clockInitial ? Json{{"initial", d.game.clockInitial},
-                                                    {"increment", d.game.clockIncrement}}
-                                             : Json(nullptr);
-            setLobbyEntry(d.game.id,
-                          {{"game", d.game.id},
-                           {"preset", d.game.preset},
-                           {"clock", clock},
-                           {"creator", {{"id", p ? p->publicId : ""}, {"name", p ? p->name : ""}}},
-                           {"side", d.game.sideWish}});
+            auto p = store_.playerById(d.game.player[0] ? d.game.player[0] : d.game.player[1]);
+            if (p) setLobbyEntry(d.game.id, lobbyEntry(d.game, *p));
         }
         room->run([](GameRoom& r) { r.activate(); });
         ++loaded;
     }
     logEvent("games_restored", {{"loaded", loaded}, {"failed", failed}});
+}
+
+Json Hub::lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator) {
+    Json clock = g.clockInitial ? Json{{"initial", g.clockInitial}, {"increment", g.clockIncrement}}
+                                : Json(nullptr);
+    return {{"game", g.id},
+            {"preset", g.preset},
+            {"clock", clock},
+            {"creator", {{"id", creator.publicId}, {"name", creator.name}}},
+            {"side", g.sideWish}};
 }
 
 std::string Hub::lobbyMessage() {

@@ -71,6 +71,7 @@ class Hub {
 
   private:
     std::string lobbyMessage();  // caller holds lobbyMu_
+    static protocol::Json lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator);
 
     asio::io_context& io_;
     store::Store& store_;

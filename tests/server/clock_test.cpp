@@ -10,10 +10,6 @@
 namespace rainet::test {
 namespace {
 
-std::string dbPath(const std::string& name) {
-    return "/tmp/rainet_" + name + "_" + std::to_string(::getpid()) + ".db";
-}
-
 const Json kClock = {{"clock", {{"initial", 1000}, {"increment", 100}}}};
 
 TEST(Clock, IncrementAndFlag) {

@@ -9,10 +9,6 @@
 namespace rainet::test {
 namespace {
 
-std::string dbPath(const std::string& name) {
-    return "/tmp/rainet_" + name + "_" + std::to_string(::getpid()) + ".db";
-}
-
 std::string snapshotOf(Player& watcher, const std::string& g) {
     watcher.ws().send(Json{{"type", "watch"}, {"game", g}});
     return watcher.take([](const Json& j) { return j["type"] == "snapshot"; }).dump();

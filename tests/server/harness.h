@@ -2,6 +2,7 @@
 // Test harness for the server: a `rainet serve --test-mode` child process on loopback (manual
 // time, sequential ids), a small WebSocket client (Beast, its own io thread) that records every
 // message it receives, and an HTTP helper.
+#include <unistd.h>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -19,6 +20,11 @@ namespace rainet::test {
 
 using Json = nlohmann::ordered_json;
 using namespace std::chrono_literals;
+
+// A database path of this test process (removed by ServerProcess).
+inline std::string dbPath(const std::string& name) {
+    return "/tmp/rainet_" + name + "_" + std::to_string(::getpid()) + ".db";
+}
 
 class ServerProcess {
   public:

@@ -8,10 +8,6 @@
 namespace rainet::test {
 namespace {
 
-std::string dbPath(const std::string& name) {
-    return "/tmp/rainet_" + name + "_" + std::to_string(::getpid()) + ".db";
-}
-
 TEST(Http, HealthMetricsArchiveAndClientRoutes) {
     ServerProcess server(dbPath("http"));
     EXPECT_EQ(server.http("GET", "/healthz"), (std::pair<int, std::string>{200, "ok\n"}));

@@ -11,10 +11,6 @@
 namespace rainet::test {
 namespace {
 
-std::string dbPath(const std::string& name) {
-    return "/tmp/rainet_" + name + "_" + std::to_string(::getpid()) + ".db";
-}
-
 TEST(Operations, StaticFilesAndClientRoutes) {
     const std::filesystem::path web =
         std::filesystem::temp_directory_path() / ("rainet_web_" + std::to_string(::getpid()));

@@ -10,10 +10,6 @@
 namespace rainet::test {
 namespace {
 
-std::string dbPath(const std::string& name) {
-    return "/tmp/rainet_" + name + "_" + std::to_string(::getpid()) + ".db";
-}
-
 TEST(Reconnect, ReplaysExactlyTheMissedEvents) {
     ServerProcess server(dbPath("replay"));
     Player a(server.port()), b(server.port());
