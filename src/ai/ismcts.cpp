@@ -152,9 +152,11 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     for (;;) {
         if (limit && result.iterations >= limit) break;
         if (budget.stop && budget.stop->load(std::memory_order_relaxed)) break;
-        if (budget.movetime.count() && (result.iterations & 15) == 0) {
+        // The clock is read every 16 iterations when timed, every 256 otherwise (for `info`).
+        const bool timed = budget.movetime.count() != 0;
+        if ((result.iterations & (timed ? 15 : 255)) == 0 && (timed || info)) {
             const auto now = Clock::now();
-            if (now >= deadline) break;
+            if (timed && now >= deadline) break;
             if (info && now - lastInfo >= std::chrono::seconds(1)) {
                 lastInfo = now;
                 SearchInfo si;
