@@ -67,8 +67,11 @@ std::optional<Error> InfoSet::observe(const Observation& o) {
         }
         case ActionType::Enter:
             if (hiddenU) {
-                if (int i = tokenAt(u, a.from()); i >= 0)
-                    hidden_[u].squares[i] = HiddenCards::kEscaped;
+                // A face-up card that escapes joins the unidentified escapes with its known
+                // identity.
+                if (tokenAt(u, a.from()) < 0)
+                    addKnown(u, a.from(), view_.knownLinks(view_.toMove()) & bit(a.from()));
+                hidden_[u].squares[tokenAt(u, a.from())] = HiddenCards::kEscaped;
             }
             break;
         case ActionType::Check:

@@ -80,6 +80,8 @@ Result<PositionFields> parsePositionFields(std::string_view text, bool allowUnkn
                 continue;
             }
             if (c >= '1' && c <= '8') {
+                if (i > 0 && b[i - 1] >= '1' && b[i - 1] <= '8')
+                    return fieldError("board", "two digits in a row (write one run)", where);
                 file += c - '0';
                 if (file > 8)
                     return fieldError(

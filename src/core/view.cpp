@@ -169,7 +169,9 @@ std::optional<Error> View::apply(const Observation& o) {
             break;
         }
         case ActionType::Enter: {
-            const bool unk = f_.unknown[u] & fb, link = s.links[u] & fb;
+            // A view string cannot tell a face-up escape from a face-down one, so every escape
+            // of a card the viewer cannot see is written unidentified (the InfoSet remembers it).
+            const bool unk = !seesIdentitiesOf(viewer_, us), link = s.links[u] & fb;
             take(u, fb);
             if (unk)
                 ++f_.unknownEscapes[u];
