@@ -150,8 +150,8 @@ Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& op
             if (!options.recordDir.empty()) {
                 char file[32];
                 std::snprintf(file, sizeof file, "game-%05d.txt", g + 1);
-                std::ofstream(std::filesystem::path(options.recordDir) / file)
-                    << formatRecord(r, aIsOne ? nameA : nameB, aIsOne ? nameB : nameA);
+                std::ofstream(std::filesystem::path(options.recordDir) / file) << formatRecord(
+                    r, aIsOne ? nameA : nameB, aIsOne ? nameB : nameA, std::to_string(g + 1));
             }
             std::lock_guard lock(mutex);
             for (int p = 0; p < 2; ++p) {

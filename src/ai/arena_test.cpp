@@ -141,6 +141,12 @@ TEST(Arena, MatchIsDeterministicAndWritesRecords) {
     EXPECT_EQ(s1.wins, s2.wins);
     EXPECT_EQ(s1.losses, s2.losses);
     EXPECT_NE(first.str().find("[Side1 \"strong:nodes=50\"]"), std::string::npos);
+    // Records are in the core format and replay to their result.
+    auto rec = parseRecord(first.str());
+    ASSERT_TRUE(rec.ok()) << rec.error().message;
+    auto end = replay(*rec);
+    ASSERT_TRUE(end.ok()) << end.error().message;
+    EXPECT_EQ(end->outcome(), rec->result);
     EXPECT_EQ(first.str(), again.str());
 }
 

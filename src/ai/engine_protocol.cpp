@@ -4,6 +4,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/record.h"
+
 namespace rainet::ai {
 
 namespace {
@@ -59,9 +61,7 @@ Result<std::vector<Observation>> parseObservations(const std::vector<std::string
 }
 
 std::string formatSetup(std::uint8_t links) {
-    std::string s;
-    for (int i = 0; i < 8; ++i) s += (links >> i) & 1 ? 'L' : 'V';
-    return s;
+    return setupString(links);  // the record format's Setup1/Setup2 letters
 }
 
 std::optional<std::uint8_t> parseSetup(std::string_view text) {
