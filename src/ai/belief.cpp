@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 
 #include "ai/eval.h"
@@ -29,13 +30,29 @@ Belief::Belief(const InfoSet& knowledge, bool useEvidence) : knowledge_(&knowled
         if (useEvidence && !h.squares.empty()) gatherEvidence(s);
         auto& w = weights_[index(s)];
         w.clear();
+        // The game goes on, so no assignment may give `s` four links or four viruses in its
+        // stack through its unidentified escaped cards (InfoSet does not use that fact).
+        unsigned escaped = 0;
+        for (std::size_t k = 0; k < h.squares.size(); ++k)
+            if (h.squares[k] == HiddenCards::kEscaped) escaped |= 1u << k;
+        const Stack& stack = knowledge.view().stack(s);
         double total = 0.0;
         for (std::uint8_t m : h.assignments) {
+            const int links = std::popcount(m & escaped);
+            const int viruses = std::popcount(escaped) - links;
+            if (stack.links() + links >= 4 || stack.viruses() + viruses >= 4) {
+                w.push_back(0.0);
+                continue;
+            }
             double lr = 0.0;
             for (std::size_t k = 0; k < h.squares.size(); ++k)
                 if ((m >> k) & 1) lr += logRatio_[index(s)][k];
             w.push_back(std::exp(lr));
             total += w.back();
+        }
+        if (total == 0.0) {  // only finished worlds (the game should be over): keep them all
+            for (double& x : w) x = 1.0;
+            total = static_cast<double>(w.size());
         }
         auto& c = cumulative_[index(s)];
         c.clear();

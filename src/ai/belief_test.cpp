@@ -127,3 +127,35 @@ TEST(Belief, NotFoundMergesTheEvidenceOfBothCards) {
 
 }  // namespace
 }  // namespace rainet::ai
+
+namespace rainet::ai {
+namespace {
+
+TEST(Belief, WorldsWhereTheGameWouldBeOverGetNoWeight) {
+    // Side 2 has captured one link of side 1 and escaped three unidentified cards: if all three
+    // were links it would have won, so the game going on rules that out.
+    const Position pos = *Position::parse("llv2vv1/8/8/8/8/8/3V4/LLL2VVV 1 CNcn -/Lllv 0 20");
+    const InfoSet k(View::of(pos, Viewer::Side1));
+    const Belief b(k);
+    const HiddenCards& h = k.hidden(Side::Two);
+    unsigned escaped = 0;
+    for (std::size_t i = 0; i < h.squares.size(); ++i)
+        if (h.squares[i] == HiddenCards::kEscaped) escaped |= 1u << i;
+    ASSERT_EQ(std::popcount(escaped), 3);
+    double sum = 0.0;
+    int excluded = 0;
+    for (std::size_t j = 0; j < h.assignments.size(); ++j) {
+        sum += b.weights(Side::Two)[j];
+        if ((h.assignments[j] & escaped) == escaped) {
+            EXPECT_EQ(b.weights(Side::Two)[j], 0.0);
+            ++excluded;
+        }
+    }
+    EXPECT_GT(excluded, 0);
+    EXPECT_NEAR(sum, 1.0, 1e-9);
+    Rng rng(1);
+    for (int i = 0; i < 200; ++i) EXPECT_FALSE(b.sample(rng).isOver());
+}
+
+}  // namespace
+}  // namespace rainet::ai

@@ -14,7 +14,10 @@ using Clock = std::chrono::steady_clock;
 }
 
 ActionList searchActions(const Position& p) {
-    const ActionList legal = p.legalActions();
+    return searchActions(p, p.legalActions());
+}
+
+ActionList searchActions(const Position& p, const ActionList& legal) {
     const Side us = p.toMove(), them = opponent(us);
     const Bitboard nearExits = neighbours(exitsOf(us));
     const Bitboard fwSquares =
@@ -39,8 +42,8 @@ ActionList searchActions(const Position& p) {
     return out.empty() ? legal : out;
 }
 
-void Ismcts::expand(std::uint32_t node, const Position& world) {
-    const ActionList actions = searchActions(world);
+void Ismcts::expand(std::uint32_t node, const Position& world, const ActionList& legal) {
+    const ActionList actions = searchActions(world, legal);
     std::vector<std::pair<double, Action>> scored;
     scored.reserve(actions.size());
     for (Action a : actions) scored.emplace_back(actionPrior(world, a), a);
@@ -177,7 +180,7 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
                 reward = evaluateReward(world, us);
                 break;
             }
-            if (!nodes_[node].expanded) expand(node, world);
+            if (!nodes_[node].expanded) expand(node, world, world.legalActions());
             bool fresh = false;
             node = select(node, fresh);
             world.doAction(nodes_[node].action);
@@ -200,7 +203,8 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
         ++result.iterations;
     }
     // The most visited root child; with no iteration at all, the best prior.
-    if (!nodes_[0].expanded) expand(0, belief.sample(rng));
+    // The root from the view's own actions (a sampled world may be over where the game is not).
+    if (!nodes_[0].expanded) expand(0, knowledge.world(0, 0), knowledge.view().legalActions());
     const Node& root = nodes_[0];
     std::uint32_t best = root.firstChild;
     for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i) {

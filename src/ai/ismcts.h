@@ -48,7 +48,7 @@ class Ismcts {
         double reward = 0.0;  // sum, from the view of the side that played `action`
         float prior = 0.0f;   // in [0, 1] among siblings
     };
-    void expand(std::uint32_t node, const Position& world);
+    void expand(std::uint32_t node, const Position& world, const ActionList& legal);
     std::uint32_t select(std::uint32_t node, bool& fresh) const;
     double rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies) const;
     std::vector<Action> principalLine() const;
@@ -75,5 +75,7 @@ class StrongBot : public Bot {
 // path to our exits (within two squares of them) or guards a contact square; NF only with a face-up
 // card or two neighbours. Falls back to all legal actions if that leaves none.
 ActionList searchActions(const Position& p);
+// The same filter applied to a given list of legal actions of p.
+ActionList searchActions(const Position& p, const ActionList& legal);
 
 }  // namespace rainet::ai
