@@ -52,7 +52,8 @@ struct EloEstimate {
     double elo = 0, low = 0, high = 0;  // 95% interval
 };
 EloEstimate eloEstimate(const Score& s);
-// Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation (as fishtest's GSPRT).
+// Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation (as fishtest's GSPRT),
+// with half a win, draw and loss added; a match decides only after 20 games.
 double sprtLlr(const Score& s, double elo0, double elo1);
 
 using ProgressCallback = std::function<void(int done, int total, const Score&)>;

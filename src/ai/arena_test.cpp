@@ -111,6 +111,8 @@ TEST(Arena, EloAndSprt) {
     EXPECT_GT(e.high, e.elo);
     EXPECT_GT(sprtLlr(strong, 0, 100), 2.94);
     EXPECT_LT(sprtLlr(even, 100, 200), -2.94);
+    // One game decides nothing.
+    EXPECT_LT(std::abs(sprtLlr(Score{1, 0, 0, 0}, 0, 100)), 2.94);
 }
 
 TEST(Arena, GreedyBeatsRandom) {
