@@ -157,6 +157,7 @@ Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& op
                     r, aIsOne ? nameA : nameB, aIsOne ? nameB : nameA, std::to_string(g + 1));
             }
             std::lock_guard lock(mutex);
+            if (!r.error.empty() && options.onError) options.onError(g + 1, r.error);
             for (int p = 0; p < 2; ++p) {
                 const int side = (p == 0) == aIsOne ? 0 : 1;  // A is side 1 in even games
                 score.maxThinkMs[p] = std::max(score.maxThinkMs[p], r.maxThinkMs[side]);

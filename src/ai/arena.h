@@ -36,6 +36,8 @@ struct MatchOptions {
     // SPRT on the Elo difference of player A over B, when set.
     std::optional<double> sprtElo0, sprtElo1;
     double sprtAlpha = 0.05, sprtBeta = 0.05;
+    // Told of every game that ended by a player's failure (game number from 1, the reason).
+    std::function<void(int game, const std::string& reason)> onError;
 };
 
 struct Score {

@@ -78,6 +78,9 @@ int run(const Args& args) {
     if (!b.ok()) return usageError(kArena, b.error().message);
 
     const bool tty = isatty(STDERR_FILENO);
+    options.onError = [tty](int game, const std::string& reason) {
+        std::fprintf(stderr, "%sgame %d: %s\n", tty ? "\r\033[K" : "", game, reason.c_str());
+    };
     const ai::Score s = ai::playMatch(*a, *b, options, tty ? progressBar : ai::ProgressCallback{});
     if (tty && s.games() < options.games) std::fprintf(stderr, "\n");  // stopped by the SPRT
     const ai::EloEstimate e = ai::eloEstimate(s);
