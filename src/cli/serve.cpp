@@ -1,0 +1,50 @@
+// `rainet serve`: the multiplayer server (HTTP + WebSocket on one port).
+#include <algorithm>
+#include <iostream>
+
+#include "cli/command.h"
+#include "server/config.h"
+
+namespace rainet::cli {
+namespace {
+
+int run(const Args& args);
+const Command kServe{
+    "serve",
+    "serve [--listen HOST:PORT] [--db FILE] [--web DIR] [--threads N] [--grace SECONDS] "
+    "[--test-mode]",
+    "run the multiplayer server (WebSocket protocol: docs/protocol.md)", run};
+
+int run(const Args& args) {
+    server::Config c;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&]() -> const std::string* {
+            return i + 1 < args.size() ? &args[++i] : nullptr;
+        };
+        const std::string* v = nullptr;
+        if (a == "--test-mode") {
+            c.testMode = true;
+        } else if (a == "--listen" || a == "--db" || a == "--web" || a == "--threads" ||
+                   a == "--grace") {
+            if (!(v = value())) return usageError(kServe, a + " needs a value");
+            try {
+                if (a == "--listen") c.listen = *v;
+                if (a == "--db") c.db = *v;
+                if (a == "--web") c.web = *v;
+                if (a == "--threads") c.threads = std::clamp(std::stoi(*v), 1, 64);
+                if (a == "--grace") c.graceCs = std::max(0, std::stoi(*v)) * 100LL;
+            } catch (const std::exception&) {
+                return usageError(kServe, a + " needs a number");
+            }
+        } else {
+            return usageError(kServe, "unknown option " + a);
+        }
+    }
+    return server::serve(c);
+}
+
+RAINET_COMMAND(serve, kServe);
+
+}  // namespace
+}  // namespace rainet::cli

@@ -1,0 +1,249 @@
+#include "protocol/messages.h"
+
+#include "core/action.h"
+
+namespace rainet::protocol {
+
+const char* codeName(ErrorCode c) {
+    static constexpr const char* kNames[kErrorCodeCount] = {
+        "bad_json",          "bad_message",   "unknown_type", "too_large",      "rate_limited",
+        "not_authenticated", "unknown_game",  "not_a_player", "wrong_status",   "not_your_turn",
+        "illegal_action",    "stale_version", "bad_setup",    "already_set_up", "no_draw_offer",
+        "cannot_claim",      "cannot_abort",  "internal"};
+    return kNames[static_cast<int>(c)];
+}
+
+namespace {
+
+struct TypeEntry {
+    const char* name;
+    MsgType type;
+};
+constexpr TypeEntry kTypes[] = {
+    {"hello", MsgType::Hello},
+    {"create", MsgType::Create},
+    {"join", MsgType::Join},
+    {"watch", MsgType::Watch},
+    {"resume", MsgType::Resume},
+    {"leave", MsgType::Leave},
+    {"setup", MsgType::Setup},
+    {"act", MsgType::Act},
+    {"resign", MsgType::Resign},
+    {"draw_offer", MsgType::DrawOffer},
+    {"draw_accept", MsgType::DrawAccept},
+    {"draw_decline", MsgType::DrawDecline},
+    {"claim_win", MsgType::ClaimWin},
+    {"abort", MsgType::Abort},
+    {"lobby_subscribe", MsgType::LobbySubscribe},
+    {"lobby_unsubscribe", MsgType::LobbyUnsubscribe},
+    {"ping", MsgType::Ping},
+};
+
+bool usesGame(MsgType t) {
+    switch (t) {
+        case MsgType::Hello:
+        case MsgType::Create:
+        case MsgType::LobbySubscribe:
+        case MsgType::LobbyUnsubscribe:
+        case MsgType::Ping:
+            return false;
+        default:
+            return true;
+    }
+}
+
+bool validId(const Json& id) {
+    if (id.is_number_integer()) return true;
+    return id.is_string() && !id.get_ref<const std::string&>().empty() &&
+           id.get_ref<const std::string&>().size() <= 64;
+}
+
+bool validGameId(const std::string& g) {
+    if (g.empty() || g.size() > 32) return false;
+    for (char c : g)
+        if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+    return true;
+}
+
+}  // namespace
+
+const char* typeName(MsgType t) {
+    for (const auto& e : kTypes)
+        if (e.type == t) return e.name;
+    return "?";
+}
+
+bool needsId(MsgType t) {
+    switch (t) {
+        case MsgType::Create:
+        case MsgType::Join:
+        case MsgType::Setup:
+        case MsgType::Act:
+        case MsgType::Resign:
+        case MsgType::DrawOffer:
+        case MsgType::DrawAccept:
+        case MsgType::DrawDecline:
+        case MsgType::ClaimWin:
+        case MsgType::Abort:
+            return true;
+        default:
+            return false;
+    }
+}
+
+std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
+    Json j = Json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return Failure{ErrorCode::BadJson, "not a JSON object", nullptr, {}};
+    ClientMessage m;
+    Failure f{ErrorCode::BadMessage, "", nullptr, {}};
+    if (auto it = j.find("id"); it != j.end() && validId(*it)) m.id = f.id = *it;
+    if (auto it = j.find("game");
+        it != j.end() && it->is_string() && validGameId(it->get_ref<const std::string&>()))
+        m.game = f.game = it->get<std::string>();
+    auto bad = [&](std::string why) {
+        f.message = std::move(why);
+        return f;
+    };
+    auto t = j.find("type");
+    if (t == j.end() || !t->is_string()) return bad("missing string field 'type'");
+    const std::string& tn = t->get_ref<const std::string&>();
+    bool known = false;
+    for (const auto& e : kTypes)
+        if (tn == e.name) m.type = e.type, known = true;
+    if (!known) {
+        f.code = ErrorCode::UnknownType;
+        return bad("unknown message type");
+    }
+    if (j.contains("id") && !validId(j["id"]))
+        return bad("'id' must be an integer or a string of 1 to 64 characters");
+    if (needsId(m.type) && m.id.is_null()) return bad("missing 'id'");
+    if (usesGame(m.type) && m.game.empty()) return bad("missing or malformed 'game'");
+
+    auto str = [&](const char* key, std::string& out, std::size_t max) -> bool {
+        auto it = j.find(key);
+        if (it == j.end() || it->is_null()) return true;
+        if (!it->is_string() || it->get_ref<const std::string&>().size() > max) return false;
+        out = it->get<std::string>();
+        return true;
+    };
+    switch (m.type) {
+        case MsgType::Hello:
+            if (!str("token", m.token, 128)) return bad("'token' must be a string");
+            if (!str("name", m.name, 24))
+                return bad("'name' must be a string of at most 24 characters");
+            for (char c : m.name)
+                if (static_cast<unsigned char>(c) < 0x20)
+                    return bad("'name' has a control character");
+            break;
+        case MsgType::Create: {
+            if (!str("preset", m.preset, 16) || (m.preset != "standard" && m.preset != "official"))
+                return bad("'preset' must be \"standard\" or \"official\"");
+            if (!str("side", m.side, 8) || (m.side != "1" && m.side != "2" && m.side != "random"))
+                return bad("'side' must be \"1\", \"2\" or \"random\"");
+            if (!str("opponent", m.opponent, 16) ||
+                (m.opponent != "open" && m.opponent != "invite" && m.opponent != "computer"))
+                return bad("'opponent' must be \"open\", \"invite\" or \"computer\"");
+            if (auto it = j.find("level"); it != j.end() && !it->is_null()) {
+                if (!it->is_number_integer() || *it < 1 || *it > 5)
+                    return bad("'level' must be an integer from 1 to 5");
+                m.level = it->get<int>();
+            }
+            if (auto it = j.find("clock"); it != j.end() && !it->is_null()) {
+                if (!it->is_object()) return bad("'clock' must be an object or null");
+                auto in = it->find("initial");
+                auto inc = it->find("increment");
+                if (in == it->end() || !in->is_number_integer() || *in < 1 || *in > 360000)
+                    return bad("'clock.initial' must be an integer from 1 to 360000 (cs)");
+                ClockSpec c{in->get<int>(), 0};
+                if (inc != it->end()) {
+                    if (!inc->is_number_integer() || *inc < 0 || *inc > 6000)
+                        return bad("'clock.increment' must be an integer from 0 to 6000 (cs)");
+                    c.increment = inc->get<int>();
+                }
+                m.clock = c;
+            }
+            break;
+        }
+        case MsgType::Resume: {
+            auto it = j.find("v");
+            if (it == j.end() || !it->is_number_integer() || *it < 0)
+                return bad("'v' must be a non-negative integer");
+            m.v = it->get<std::int64_t>();
+            break;
+        }
+        case MsgType::Setup: {
+            if (auto it = j.find("random"); it != j.end() && !it->is_null()) {
+                if (!it->is_boolean()) return bad("'random' must be a boolean");
+                m.random = it->get<bool>();
+            }
+            auto it = j.find("links");
+            if (m.random) break;
+            if (it == j.end() || !it->is_array() || it->size() != 4)
+                return bad("'links' must be an array of 4 squares (or 'random': true)");
+            for (const auto& s : *it) {
+                if (!s.is_string()) return bad("'links' must hold square names");
+                auto sq = parseSquare(s.get_ref<const std::string&>());
+                if (!sq) return bad("'links': " + sq.error().message);
+                m.links.push_back(*sq);
+            }
+            break;
+        }
+        case MsgType::Act: {
+            if (!str("action", m.action, 32) || m.action.empty())
+                return bad("'action' must be an action string");
+            if (auto it = j.find("v"); it != j.end() && !it->is_null()) {
+                if (!it->is_number_integer() || *it < 0)
+                    return bad("'v' must be a non-negative integer");
+                m.v = it->get<std::int64_t>();
+            }
+            break;
+        }
+        default:
+            break;
+    }
+    return m;
+}
+
+std::string renderError(ErrorCode code, std::string_view message, const Json& id,
+                        std::string_view game) {
+    Json j = {{"type", "error"}, {"code", codeName(code)}, {"message", message}};
+    if (!id.is_null()) j["id"] = id;
+    if (!game.empty()) j["game"] = game;
+    return j.dump();
+}
+
+std::string renderAck(const Json& id, std::string_view game, std::optional<std::int64_t> v) {
+    Json j = {{"type", "ack"}, {"id", id}};
+    if (!game.empty()) j["game"] = game;
+    if (v) j["v"] = *v;
+    return j.dump();
+}
+
+Json squaresJson(Bitboard squares) {
+    Json a = Json::array();
+    while (squares) a.push_back(squareName(popLsb(squares)));
+    return a;
+}
+
+Json setupJson(Side s, std::uint8_t links) {
+    Bitboard b = 0;
+    for (int i = 0; i < 8; ++i)
+        if (links & (1u << i)) b |= bit(setupSquare(s, i));
+    return squaresJson(b);
+}
+
+std::optional<std::uint8_t> setupMask(Side s, const std::vector<Square>& links) {
+    if (links.size() != 4) return std::nullopt;
+    std::uint8_t mask = 0;
+    for (Square sq : links) {
+        int found = -1;
+        for (int i = 0; i < 8; ++i)
+            if (setupSquare(s, i) == sq) found = i;
+        if (found < 0 || (mask & (1u << found))) return std::nullopt;
+        mask |= static_cast<std::uint8_t>(1u << found);
+    }
+    return mask;
+}
+
+}  // namespace rainet::protocol

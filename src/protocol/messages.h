@@ -1,0 +1,118 @@
+#pragma once
+// The JSON messages between the server and its clients (docs/protocol.md): client messages are
+// parsed and validated here into ClientMessage values; server messages are rendered with the
+// helpers below. Nothing here knows about sockets or game state.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/types.h"
+
+namespace rainet::protocol {
+
+using Json = nlohmann::ordered_json;  // keys keep insertion order: "type" first
+
+constexpr std::size_t kMaxFrame = 4096;          // larger frames get too_large
+constexpr std::size_t kMaxFrameHard = 64 << 10;  // larger frames close the connection
+
+// Error codes of docs/protocol.md §7, in that order.
+enum class ErrorCode : std::uint8_t {
+    BadJson,
+    BadMessage,
+    UnknownType,
+    TooLarge,
+    RateLimited,
+    NotAuthenticated,
+    UnknownGame,
+    NotAPlayer,
+    WrongStatus,
+    NotYourTurn,
+    IllegalAction,
+    StaleVersion,
+    BadSetup,
+    AlreadySetUp,
+    NoDrawOffer,
+    CannotClaim,
+    CannotAbort,
+    Internal,
+};
+constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::Internal) + 1;
+const char* codeName(ErrorCode c);
+
+enum class MsgType : std::uint8_t {
+    Hello,
+    Create,
+    Join,
+    Watch,
+    Resume,
+    Leave,
+    Setup,
+    Act,
+    Resign,
+    DrawOffer,
+    DrawAccept,
+    DrawDecline,
+    ClaimWin,
+    Abort,
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    Ping,
+};
+const char* typeName(MsgType t);
+
+struct ClockSpec {
+    int initial = 0;    // cs
+    int increment = 0;  // cs
+    bool operator==(const ClockSpec&) const = default;
+};
+
+// One validated client message; only the fields of its type are meaningful.
+struct ClientMessage {
+    MsgType type = MsgType::Ping;
+    Json id;           // null when absent; echoed verbatim in ack / error
+    std::string game;  // empty when absent
+    // hello
+    std::string token, name;
+    // create
+    std::string preset = "standard";
+    std::optional<ClockSpec> clock;
+    std::string side = "random";    // "1", "2", "random"
+    std::string opponent = "open";  // "open", "invite", "computer"
+    int level = 1;
+    // resume / act
+    std::optional<std::int64_t> v;
+    // setup: squares, validated against the side by the game
+    std::vector<Square> links;
+    bool random = false;
+    // act
+    std::string action;
+};
+
+struct Failure {
+    ErrorCode code;
+    std::string message;
+    Json id;           // echoed when the message had a usable one
+    std::string game;  // echoed likewise
+};
+
+// Parses one text frame. Fails with bad_json, unknown_type or bad_message.
+std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text);
+
+// Whether a message of this type must carry an id (it changes state).
+bool needsId(MsgType t);
+
+// Rendering helpers. Every server message is one compact JSON object.
+std::string renderError(ErrorCode code, std::string_view message, const Json& id = nullptr,
+                        std::string_view game = {});
+std::string renderAck(const Json& id, std::string_view game = {},
+                      std::optional<std::int64_t> v = std::nullopt);
+Json squaresJson(Bitboard squares);          // ascending, ["a1","d2",...]
+Json setupJson(Side s, std::uint8_t links);  // the link squares of a setup mask
+std::optional<std::uint8_t> setupMask(Side s, const std::vector<Square>& links);  // bad: nullopt
+
+}  // namespace rainet::protocol

@@ -1,0 +1,68 @@
+#include "protocol/messages.h"
+
+#include <gtest/gtest.h>
+
+namespace rainet::protocol {
+namespace {
+
+ErrorCode failCode(std::string_view text) {
+    auto r = parseClientMessage(text);
+    EXPECT_TRUE(std::holds_alternative<Failure>(r)) << text;
+    return std::holds_alternative<Failure>(r) ? std::get<Failure>(r).code : ErrorCode::Internal;
+}
+
+TEST(Messages, ParsesAct) {
+    auto r = parseClientMessage(R"({"type":"act","id":4,"game":"g12","action":"d2-d3","v":5})");
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(r));
+    const auto& m = std::get<ClientMessage>(r);
+    EXPECT_EQ(m.type, MsgType::Act);
+    EXPECT_EQ(m.id, 4);
+    EXPECT_EQ(m.game, "g12");
+    EXPECT_EQ(m.action, "d2-d3");
+    EXPECT_EQ(m.v, 5);
+}
+
+TEST(Messages, ParsesCreateWithDefaultsAndClock) {
+    auto r = parseClientMessage(
+        R"({"type":"create","id":"c1","clock":{"initial":6000,"increment":100},"opponent":"computer","level":3})");
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(r));
+    const auto& m = std::get<ClientMessage>(r);
+    EXPECT_EQ(m.preset, "standard");
+    EXPECT_EQ(m.side, "random");
+    ASSERT_TRUE(m.clock);
+    EXPECT_EQ(*m.clock, (ClockSpec{6000, 100}));
+    EXPECT_EQ(m.level, 3);
+}
+
+TEST(Messages, Failures) {
+    EXPECT_EQ(failCode("{"), ErrorCode::BadJson);
+    EXPECT_EQ(failCode("[1,2]"), ErrorCode::BadJson);
+    EXPECT_EQ(failCode(R"({"type":"fly"})"), ErrorCode::UnknownType);
+    EXPECT_EQ(failCode(R"({"type":"act","game":"g1","action":"d2-d3"})"), ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"act","id":1,"game":"g/../1","action":"d2-d3"})"),
+              ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"create","id":1,"level":9})"), ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"setup","id":1,"game":"g1","links":["a1","b1"]})"),
+              ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"resume","game":"g1","v":-1})"), ErrorCode::BadMessage);
+}
+
+TEST(Messages, FailureEchoesIdAndGame) {
+    auto r = parseClientMessage(R"({"type":"act","id":7,"game":"g1"})");
+    const auto& f = std::get<Failure>(r);
+    EXPECT_EQ(f.id, 7);
+    EXPECT_EQ(f.game, "g1");
+    EXPECT_EQ(
+        renderError(f.code, f.message, f.id, f.game),
+        R"({"type":"error","code":"bad_message","message":"'action' must be an action string","id":7,"game":"g1"})");
+}
+
+TEST(Messages, SetupMask) {
+    EXPECT_EQ(setupMask(Side::One, {0, 1, 2, 11}), 0b01000111);
+    EXPECT_FALSE(setupMask(Side::Two, {0, 1, 2, 11}));
+    EXPECT_FALSE(setupMask(Side::One, {0, 0, 1, 2}));
+    EXPECT_EQ(setupJson(Side::One, 0b01000111), Json({"a1", "b1", "c1", "d2"}));
+}
+
+}  // namespace
+}  // namespace rainet::protocol

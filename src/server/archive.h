@@ -1,0 +1,16 @@
+#pragma once
+// The archive API: a game's record (public while it is played, full once it is over) and paged
+// listings, read from the store. The record format will follow core's record
+// (docs/record-format.md) once it exists; until then it is the JSON of docs/protocol.md §10.
+#include <optional>
+#include <string>
+
+#include "store/store.h"
+
+namespace rainet::server {
+
+std::optional<std::string> gameRecordJson(store::Store& store, const std::string& id);
+std::string gameListJson(store::Store& store, const std::string& player, const std::string& status,
+                         int page, int perPage);
+
+}  // namespace rainet::server

@@ -1,0 +1,21 @@
+#pragma once
+// Settings of `rainet serve`.
+#include <cstdint>
+#include <string>
+
+namespace rainet::server {
+
+struct Config {
+    std::string listen = "127.0.0.1:8080";
+    std::string db = "rainet.db";
+    std::string web = "web/dist";
+    int threads = 2;              // network threads
+    int botThreads = 1;           // the computer thinks here, never on a network thread
+    std::int64_t graceCs = 6000;  // claim_win after the opponent has been gone this long
+    bool testMode = false;        // manual time, sequential ids, POST /api/test/advance
+};
+
+// Runs the server until SIGTERM/SIGINT; returns the process exit status.
+int serve(const Config& config);
+
+}  // namespace rainet::server

@@ -1,0 +1,699 @@
+#include "server/game_room.h"
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/post.hpp>
+#include <chrono>
+
+#include "server/hub.h"
+#include "server/log.h"
+
+namespace rainet::server {
+
+using protocol::ErrorCode;
+using protocol::MsgType;
+
+namespace {
+
+constexpr std::size_t kEventsHeld = 256;
+constexpr Viewer kViewers[3] = {Viewer::Side1, Viewer::Side2, Viewer::Spectator};
+
+const char* sideName(Side s) {
+    return s == Side::One ? "1" : "2";
+}
+Side sideAt(int i) {
+    return i == 0 ? Side::One : Side::Two;
+}
+std::int64_t unixMs() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+bool isSide(Viewer v) {
+    return v != Viewer::Spectator;
+}
+Side sideOfViewer(Viewer v) {
+    return v == Viewer::Side1 ? Side::One : Side::Two;
+}
+std::string botName(int level) {
+    return "computer (level " + std::to_string(level) + ")";
+}
+
+}  // namespace
+
+GameRoom::GameRoom(Hub& hub, store::GameRow row)
+    : hub_(hub),
+      metrics_(hub.metrics()),
+      strand_(asio::make_strand(hub.io())),
+      timer_(strand_),
+      id_(row.id),
+      row_(std::move(row)),
+      rng_(hub.ids().seed()) {
+    ++metrics_.gamesLoaded[static_cast<int>(state())];
+    for (int i = 0; i < 2; ++i) {
+        Seat& seat = seats_[i];
+        seat.goneSince = hub_.time().nowCs();
+        seat.player = row_.player[i];
+        if (!seat.player) continue;
+        if (auto p = hub_.store().playerById(seat.player)) {
+            seat.publicId = p->publicId;
+            seat.name = p->name;
+        }
+    }
+}
+
+GameRoom::~GameRoom() {
+    --metrics_.gamesLoaded[static_cast<int>(state())];
+}
+
+GameState GameRoom::state() const {
+    const std::string& s = row_.status;
+    if (s == "open") return GameState::Open;
+    if (s == "setup") return GameState::Setup;
+    if (s == "playing") return GameState::Playing;
+    if (s == "finished") return GameState::Finished;
+    return GameState::Aborted;
+}
+
+void GameRoom::setStatus(const std::string& status) {
+    --metrics_.gamesLoaded[static_cast<int>(state())];
+    row_.status = status;
+    ++metrics_.gamesLoaded[static_cast<int>(state())];
+}
+
+std::shared_ptr<GameRoom> GameRoom::create(Hub& hub, store::GameRow row,
+                                           std::optional<Side> botSide) {
+    std::shared_ptr<GameRoom> r(new GameRoom(hub, std::move(row)));
+    if (botSide) {
+        r->botSide_ = botSide;
+        Seat& seat = r->seats_[index(*botSide)];
+        seat.bot = true;
+        seat.publicId = "computer";
+        seat.name = botName(r->row_.level);
+        r->bot_ = ai::makeBot("level" + std::to_string(r->row_.level));
+        if (!r->bot_) r->bot_ = ai::makeBot("random");
+    }
+    return r;
+}
+
+std::shared_ptr<GameRoom> GameRoom::restore(Hub& hub, const store::GameData& d) {
+    std::optional<Side> botSide;
+    if (d.game.opponent == "computer")
+        botSide = d.game.player[0] == d.game.creator ? Side::Two : Side::One;
+    auto r = create(hub, d.game, botSide);
+    r->setups_[0] = d.setup[0];
+    r->setups_[1] = d.setup[1];
+    if (d.setup[0] < 0 || d.setup[1] < 0) return r;
+    auto rules = Rules::byName(d.game.preset);
+    if (!rules) return nullptr;
+    auto p = Position::fromSetups(static_cast<std::uint8_t>(d.setup[0]),
+                                  static_cast<std::uint8_t>(d.setup[1]), *rules);
+    if (!p) return nullptr;
+    r->start_ = r->pos_ = *p;
+    if (botSide) r->botKnows_.emplace(View::of(*p, viewerOf(*botSide)));
+    for (const auto& row : d.actions) {
+        auto a = parseAction(row.action);
+        if (!a || row.ply != r->pos_->ply() || !r->pos_->isLegal(*a)) return nullptr;
+        const Side mover = r->pos_->toMove();
+        if (!row.clientId.empty())
+            r->done_[index(mover)][row.clientId] =
+                protocol::renderAck(protocol::Json::parse(row.clientId, nullptr, false), r->id_);
+        if (botSide) r->botKnows_->observe(observe(*r->pos_, *a, viewerOf(*botSide)));
+        r->pos_->doAction(*a);
+        r->actions_.push_back(*a);
+    }
+    r->turnStart_ = hub.time().nowCs();  // the downtime is not charged
+    return r;
+}
+
+std::optional<Side> GameRoom::sideOf(std::int64_t player) const {
+    for (int i = 0; i < 2; ++i)
+        if (player && seats_[i].player == player) return sideAt(i);
+    return std::nullopt;
+}
+
+Viewer GameRoom::roleOf(std::int64_t player) const {
+    auto s = sideOf(player);
+    return s ? viewerOf(*s) : Viewer::Spectator;
+}
+
+// ---------------------------------------------------------------- rendering
+
+std::int64_t GameRoom::remaining(Side s) const {
+    std::int64_t r = row_.clock[index(s)];
+    if (row_.status == "playing" && pos_ && pos_->toMove() == s)
+        r -= hub_.time().nowCs() - turnStart_;
+    return std::max<std::int64_t>(r, 0);
+}
+
+GameRoom::Json GameRoom::clocksJson() const {
+    if (!isTimed()) return nullptr;
+    Json j;
+    j["1"] = remaining(Side::One);
+    j["2"] = remaining(Side::Two);
+    if (row_.status == "playing" && pos_)
+        j["running"] = sideName(pos_->toMove());
+    else
+        j["running"] = nullptr;
+    return j;
+}
+
+GameRoom::Json GameRoom::playerJson(Side s) const {
+    const Seat& seat = seats_[index(s)];
+    if (!seat.player && !seat.bot) return nullptr;
+    return Json{{"id", seat.publicId},
+                {"name", seat.name},
+                {"connected", seat.bot || seat.connections > 0},
+                {"bot", seat.bot}};
+}
+
+GameRoom::Json GameRoom::resultJson() const {
+    if (row_.status != "finished" && row_.status != "aborted") return nullptr;
+    Json j;
+    j["result"] = row_.result.empty() ? Json(nullptr) : Json(row_.result);
+    j["winner"] = row_.result == "1-0"   ? Json("1")
+                  : row_.result == "0-1" ? Json("2")
+                                         : Json(nullptr);
+    j["reason"] = row_.reason;
+    if (pos_) j["position"] = pos_->toString();
+    Json setups;
+    for (int i = 0; i < 2; ++i)
+        setups[sideName(sideAt(i))] =
+            setups_[i] < 0 ? Json::array()
+                           : protocol::setupJson(sideAt(i), static_cast<std::uint8_t>(setups_[i]));
+    j["setups"] = setups;
+    return j;
+}
+
+GameRoom::Json GameRoom::legalJson(Viewer v) const {
+    Json a = Json::array();
+    for (Action x : View::of(*pos_, v).legalActions()) a.push_back(toString(x));
+    return a;
+}
+
+std::string GameRoom::snapshot(Viewer v) const {
+    Json j;
+    j["type"] = "snapshot";
+    j["game"] = id_;
+    j["v"] = row_.version;
+    j["you"] = viewerName(v);
+    j["status"] = row_.status;
+    j["preset"] = row_.preset;
+    j["opponent"] = row_.opponent;
+    j["level"] = row_.opponent == "computer" ? Json(row_.level) : Json(nullptr);
+    j["clock"] = isTimed()
+                     ? Json{{"initial", row_.clockInitial}, {"increment", row_.clockIncrement}}
+                     : Json(nullptr);
+    j["clocks"] = clocksJson();
+    j["players"] = {{"1", playerJson(Side::One)}, {"2", playerJson(Side::Two)}};
+    j["setup"] = {{"1", setups_[0] >= 0}, {"2", setups_[1] >= 0}};
+    if (isSide(v) && setups_[index(sideOfViewer(v))] >= 0)
+        j["links"] = protocol::setupJson(
+            sideOfViewer(v), static_cast<std::uint8_t>(setups_[index(sideOfViewer(v))]));
+    j["view"] = pos_ ? Json(View::of(*pos_, v).toString()) : Json(nullptr);
+    Json history = Json::array();
+    if (start_) {
+        Position p = *start_;
+        for (Action a : actions_) {
+            const Observation o = observe(p, a, v);
+            Json e{{"ply", p.ply()},
+                   {"side", sideName(p.toMove())},
+                   {"action", toString(o.action, o.swapKnown ? Notation::Full : Notation::Public)}};
+            if (o.revealedLink) e["revealed"] = *o.revealedLink ? "link" : "virus";
+            history.push_back(std::move(e));
+            p.doAction(a);
+        }
+    }
+    j["history"] = std::move(history);
+    if (row_.status == "playing" && pos_ && viewerOf(pos_->toMove()) == v)
+        j["legal"] = legalJson(v);
+    j["draw_offer"] = drawOffer_ ? Json(sideName(*drawOffer_)) : Json(nullptr);
+    j["grace"] = hub_.config().graceCs;
+    j["result"] = resultJson();
+    return j.dump();
+}
+
+// ---------------------------------------------------------------- subscribers
+
+void GameRoom::subscribe(const std::shared_ptr<Client>& c, Viewer role) {
+    for (Sub& s : subs_) {
+        if (s.key != c.get()) continue;
+        if (s.role == role) return;
+        if (isSide(s.role)) setConnections(sideOfViewer(s.role), -1);
+        s.role = role;
+        if (isSide(role)) setConnections(sideOfViewer(role), +1);
+        return;
+    }
+    subs_.push_back(Sub{c, c.get(), role});
+    if (isSide(role)) setConnections(sideOfViewer(role), +1);
+}
+
+void GameRoom::unsubscribe(const Client* c) {
+    for (std::size_t i = 0; i < subs_.size(); ++i) {
+        if (subs_[i].key != c) continue;
+        const Viewer role = subs_[i].role;
+        subs_.erase(subs_.begin() + static_cast<std::ptrdiff_t>(i));
+        if (isSide(role)) setConnections(sideOfViewer(role), -1);
+        return;
+    }
+}
+
+void GameRoom::setConnections(Side s, int delta) {
+    Seat& seat = seats_[index(s)];
+    const bool was = seat.connections > 0;
+    seat.connections += delta;
+    const bool is = seat.connections > 0;
+    if (!is) seat.goneSince = hub_.time().nowCs();
+    if (was != is) broadcastPresence(s);
+}
+
+void GameRoom::broadcastPresence(Side s) {
+    Json j{{"type", "presence"},
+           {"game", id_},
+           {"side", sideName(s)},
+           {"connected", seats_[index(s)].connections > 0}};
+    auto text = std::make_shared<const std::string>(j.dump());
+    for (const Sub& sub : subs_)
+        if (auto c = sub.client.lock()) c->send(text);
+}
+
+template <class Render>
+void GameRoom::emit(Render render) {
+    Event ev;
+    ev.v = row_.version;
+    for (Viewer v : kViewers) {
+        Json j{{"type", "event"}, {"game", id_}, {"v", row_.version}};
+        render(v, j);
+        ev.text[static_cast<int>(v)] = std::make_shared<const std::string>(j.dump());
+    }
+    for (const Sub& sub : subs_)
+        if (auto c = sub.client.lock()) c->send(ev.text[static_cast<int>(sub.role)]);
+    events_.push_back(std::move(ev));
+    if (events_.size() > kEventsHeld) events_.pop_front();
+}
+
+// ---------------------------------------------------------------- replies
+
+void GameRoom::error(const std::shared_ptr<Client>& c, ErrorCode code, std::string message,
+                     const protocol::ClientMessage& m) {
+    metrics_.error(code);
+    if (c) c->send(protocol::renderError(code, message, m.id, id_));
+}
+
+bool GameRoom::store(std::optional<Error> e, const std::shared_ptr<Client>& c,
+                     const protocol::ClientMessage& m) {
+    if (!e) return true;
+    logEvent("store_error", {{"game", id_}, {"message", e->message}});
+    error(c, ErrorCode::Internal, "the change could not be stored", m);
+    return false;
+}
+
+void GameRoom::ack(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m) {
+    if (!c) return;
+    std::string text = protocol::renderAck(m.id, id_, row_.version);
+    done_[index(s)][m.id.dump()] = text;
+    c->send(std::move(text));
+}
+
+// ---------------------------------------------------------------- messages
+
+void GameRoom::welcomeCreator(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                              const std::string& ackText) {
+    c->send(ackText);
+    const Viewer role = roleOf(who.id);
+    subscribe(c, role);
+    c->send(snapshot(role));
+}
+
+void GameRoom::handle(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                      const protocol::ClientMessage& m) {
+    const Viewer role = roleOf(who.id);
+    switch (m.type) {
+        case MsgType::Watch:
+            subscribe(c, role);
+            c->send(snapshot(role));
+            return;
+        case MsgType::Resume: {
+            subscribe(c, role);
+            const std::int64_t v = *m.v;
+            if (v == row_.version) return;
+            if (v < row_.version && !events_.empty() && events_.front().v <= v + 1) {
+                for (const Event& ev : events_)
+                    if (ev.v > v) c->send(ev.text[static_cast<int>(role)]);
+                return;
+            }
+            c->send(snapshot(role));
+            return;
+        }
+        case MsgType::Leave:
+            unsubscribe(c.get());
+            return;
+        case MsgType::Join:
+            join(c, who, m);
+            return;
+        default:
+            break;
+    }
+    const auto side = sideOf(who.id);
+    if (!side) return error(c, ErrorCode::NotAPlayer, "you have no seat in this game", m);
+    const Side s = *side;
+    if (auto it = done_[index(s)].find(m.id.dump()); it != done_[index(s)].end()) {
+        c->send(it->second);  // a repeated request: acknowledged again, not applied again
+        return;
+    }
+    const std::string& st = row_.status;
+    const bool ended = st == "finished" || st == "aborted";
+    switch (m.type) {
+        case MsgType::Setup: {
+            if (st != "setup")
+                return error(c, ErrorCode::WrongStatus, "the game is not in setup", m);
+            if (setups_[index(s)] >= 0)
+                return error(c, ErrorCode::AlreadySetUp, "your arrangement is already set", m);
+            std::optional<std::uint8_t> mask =
+                m.random ? std::optional<std::uint8_t>(ai::randomSetup(rng_))
+                         : protocol::setupMask(s, m.links);
+            if (!mask)
+                return error(c, ErrorCode::BadSetup,
+                             "'links' must be 4 distinct setup squares of your side", m);
+            return setup(c, s, *mask, m);
+        }
+        case MsgType::Act: {
+            if (st != "playing")
+                return error(c, ErrorCode::WrongStatus, "the game is not in play", m);
+            if (pos_->toMove() != s)
+                return error(c, ErrorCode::NotYourTurn, "it is not your turn", m);
+            if (m.v && *m.v != row_.version)
+                return error(c, ErrorCode::StaleVersion,
+                             "the game is at version " + std::to_string(row_.version), m);
+            auto a = parseAction(m.action);
+            if (!a) return error(c, ErrorCode::IllegalAction, a.error().message, m);
+            if (!pos_->isLegal(*a))
+                return error(c, ErrorCode::IllegalAction, m.action + " is not legal here", m);
+            return act(c, s, *a, m);
+        }
+        case MsgType::Resign:
+            if (st != "setup" && st != "playing")
+                return error(c, ErrorCode::WrongStatus, "the game is not under way", m);
+            return end(opponent(s), "resign", [&] { ack(c, s, m); });
+        case MsgType::DrawOffer:
+            if (st != "playing")
+                return error(c, ErrorCode::WrongStatus, "the game is not in play", m);
+            if (drawOffer_) return error(c, ErrorCode::NoDrawOffer, "a draw offer is pending", m);
+            drawOffer_ = s;
+            if (!drawEvent(c, s, m, "draw_offer")) drawOffer_.reset();
+            return;
+        case MsgType::DrawAccept:
+        case MsgType::DrawDecline:
+            if (st != "playing")
+                return error(c, ErrorCode::WrongStatus, "the game is not in play", m);
+            if (drawOffer_ != opponent(s))
+                return error(c, ErrorCode::NoDrawOffer, "your opponent has not offered a draw", m);
+            if (m.type == MsgType::DrawAccept)
+                return end(std::nullopt, "agreement", [&] { ack(c, s, m); });
+            drawOffer_.reset();
+            if (!drawEvent(c, s, m, "draw_decline")) drawOffer_ = opponent(s);
+            return;
+        case MsgType::ClaimWin: {
+            if (st != "setup" && st != "playing")
+                return error(c, ErrorCode::WrongStatus, "the game is not under way", m);
+            const Seat& other = seats_[index(opponent(s))];
+            if (other.bot || other.connections > 0 ||
+                hub_.time().nowCs() - other.goneSince < hub_.config().graceCs)
+                return error(c, ErrorCode::CannotClaim,
+                             "your opponent is connected or within the grace period", m);
+            return end(s, "abandoned", [&] { ack(c, s, m); });
+        }
+        case MsgType::Abort:
+            if (ended) return error(c, ErrorCode::WrongStatus, "the game is over", m);
+            if (st == "playing" && pos_->ply() >= 2)
+                return error(c, ErrorCode::CannotAbort, "both sides have made an action", m);
+            return end(std::nullopt, "aborted", [&] { ack(c, s, m); });
+        default:
+            return error(c, ErrorCode::BadMessage, "not a game message", m);
+    }
+}
+
+bool GameRoom::drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+                         const char* kind) {
+    const store::GameRow saved = row_;
+    ++row_.version;
+    if (!store(hub_.store().updateGame(row_), c, m)) {
+        row_ = saved;
+        return false;
+    }
+    ack(c, s, m);
+    emit([&](Viewer, Json& j) {
+        j["kind"] = kind;
+        j["side"] = sideName(s);
+    });
+    return true;
+}
+
+void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                    const protocol::ClientMessage& m) {
+    if (auto s = sideOf(who.id)) {
+        c->send(protocol::renderAck(m.id, id_));
+        subscribe(c, viewerOf(*s));
+        c->send(snapshot(viewerOf(*s)));
+        return;
+    }
+    if (row_.status != "open") return error(c, ErrorCode::WrongStatus, "the game is not open", m);
+    const int i = row_.player[0] ? 1 : 0;
+    const store::GameRow saved = row_;
+    row_.player[i] = who.id;
+    setStatus("setup");
+    ++row_.version;
+    if (!store(hub_.store().updateGame(row_), c, m)) {
+        setStatus(saved.status);
+        row_ = saved;
+        return;
+    }
+    Seat& seat = seats_[i];
+    seat.player = who.id;
+    seat.publicId = who.publicId;
+    seat.name = who.name;
+    seat.goneSince = hub_.time().nowCs();
+    hub_.setLobbyEntry(id_, nullptr);
+    c->send(protocol::renderAck(m.id, id_, row_.version));
+    emit([&](Viewer, Json& j) {
+        j["kind"] = "joined";
+        j["side"] = sideName(sideAt(i));
+        j["player"] = {{"id", seat.publicId}, {"name", seat.name}};
+    });
+    subscribe(c, viewerOf(sideAt(i)));
+    c->send(snapshot(viewerOf(sideAt(i))));
+}
+
+void GameRoom::setup(const std::shared_ptr<Client>& c, Side s, std::uint8_t links,
+                     const protocol::ClientMessage& m) {
+    const store::GameRow saved = row_;
+    ++row_.version;
+    if (!store(hub_.store().saveSetup(row_, sideNumber(s), links), c, m)) {
+        row_ = saved;
+        return;
+    }
+    setups_[index(s)] = links;
+    ack(c, s, m);
+    emit([&](Viewer v, Json& j) {
+        j["kind"] = "setup";
+        j["side"] = sideName(s);
+        if (v == viewerOf(s)) j["links"] = protocol::setupJson(s, links);
+    });
+    if (setups_[0] >= 0 && setups_[1] >= 0) startPlay();
+}
+
+void GameRoom::startPlay() {
+    auto p = Position::fromSetups(static_cast<std::uint8_t>(setups_[0]),
+                                  static_cast<std::uint8_t>(setups_[1]),
+                                  Rules::byName(row_.preset).value_or(Rules::standard()));
+    if (!p) {
+        logEvent("start_error", {{"game", id_}, {"message", p.error().message}});
+        return;
+    }
+    const store::GameRow saved = row_;
+    setStatus("playing");
+    ++row_.version;
+    row_.clock[0] = row_.clock[1] = row_.clockInitial;
+    if (auto e = hub_.store().updateGame(row_)) {
+        logEvent("store_error", {{"game", id_}, {"message", e->message}});
+        setStatus(saved.status);
+        row_ = saved;
+        return;
+    }
+    start_ = pos_ = *p;
+    turnStart_ = hub_.time().nowCs();
+    if (botSide_) botKnows_.emplace(View::of(*start_, viewerOf(*botSide_)));
+    const Json clocks = clocksJson();
+    emit([&](Viewer v, Json& j) {
+        j["kind"] = "start";
+        j["view"] = View::of(*pos_, v).toString();
+        if (viewerOf(pos_->toMove()) == v) j["legal"] = legalJson(v);
+        j["clocks"] = clocks;
+    });
+    logEvent("game_start", {{"game", id_}});
+    armTimer();
+    botThink();
+}
+
+void GameRoom::act(const std::shared_ptr<Client>& c, Side s, Action a,
+                   const protocol::ClientMessage& m) {
+    const std::int64_t now = hub_.time().nowCs();
+    const int i = index(s);
+    const store::GameRow saved = row_;
+    if (isTimed()) {
+        const std::int64_t left = row_.clock[i] - (now - turnStart_);
+        if (left <= 0) {
+            error(c, ErrorCode::WrongStatus, "your time is up", m);
+            return checkClock();
+        }
+        row_.clock[i] = left + row_.clockIncrement;
+    }
+    const Position before = *pos_;
+    ++row_.version;
+    store::ActionRow ar{before.ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i]};
+    if (!store(hub_.store().saveAction(row_, ar), c, m)) {
+        row_ = saved;
+        return;
+    }
+    pos_->doAction(a);
+    actions_.push_back(a);
+    turnStart_ = now;
+    drawOffer_.reset();
+    ++metrics_.actions;
+    if (botKnows_) botKnows_->observe(observe(before, a, viewerOf(*botSide_)));
+    ack(c, s, m);
+    const bool over = pos_->isOver();
+    const Json clocks = clocksJson();
+    emit([&](Viewer v, Json& j) {
+        const Observation o = observe(before, a, v);
+        j["kind"] = "action";
+        j["ply"] = before.ply();
+        j["side"] = sideName(s);
+        j["action"] = toString(o.action, o.swapKnown ? Notation::Full : Notation::Public);
+        if (o.revealedLink) j["revealed"] = *o.revealedLink ? "link" : "virus";
+        j["view"] = View::of(*pos_, v).toString();
+        if (!over && viewerOf(pos_->toMove()) == v) j["legal"] = legalJson(v);
+        j["clocks"] = clocks;
+        j["draw_offer"] = nullptr;
+    });
+    if (over) {
+        const Outcome o = pos_->outcome();
+        const EndReason r = pos_->endReason();
+        const char* reason = r == EndReason::FourLinks     ? "four_links"
+                             : r == EndReason::FourViruses ? "four_viruses"
+                                                           : "no_progress";
+        std::optional<Side> winner;
+        if (o == Outcome::Side1Wins) winner = Side::One;
+        if (o == Outcome::Side2Wins) winner = Side::Two;
+        return end(winner, reason);
+    }
+    armTimer();
+    botThink();
+}
+
+template <class F>
+void GameRoom::end(std::optional<Side> winner, const char* reason, F beforeBroadcast) {
+    const store::GameRow saved = row_;
+    const std::string reasonText = reason;
+    const bool aborted = reasonText == "aborted";
+    if (isTimed() && row_.status == "playing" && pos_)
+        row_.clock[index(pos_->toMove())] = remaining(pos_->toMove());
+    const std::string oldStatus = row_.status;
+    setStatus(aborted ? "aborted" : "finished");
+    row_.result = aborted ? "" : !winner ? "1/2-1/2" : *winner == Side::One ? "1-0" : "0-1";
+    row_.reason = reasonText;
+    row_.ended = unixMs();
+    ++row_.version;
+    if (auto e = hub_.store().updateGame(row_)) {
+        logEvent("store_error", {{"game", id_}, {"message", e->message}});
+        setStatus(oldStatus);
+        row_ = saved;
+        return;
+    }
+    drawOffer_.reset();
+    ++timerGeneration_;
+    timer_.cancel();
+    beforeBroadcast();
+    Json result = resultJson();
+    result["clocks"] = clocksJson();
+    emit([&](Viewer, Json& j) {
+        j["kind"] = "end";
+        for (auto& [k, val] : result.items()) j[k] = val;
+    });
+    hub_.setLobbyEntry(id_, nullptr);
+    hub_.retire(id_);
+    logEvent("game_end", {{"game", id_},
+                          {"result", row_.result},
+                          {"reason", row_.reason},
+                          {"plies", actions_.size()}});
+}
+
+void GameRoom::end(std::optional<Side> winner, const char* reason) {
+    end(winner, reason, [] {});
+}
+
+// ---------------------------------------------------------------- clocks
+
+void GameRoom::checkClock() {
+    if (!isTimed() || row_.status != "playing" || !pos_) return;
+    const Side s = pos_->toMove();
+    if (remaining(s) > 0) return;
+    end(opponent(s), "time");
+}
+
+void GameRoom::armTimer() {
+    if (!isTimed() || row_.status != "playing" || hub_.time().isManual() || stopped_) return;
+    const std::uint64_t gen = ++timerGeneration_;
+    timer_.expires_after(std::chrono::milliseconds(remaining(pos_->toMove()) * 10 + 1));
+    timer_.async_wait(asio::bind_executor(
+        strand_, [self = shared_from_this(), gen](const boost::system::error_code& ec) {
+            if (ec || gen != self->timerGeneration_) return;
+            self->checkClock();
+            if (self->row_.status == "playing") self->armTimer();
+        }));
+}
+
+void GameRoom::stop() {
+    stopped_ = true;
+    ++timerGeneration_;
+    timer_.cancel();
+}
+
+// ---------------------------------------------------------------- the computer
+
+void GameRoom::activate() {
+    if (!botSide_) return;
+    if (row_.status == "setup" && setups_[index(*botSide_)] < 0) return botSetup();
+    armTimer();
+    botThink();
+}
+
+void GameRoom::botSetup() {
+    const Rules rules = Rules::byName(row_.preset).value_or(Rules::standard());
+    setup(nullptr, *botSide_, bot_->chooseSetup(*botSide_, rules, rng_), protocol::ClientMessage{});
+}
+
+void GameRoom::botThink() {
+    if (!botSide_ || row_.status != "playing" || pos_->toMove() != *botSide_ || botBusy_ ||
+        stopped_)
+        return;
+    botBusy_ = true;
+    const int ply = pos_->ply();
+    const std::uint64_t seed = rng_.next();
+    ai::Budget budget;
+    budget.movetime = std::chrono::milliseconds(100 * row_.level);
+    asio::post(hub_.bots(), [self = shared_from_this(), knows = *botKnows_, ply, seed, budget] {
+        Rng rng(seed);
+        const Action a = self->bot_->chooseAction(knows, budget, rng);
+        self->run([a, ply](GameRoom& r) {
+            r.botBusy_ = false;
+            if (r.row_.status != "playing" || r.pos_->ply() != ply) return;
+            Action chosen = a;
+            if (!r.pos_->isLegal(chosen)) {
+                logEvent("bot_illegal_action", {{"game", r.id_}, {"action", toString(a)}});
+                chosen = r.pos_->legalActions()[0];
+            }
+            r.act(nullptr, *r.botSide_, chosen, protocol::ClientMessage{});
+        });
+    });
+}
+
+}  // namespace rainet::server

@@ -1,0 +1,155 @@
+#pragma once
+// One game as a serialized actor: every method below runs on the room's strand (callers post
+// with run()). The room is the only holder of the full Position; everything it sends to a side or
+// a spectator is rendered from View::of(position, viewer) and observe(before, action, viewer).
+// Each change is stored, then acknowledged, then broadcast as a versioned event rendered per role.
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ai/bot.h"
+#include "core/infoset.h"
+#include "core/position.h"
+#include "core/random.h"
+#include "core/view.h"
+#include "protocol/messages.h"
+#include "server/client.h"
+#include "server/metrics.h"
+#include "store/store.h"
+
+namespace rainet::server {
+
+namespace asio = boost::asio;
+class Hub;
+
+class GameRoom : public std::enable_shared_from_this<GameRoom> {
+  public:
+    using Json = protocol::Json;
+    using Strand = asio::strand<asio::io_context::executor_type>;
+
+    // A new game (row already filled and stored by the hub); `botSide` plays the computer.
+    static std::shared_ptr<GameRoom> create(Hub& hub, store::GameRow row,
+                                            std::optional<Side> botSide);
+    // A stored game rebuilt by replaying its setups and actions; nullptr if the data is corrupt.
+    static std::shared_ptr<GameRoom> restore(Hub& hub, const store::GameData& data);
+
+    ~GameRoom();
+    const std::string& id() const { return id_; }
+    template <class F>
+    void run(F f) {
+        asio::post(strand_, [self = shared_from_this(), f = std::move(f)]() mutable { f(*self); });
+    }
+
+    // --- on the strand ---
+    // Starts what the game needs after creation or restore: the computer's setup or move, timers.
+    void activate();
+    // A game message from a client (type other than hello/create/lobby/ping).
+    void handle(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                const protocol::ClientMessage& m);
+    // The creator's subscription right after create: ack then snapshot.
+    void welcomeCreator(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                        const std::string& ack);
+    void unsubscribe(const Client* c);
+    // Flags the side to move if its time is up (timer, or manual time moved).
+    void checkClock();
+    // Shutdown: stop timers so the io_context can finish.
+    void stop();
+
+  private:
+    struct Seat {
+        std::int64_t player = 0;
+        std::string publicId, name;
+        bool bot = false;
+        int connections = 0;
+        std::int64_t goneSince = 0;  // cs, while connections == 0
+    };
+    struct Sub {
+        std::weak_ptr<Client> client;
+        const Client* key;
+        Viewer role;
+    };
+    struct Event {
+        std::int64_t v;
+        std::shared_ptr<const std::string> text[3];  // by Viewer
+    };
+
+    GameRoom(Hub& hub, store::GameRow row);
+    GameState state() const;
+    void setStatus(const std::string& status);
+    std::optional<Side> sideOf(std::int64_t player) const;
+    Viewer roleOf(std::int64_t player) const;
+    bool isTimed() const { return row_.clockInitial > 0; }
+
+    // Rendering for one role.
+    Json clocksJson() const;
+    Json playerJson(Side s) const;
+    Json resultJson() const;
+    Json legalJson(Viewer v) const;
+    std::string snapshot(Viewer v) const;
+
+    void subscribe(const std::shared_ptr<Client>& c, Viewer role);
+    void setConnections(Side s, int delta);
+    void broadcastPresence(Side s);
+    // Sends a new event (row_.version already incremented and stored) rendered per role.
+    template <class Render>
+    void emit(Render render);
+    void sendTo(Viewer role, const std::shared_ptr<const std::string>& text);
+
+    void error(const std::shared_ptr<Client>& c, protocol::ErrorCode code, std::string message,
+               const protocol::ClientMessage& m);
+    bool store(std::optional<Error> e, const std::shared_ptr<Client>& c,
+               const protocol::ClientMessage& m);
+    void ack(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
+
+    // State changes; `c` is null for the computer and for timers.
+    void join(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+              const protocol::ClientMessage& m);
+    void setup(const std::shared_ptr<Client>& c, Side s, std::uint8_t links,
+               const protocol::ClientMessage& m);
+    void startPlay();
+    void act(const std::shared_ptr<Client>& c, Side s, Action a, const protocol::ClientMessage& m);
+    // Ends the game (stored first); `beforeBroadcast` runs between the store and the event (acks).
+    template <class F>
+    void end(std::optional<Side> winner, const char* reason, F beforeBroadcast);
+    void end(std::optional<Side> winner, const char* reason);
+    bool drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+                   const char* kind);
+
+    // Clocks.
+    std::int64_t remaining(Side s) const;
+    void armTimer();
+    // The computer.
+    void botSetup();
+    void botThink();
+
+    Hub& hub_;
+    Metrics& metrics_;  // outlives the hub (see serve())
+    Strand strand_;
+    asio::steady_timer timer_;
+    std::string id_;
+    store::GameRow row_;
+    Seat seats_[2];
+    int setups_[2] = {-1, -1};
+    std::optional<Position> start_, pos_;
+    std::vector<Action> actions_;
+    std::optional<Side> drawOffer_;
+    std::int64_t turnStart_ = 0;  // cs, when the side to move began its turn
+    std::uint64_t timerGeneration_ = 0;
+    Rng rng_;
+    std::optional<Side> botSide_;
+    std::unique_ptr<ai::Bot> bot_;
+    std::optional<InfoSet> botKnows_;
+    bool botBusy_ = false;
+    std::vector<Sub> subs_;
+    std::deque<Event> events_;                              // the last kEventsHeld
+    std::unordered_map<std::string, std::string> done_[2];  // request id -> ack, per side
+    bool stopped_ = false;
+};
+
+}  // namespace rainet::server

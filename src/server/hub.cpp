@@ -1,0 +1,233 @@
+#include "server/hub.h"
+
+#include <chrono>
+
+#include "server/game_room.h"
+#include "server/log.h"
+
+namespace rainet::server {
+
+using protocol::ErrorCode;
+using protocol::Json;
+
+Hub::Hub(asio::io_context& io, store::Store& store, TimeSource& time, IdSource& ids,
+         Metrics& metrics, const Config& config)
+    : io_(io),
+      store_(store),
+      time_(time),
+      ids_(ids),
+      config_(config),
+      metrics_(metrics),
+      bots_(static_cast<std::size_t>(std::max(1, config.botThreads))) {}
+
+Hub::~Hub() {
+    bots_.join();
+}
+
+Result<Hub::Identity> Hub::hello(const std::string& token, const std::string& name) {
+    if (!token.empty()) {
+        if (auto p = store_.playerByTokenHash(hashToken(token))) {
+            if (!name.empty() && name != p->name && !store_.renamePlayer(p->id, name))
+                p->name = name;
+            return Identity{*p, token};
+        }
+    }
+    const std::string fresh = ids_.token();
+    const std::string publicId = ids_.playerId();
+    auto p = store_.createPlayer(publicId, hashToken(fresh),
+                                 name.empty() ? "guest-" + publicId.substr(1) : name);
+    if (!p) return p.error();
+    return Identity{*p, fresh};
+}
+
+Json Hub::activeGames(const store::PlayerRow& p) {
+    std::int64_t total = 0;
+    Json games = Json::array();
+    for (const auto& g : store_.listGames(p.publicId, "active", 1, 100, &total))
+        games.push_back({{"game", g.game.id},
+                         {"side", g.game.player[0] == p.id ? "1" : "2"},
+                         {"status", g.game.status}});
+    return games;
+}
+
+void Hub::create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                 const protocol::ClientMessage& m) {
+    const std::string key = m.id.dump();
+    {
+        std::lock_guard lock(createdMu_);
+        auto& mine = created_[p.id];
+        if (auto it = mine.find(key); it != mine.end()) {
+            c->send(it->second);  // repeated create: acknowledged again, no second game
+            return;
+        }
+    }
+    store::GameRow row;
+    row.id = ids_.gameId();
+    row.preset = m.preset;
+    if (m.clock) {
+        row.clockInitial = m.clock->initial;
+        row.clockIncrement = m.clock->increment;
+    }
+    row.clock[0] = row.clock[1] = row.clockInitial;
+    row.opponent = m.opponent;
+    const bool computer = m.opponent == "computer";
+    row.level = computer ? m.level : 0;
+    row.sideWish = m.side;
+    row.creator = p.id;
+    const int mine = m.side == "1" ? 0 : m.side == "2" ? 1 : static_cast<int>(ids_.seed() >> 63);
+    row.player[mine] = p.id;
+    row.status = computer ? "setup" : "open";
+    row.created = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+    if (auto e = store_.insertGame(row)) {
+        logEvent("store_error", {{"message", e->message}});
+        metrics_.error(ErrorCode::Internal);
+        c->send(protocol::renderError(ErrorCode::Internal, "the game could not be stored", m.id));
+        return;
+    }
+    auto room = GameRoom::create(
+        *this, row, computer ? std::optional<Side>(mine ? Side::One : Side::Two) : std::nullopt);
+    {
+        std::lock_guard lock(roomsMu_);
+        rooms_[row.id] = room;
+    }
+    const std::string ack = protocol::renderAck(m.id, row.id);
+    {
+        std::lock_guard lock(createdMu_);
+        created_[p.id][key] = ack;
+    }
+    if (m.opponent == "open") {
+        Json clock = m.clock
+                         ? Json{{"initial", m.clock->initial}, {"increment", m.clock->increment}}
+                         : Json(nullptr);
+        setLobbyEntry(row.id, {{"game", row.id},
+                               {"preset", row.preset},
+                               {"clock", clock},
+                               {"creator", {{"id", p.publicId}, {"name", p.name}}},
+                               {"side", m.side}});
+    }
+    logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
+    room->run([c, p, ack](GameRoom& r) {
+        r.welcomeCreator(c, p, ack);
+        r.activate();
+    });
+}
+
+std::shared_ptr<GameRoom> Hub::open(const std::string& id) {
+    {
+        std::lock_guard lock(roomsMu_);
+        if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;
+    }
+    auto data = store_.loadGame(id);
+    if (!data) return nullptr;
+    if (data->game.status != "finished" && data->game.status != "aborted") {
+        // Loaded at start; it can only be missing if it just ended: read it again.
+        std::lock_guard lock(roomsMu_);
+        if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;
+    }
+    return GameRoom::restore(*this, *data);  // not registered: a finished game does not change
+}
+
+void Hub::retire(const std::string& id) {
+    std::lock_guard lock(roomsMu_);
+    rooms_.erase(id);
+}
+
+std::size_t Hub::roomCount() {
+    std::lock_guard lock(roomsMu_);
+    return rooms_.size();
+}
+
+std::vector<std::shared_ptr<GameRoom>> Hub::rooms() {
+    std::lock_guard lock(roomsMu_);
+    std::vector<std::shared_ptr<GameRoom>> out;
+    out.reserve(rooms_.size());
+    for (auto& [id, r] : rooms_) out.push_back(r);
+    return out;
+}
+
+void Hub::loadUnfinished() {
+    int loaded = 0, failed = 0;
+    for (const auto& d : store_.loadUnfinished()) {
+        auto room = GameRoom::restore(*this, d);
+        if (!room) {
+            ++failed;
+            logEvent("restore_error", {{"game", d.game.id}});
+            continue;
+        }
+        {
+            std::lock_guard lock(roomsMu_);
+            rooms_[d.game.id] = room;
+        }
+        if (d.game.status == "open" && d.game.opponent == "open") {
+            const int i = d.game.player[0] ? 0 : 1;
+            auto p = store_.playerById(d.game.player[i]);
+            Json clock = d.game.clockInitial ? Json{{"initial", d.game.clockInitial},
+                                                    {"increment", d.game.clockIncrement}}
+                                             : Json(nullptr);
+            setLobbyEntry(d.game.id,
+                          {{"game", d.game.id},
+                           {"preset", d.game.preset},
+                           {"clock", clock},
+                           {"creator", {{"id", p ? p->publicId : ""}, {"name", p ? p->name : ""}}},
+                           {"side", d.game.sideWish}});
+        }
+        room->run([](GameRoom& r) { r.activate(); });
+        ++loaded;
+    }
+    logEvent("games_restored", {{"loaded", loaded}, {"failed", failed}});
+}
+
+std::string Hub::lobbyMessage() {
+    Json games = Json::array();
+    for (const auto& [id, entry] : lobby_) {
+        if (games.size() >= 100) break;
+        games.push_back(entry);
+    }
+    return Json{{"type", "lobby"}, {"games", std::move(games)}}.dump();
+}
+
+void Hub::setLobbyEntry(const std::string& id, Json entry) {
+    std::lock_guard lock(lobbyMu_);
+    bool changed = false;
+    if (entry.is_null()) {
+        for (auto it = lobby_.begin(); it != lobby_.end(); ++it)
+            if (it->first == id) {
+                lobby_.erase(it);
+                changed = true;
+                break;
+            }
+    } else {
+        lobby_.emplace_back(id, std::move(entry));
+        changed = true;
+    }
+    if (!changed || lobbySubs_.empty()) return;
+    auto text = std::make_shared<const std::string>(lobbyMessage());
+    std::erase_if(lobbySubs_, [](const std::weak_ptr<Client>& w) { return w.expired(); });
+    for (auto& w : lobbySubs_)
+        if (auto c = w.lock()) c->send(text);
+}
+
+void Hub::subscribeLobby(const std::shared_ptr<Client>& c) {
+    std::lock_guard lock(lobbyMu_);
+    bool known = false;
+    for (auto& w : lobbySubs_) known |= w.lock() == c;
+    if (!known) lobbySubs_.push_back(c);
+    c->send(lobbyMessage());
+}
+
+void Hub::unsubscribeLobby(const Client* c) {
+    std::lock_guard lock(lobbyMu_);
+    std::erase_if(lobbySubs_, [c](const std::weak_ptr<Client>& w) {
+        auto p = w.lock();
+        return !p || p.get() == c;
+    });
+}
+
+void Hub::advanceTime(std::int64_t cs) {
+    if (auto* manual = dynamic_cast<ManualTime*>(&time_)) manual->advance(cs);
+    for (auto& r : rooms()) r->run([](GameRoom& room) { room.checkClock(); });
+}
+
+}  // namespace rainet::server

@@ -1,0 +1,91 @@
+#pragma once
+// The server's shared state: the registry of loaded game rooms, identities, the lobby, and the
+// services rooms use (store, time source, ids, metrics, the bot worker pool). Thread-safe.
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/error.h"
+#include "protocol/messages.h"
+#include "server/client.h"
+#include "server/config.h"
+#include "server/ids.h"
+#include "server/metrics.h"
+#include "server/time_source.h"
+#include "store/store.h"
+
+namespace rainet::server {
+
+namespace asio = boost::asio;
+class GameRoom;
+
+class Hub {
+  public:
+    Hub(asio::io_context& io, store::Store& store, TimeSource& time, IdSource& ids,
+        Metrics& metrics, const Config& config);
+    ~Hub();
+
+    asio::io_context& io() { return io_; }
+    store::Store& store() { return store_; }
+    TimeSource& time() { return time_; }
+    IdSource& ids() { return ids_; }
+    Metrics& metrics() { return metrics_; }
+    const Config& config() const { return config_; }
+    asio::thread_pool& bots() { return bots_; }
+
+    struct Identity {
+        store::PlayerRow player;
+        std::string token;
+    };
+    // The player of a token, or a new guest (with a new token) when the token is empty or unknown.
+    Result<Identity> hello(const std::string& token, const std::string& name);
+    // The player's games that are not over, for welcome.
+    protocol::Json activeGames(const store::PlayerRow& p);
+
+    // Handles `create` completely (validation done by the parser): answers the client.
+    void create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                const protocol::ClientMessage& m);
+    // A loaded room, or a room rebuilt from the store (finished games too); nullptr if unknown.
+    std::shared_ptr<GameRoom> open(const std::string& id);
+    // Called by a room when its game ended: it is no longer held in the registry.
+    void retire(const std::string& id);
+    void loadUnfinished();
+    std::size_t roomCount();
+
+    // Lobby: open games anyone may join.
+    void setLobbyEntry(const std::string& id, protocol::Json entry);  // null removes
+    void subscribeLobby(const std::shared_ptr<Client>& c);
+    void unsubscribeLobby(const Client* c);
+
+    // Test mode: moves the manual clock and lets every room check its flags.
+    void advanceTime(std::int64_t cs);
+    // Every loaded room, for shutdown and time checks.
+    std::vector<std::shared_ptr<GameRoom>> rooms();
+
+  private:
+    std::string lobbyMessage();  // caller holds lobbyMu_
+
+    asio::io_context& io_;
+    store::Store& store_;
+    TimeSource& time_;
+    IdSource& ids_;
+    Config config_;
+    Metrics& metrics_;
+    asio::thread_pool bots_;
+
+    std::mutex roomsMu_;
+    std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
+    std::mutex createdMu_;
+    std::unordered_map<std::int64_t, std::unordered_map<std::string, std::string>> created_;
+    std::mutex lobbyMu_;
+    std::vector<std::pair<std::string, protocol::Json>> lobby_;  // oldest first
+    std::vector<std::weak_ptr<Client>> lobbySubs_;
+};
+
+}  // namespace rainet::server

@@ -1,0 +1,31 @@
+#pragma once
+// Counters and gauges exported at GET /metrics in the Prometheus text format.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "protocol/messages.h"
+
+namespace rainet::server {
+
+enum class GameState : std::uint8_t { Open, Setup, Playing, Finished, Aborted };
+constexpr int kGameStates = 5;
+const char* stateName(GameState s);
+
+struct Metrics {
+    std::atomic<std::int64_t> connections{0};       // open WebSocket connections
+    std::atomic<std::int64_t> connectionsTotal{0};  // accepted since start
+    std::atomic<std::int64_t> messagesIn{0};        // client frames received
+    std::atomic<std::int64_t> messagesOut{0};       // server frames queued
+    std::atomic<std::int64_t> actions{0};           // actions applied
+    std::atomic<std::int64_t> httpRequests{0};
+    std::array<std::atomic<std::int64_t>, kGameStates> gamesLoaded{};  // rooms in memory by state
+    std::array<std::atomic<std::int64_t>, protocol::kErrorCodeCount> errors{};
+    std::atomic<std::int64_t> slowConsumersClosed{0};
+
+    void error(protocol::ErrorCode c) { ++errors[static_cast<int>(c)]; }
+    std::string render() const;
+};
+
+}  // namespace rainet::server

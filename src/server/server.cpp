@@ -1,0 +1,557 @@
+// The network side of `rainet serve`: a listener, HTTP sessions (static files, archive API,
+// health, metrics) and WebSocket sessions (the protocol of docs/protocol.md). Modelled on Beast's
+// advanced server example: every session lives on its own strand and keeps itself alive with
+// shared_from_this(); each WebSocket session has one bounded write queue.
+#include <utility>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "server/archive.h"
+#include "server/config.h"
+#include "server/game_room.h"
+#include "server/hub.h"
+#include "server/log.h"
+
+namespace rainet::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+using protocol::ErrorCode;
+using protocol::Json;
+using protocol::MsgType;
+
+namespace {
+
+constexpr std::size_t kMaxQueue = 1024;  // queued messages per connection before it is dropped
+constexpr double kBurst = 40, kRefillPerSecond = 20;
+constexpr int kRefusedBeforeClose = 100;
+
+class WsSession;
+
+// Sessions alive, for shutdown.
+struct Registry {
+    std::mutex mu;
+    std::unordered_map<WsSession*, std::weak_ptr<WsSession>> sessions;
+};
+
+class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
+  public:
+    using Client::send;
+    WsSession(tcp::socket&& socket, Hub& hub, Registry& registry)
+        : ws_(std::move(socket)), hub_(hub), registry_(registry) {}
+
+    void run(http::request<http::string_body> req) {
+        ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+        ws_.set_option(websocket::stream_base::decorator(
+            [](websocket::response_type& res) { res.set(http::field::server, "rainet"); }));
+        ws_.read_message_max(protocol::kMaxFrameHard);
+        ws_.async_accept(req, beast::bind_front_handler(&WsSession::onAccept, shared_from_this()));
+    }
+
+    void send(std::shared_ptr<const std::string> message) override {
+        asio::post(ws_.get_executor(),
+                   [self = shared_from_this(), m = std::move(message)]() mutable {
+                       self->enqueue(std::move(m));
+                   });
+    }
+
+    void close(websocket::close_code code, const char* reason) {
+        asio::post(ws_.get_executor(),
+                   [self = shared_from_this(), code, reason] { self->closeNow(code, reason); });
+    }
+
+  private:
+    void onAccept(beast::error_code ec) {
+        if (ec) return;
+        ++hub_.metrics().connections;
+        ++hub_.metrics().connectionsTotal;
+        counted_ = true;
+        {
+            std::lock_guard lock(registry_.mu);
+            registry_.sessions[this] = weak_from_this();
+        }
+        last_ = std::chrono::steady_clock::now();
+        doRead();
+    }
+
+    void doRead() {
+        ws_.async_read(buf_, beast::bind_front_handler(&WsSession::onRead, shared_from_this()));
+    }
+
+    void onRead(beast::error_code ec, std::size_t) {
+        if (ec) return finish();
+        ++hub_.metrics().messagesIn;
+        if (!ws_.got_text()) {
+            buf_.consume(buf_.size());
+            reply(protocol::renderError(ErrorCode::BadJson, "frames must be text"),
+                  ErrorCode::BadJson);
+            return doRead();
+        }
+        std::string text = beast::buffers_to_string(buf_.data());
+        buf_.consume(buf_.size());
+        handle(text);
+        if (!closing_) doRead();
+    }
+
+    void reply(std::string text, std::optional<ErrorCode> code = std::nullopt) {
+        if (code) hub_.metrics().error(*code);
+        enqueue(std::make_shared<const std::string>(std::move(text)));
+    }
+    void fail(ErrorCode code, const std::string& message, const Json& id = nullptr,
+              const std::string& game = {}) {
+        reply(protocol::renderError(code, message, id, game), code);
+    }
+
+    bool allow() {
+        const auto now = std::chrono::steady_clock::now();
+        tokens_ =
+            std::min(kBurst, tokens_ + kRefillPerSecond *
+                                           std::chrono::duration<double>(now - last_).count());
+        last_ = now;
+        if (tokens_ >= 1) {
+            tokens_ -= 1;
+            return true;
+        }
+        if (++refused_ > kRefusedBeforeClose) {
+            logEvent("connection_flood", {{"player", player_ ? player_->publicId : ""}});
+            closeNow(websocket::close_code::policy_error, "flood");
+        } else {
+            fail(ErrorCode::RateLimited, "too many messages; this one was ignored");
+        }
+        return false;
+    }
+
+    void handle(const std::string& text) {
+        if (!allow()) return;
+        if (text.size() > protocol::kMaxFrame)
+            return fail(ErrorCode::TooLarge, "frames are limited to 4096 bytes");
+        auto parsed = protocol::parseClientMessage(text);
+        if (auto* f = std::get_if<protocol::Failure>(&parsed))
+            return fail(f->code, f->message, f->id, f->game);
+        const auto& m = std::get<protocol::ClientMessage>(parsed);
+        if (!player_ && m.type != MsgType::Hello)
+            return fail(ErrorCode::NotAuthenticated, "say hello first", m.id, m.game);
+        auto self = shared_from_this();
+        switch (m.type) {
+            case MsgType::Hello: {
+                if (player_) return fail(ErrorCode::BadMessage, "hello was already said", m.id);
+                auto who = hub_.hello(m.token, m.name);
+                if (!who) {
+                    logEvent("store_error", {{"message", who.error().message}});
+                    return fail(ErrorCode::Internal, "the identity could not be stored", m.id);
+                }
+                player_ = who->player;
+                Json j{{"type", "welcome"},
+                       {"token", who->token},
+                       {"player", {{"id", player_->publicId}, {"name", player_->name}}},
+                       {"games", hub_.activeGames(*player_)}};
+                return reply(j.dump());
+            }
+            case MsgType::Create:
+                return hub_.create(self, *player_, m);
+            case MsgType::LobbySubscribe:
+                return hub_.subscribeLobby(self);
+            case MsgType::LobbyUnsubscribe:
+                return hub_.unsubscribeLobby(this);
+            case MsgType::Ping:
+                return reply(Json{{"type", "pong"}, {"id", m.id}}.dump());
+            default:
+                break;
+        }
+        std::shared_ptr<GameRoom> room;
+        if (auto it = rooms_.find(m.game); it != rooms_.end())
+            room = it->second;
+        else
+            room = hub_.open(m.game);
+        if (!room) return fail(ErrorCode::UnknownGame, "no game has this id", m.id, m.game);
+        if (m.type == MsgType::Leave)
+            rooms_.erase(m.game);
+        else
+            rooms_[m.game] = room;
+        room->run([self, p = *player_, m](GameRoom& r) { r.handle(self, p, m); });
+    }
+
+    void enqueue(std::shared_ptr<const std::string> m) {
+        if (closing_ || finished_) return;
+        if (queue_.size() >= kMaxQueue) {
+            ++hub_.metrics().slowConsumersClosed;
+            logEvent("slow_consumer", {{"player", player_ ? player_->publicId : ""}});
+            closing_ = true;
+            beast::error_code ec;
+            beast::get_lowest_layer(ws_).socket().close(ec);
+            return;
+        }
+        ++hub_.metrics().messagesOut;
+        queue_.push_back(std::move(m));
+        if (queue_.size() == 1) doWrite();
+    }
+
+    void doWrite() {
+        ws_.text(true);
+        ws_.async_write(asio::buffer(*queue_.front()),
+                        beast::bind_front_handler(&WsSession::onWrite, shared_from_this()));
+    }
+
+    void onWrite(beast::error_code ec, std::size_t) {
+        if (ec) {
+            queue_.clear();
+            return;
+        }
+        queue_.pop_front();
+        if (!queue_.empty() && !closing_) doWrite();
+    }
+
+    void closeNow(websocket::close_code code, const char* reason) {
+        if (closing_ || finished_) return;
+        closing_ = true;
+        ws_.async_close(websocket::close_reason(code, reason),
+                        [self = shared_from_this()](beast::error_code) {});
+    }
+
+    // The connection is gone: unsubscribe everywhere, once.
+    void finish() {
+        if (finished_) return;
+        finished_ = true;
+        queue_.clear();
+        for (auto& [id, room] : rooms_)
+            room->run([key = this](GameRoom& r) { r.unsubscribe(key); });
+        rooms_.clear();
+        hub_.unsubscribeLobby(this);
+        if (counted_) --hub_.metrics().connections;
+        std::lock_guard lock(registry_.mu);
+        registry_.sessions.erase(this);
+    }
+
+    websocket::stream<beast::tcp_stream> ws_;
+    beast::flat_buffer buf_;
+    Hub& hub_;
+    Registry& registry_;
+    std::deque<std::shared_ptr<const std::string>> queue_;
+    std::optional<store::PlayerRow> player_;
+    std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
+    double tokens_ = kBurst;
+    std::chrono::steady_clock::time_point last_;
+    int refused_ = 0;
+    bool closing_ = false, finished_ = false, counted_ = false;
+};
+
+std::string percentDecode(std::string_view s) {
+    auto hexValue = [](char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    };
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '%' && i + 2 < s.size() && hexValue(s[i + 1]) >= 0 && hexValue(s[i + 2]) >= 0) {
+            out += static_cast<char>(hexValue(s[i + 1]) * 16 + hexValue(s[i + 2]));
+            i += 2;
+        } else {
+            out += s[i] == '+' ? ' ' : s[i];
+        }
+    }
+    return out;
+}
+
+std::string queryParam(std::string_view query, std::string_view key) {
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        std::string_view kv = query.substr(0, amp);
+        const auto eq = kv.find('=');
+        if (kv.substr(0, eq) == key) return eq == kv.npos ? "" : percentDecode(kv.substr(eq + 1));
+        if (amp == query.npos) break;
+        query.remove_prefix(amp + 1);
+    }
+    return {};
+}
+
+int intParam(std::string_view query, std::string_view key, int fallback, int lo, int hi) {
+    const std::string v = queryParam(query, key);
+    if (v.empty() || v.size() > 9) return fallback;
+    for (char c : v)
+        if (!std::isdigit(static_cast<unsigned char>(c))) return fallback;
+    return std::clamp(std::stoi(v), lo, hi);
+}
+
+const char* mimeType(const std::string& path) {
+    const auto dot = path.rfind('.');
+    const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+    if (ext == ".html") return "text/html; charset=utf-8";
+    if (ext == ".js" || ext == ".mjs") return "text/javascript; charset=utf-8";
+    if (ext == ".css") return "text/css; charset=utf-8";
+    if (ext == ".json" || ext == ".map") return "application/json";
+    if (ext == ".svg") return "image/svg+xml";
+    if (ext == ".png") return "image/png";
+    if (ext == ".ico") return "image/x-icon";
+    if (ext == ".woff2") return "font/woff2";
+    if (ext == ".wasm") return "application/wasm";
+    return "application/octet-stream";
+}
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+  public:
+    HttpSession(tcp::socket&& socket, Hub& hub, Registry& registry)
+        : stream_(std::move(socket)), hub_(hub), registry_(registry) {}
+    void run() {
+        asio::dispatch(stream_.get_executor(),
+                       beast::bind_front_handler(&HttpSession::doRead, shared_from_this()));
+    }
+
+  private:
+    void doRead() {
+        parser_.emplace();
+        parser_->body_limit(8192);
+        stream_.expires_after(std::chrono::seconds(30));
+        http::async_read(stream_, buf_, *parser_,
+                         beast::bind_front_handler(&HttpSession::onRead, shared_from_this()));
+    }
+
+    void onRead(beast::error_code ec, std::size_t) {
+        if (ec == http::error::end_of_stream) {
+            stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+            return;
+        }
+        if (ec) return;
+        auto req = parser_->release();
+        const std::string target(req.target());
+        const std::string path = target.substr(0, target.find('?'));
+        if (websocket::is_upgrade(req)) {
+            if (path != "/ws")
+                return respond(req, http::status::not_found, "text/plain", "not found\n");
+            stream_.expires_never();
+            std::make_shared<WsSession>(stream_.release_socket(), hub_, registry_)
+                ->run(std::move(req));
+            return;
+        }
+        ++hub_.metrics().httpRequests;
+        handle(req, path,
+               target.find('?') == std::string::npos ? "" : target.substr(target.find('?') + 1));
+    }
+
+    template <class Body>
+    void write(std::shared_ptr<http::response<Body>> res) {
+        http::async_write(stream_, *res,
+                          [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+                              if (ec) return;
+                              if (res->need_eof()) {
+                                  beast::error_code e;
+                                  self->stream_.socket().shutdown(tcp::socket::shutdown_send, e);
+                                  return;
+                              }
+                              self->doRead();
+                          });
+    }
+
+    void respond(const http::request<http::string_body>& req, http::status status, const char* type,
+                 std::string body) {
+        auto res = std::make_shared<http::response<http::string_body>>(status, req.version());
+        res->set(http::field::server, "rainet");
+        res->set(http::field::content_type, type);
+        res->set(http::field::cache_control, "no-store");
+        res->keep_alive(req.keep_alive());
+        if (req.method() != http::verb::head) res->body() = std::move(body);
+        res->prepare_payload();
+        write(res);
+    }
+
+    void handle(const http::request<http::string_body>& req, const std::string& path,
+                const std::string& query) {
+        const auto json = "application/json";
+        if (req.method() == http::verb::post && path == "/api/test/advance" &&
+            hub_.config().testMode) {
+            hub_.advanceTime(intParam(query, "cs", 0, 0, 100000000));
+            return respond(req, http::status::ok, "text/plain", "ok\n");
+        }
+        if (req.method() != http::verb::get && req.method() != http::verb::head)
+            return respond(req, http::status::method_not_allowed, "text/plain",
+                           "method not allowed\n");
+        if (path == "/healthz") return respond(req, http::status::ok, "text/plain", "ok\n");
+        if (path == "/metrics")
+            return respond(req, http::status::ok, "text/plain; version=0.0.4",
+                           hub_.metrics().render());
+        if (path == "/api/games" || path == "/api/games/") {
+            const std::string status = queryParam(query, "status");
+            static const char* kStatuses[] = {"",         "open",    "setup", "playing",
+                                              "finished", "aborted", "active"};
+            bool ok = false;
+            for (const char* s : kStatuses) ok |= status == s;
+            if (!ok)
+                return respond(req, http::status::bad_request, json, R"({"error":"bad_status"})");
+            return respond(req, http::status::ok, json,
+                           gameListJson(hub_.store(), queryParam(query, "player"), status,
+                                        intParam(query, "page", 1, 1, 1000000),
+                                        intParam(query, "per_page", 20, 1, 100)));
+        }
+        if (path.rfind("/api/games/", 0) == 0) {
+            if (auto r = gameRecordJson(hub_.store(), path.substr(11)))
+                return respond(req, http::status::ok, json, std::move(*r));
+            return respond(req, http::status::not_found, json, R"({"error":"unknown_game"})");
+        }
+        if (path.rfind("/api/", 0) == 0)
+            return respond(req, http::status::not_found, json, R"({"error":"not_found"})");
+        serveStatic(req, path);
+    }
+
+    void serveStatic(const http::request<http::string_body>& req, std::string path) {
+        if (path.empty() || path[0] != '/' || path.find("..") != std::string::npos ||
+            path.find('\\') != std::string::npos || path.find('\0') != std::string::npos)
+            return respond(req, http::status::bad_request, "text/plain", "bad path\n");
+        namespace fs = std::filesystem;
+        const fs::path root(hub_.config().web);
+        fs::path file = root / path.substr(1);
+        std::error_code ec;
+        if (path.back() == '/' || !fs::is_regular_file(file, ec)) {
+            const std::string last = path.substr(path.rfind('/') + 1);
+            if (path.back() != '/' && last.find('.') != std::string::npos)
+                return respond(req, http::status::not_found, "text/plain", "not found\n");
+            file = root / "index.html";  // client routes: /, /game/<id>, ...
+        }
+        http::file_body::value_type body;
+        beast::error_code bec;
+        body.open(file.string().c_str(), beast::file_mode::scan, bec);
+        if (bec)
+            return respond(req, http::status::not_found, "text/plain",
+                           "the web client is not built (" + hub_.config().web + ")\n");
+        const auto size = body.size();
+        auto res = std::make_shared<http::response<http::file_body>>(
+            std::piecewise_construct, std::make_tuple(std::move(body)),
+            std::make_tuple(http::status::ok, req.version()));
+        res->set(http::field::server, "rainet");
+        res->set(http::field::content_type, mimeType(file.string()));
+        res->content_length(size);
+        res->keep_alive(req.keep_alive());
+        if (req.method() == http::verb::head) {
+            auto head =
+                std::make_shared<http::response<http::empty_body>>(http::status::ok, req.version());
+            head->set(http::field::content_type, mimeType(file.string()));
+            head->content_length(size);
+            head->keep_alive(req.keep_alive());
+            return write(head);
+        }
+        write(res);
+    }
+
+    beast::tcp_stream stream_;
+    beast::flat_buffer buf_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    Hub& hub_;
+    Registry& registry_;
+};
+
+class Listener : public std::enable_shared_from_this<Listener> {
+  public:
+    Listener(asio::io_context& io, tcp::acceptor& acceptor, Hub& hub, Registry& registry)
+        : io_(io), acceptor_(acceptor), hub_(hub), registry_(registry) {}
+    void run() { doAccept(); }
+
+  private:
+    void doAccept() {
+        acceptor_.async_accept(asio::make_strand(io_),
+                               beast::bind_front_handler(&Listener::onAccept, shared_from_this()));
+    }
+    void onAccept(beast::error_code ec, tcp::socket socket) {
+        if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+        if (!ec) std::make_shared<HttpSession>(std::move(socket), hub_, registry_)->run();
+        doAccept();
+    }
+    asio::io_context& io_;
+    tcp::acceptor& acceptor_;
+    Hub& hub_;
+    Registry& registry_;
+};
+
+}  // namespace
+
+int serve(const Config& config) {
+    const auto colon = config.listen.rfind(':');
+    if (colon == std::string::npos) {
+        std::cerr << "rainet serve: --listen must be HOST:PORT\n";
+        return 2;
+    }
+    beast::error_code ec;
+    const auto address = asio::ip::make_address(config.listen.substr(0, colon), ec);
+    if (ec) {
+        std::cerr << "rainet serve: bad address " << config.listen << "\n";
+        return 2;
+    }
+    const int port = std::atoi(config.listen.c_str() + colon + 1);
+    auto opened = store::Store::open(config.db);
+    if (!opened) {
+        std::cerr << "rainet serve: " << opened.error().message << "\n";
+        return 1;
+    }
+    std::unique_ptr<store::Store> store = std::move(*opened);
+    std::unique_ptr<TimeSource> time;
+    if (config.testMode)
+        time = std::make_unique<ManualTime>();
+    else
+        time = std::make_unique<SteadyTime>();
+    std::unique_ptr<IdSource> ids = config.testMode ? IdSource::sequential() : IdSource::random();
+
+    Metrics metrics;  // outlives the io_context: rooms held by pending handlers count themselves
+    asio::io_context io(config.threads);
+    Registry registry;
+    int status = 0;
+    {
+        Hub hub(io, *store, *time, *ids, metrics, config);
+        tcp::acceptor acceptor(io);
+        const tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
+        acceptor.open(endpoint.protocol(), ec);
+        if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+        if (!ec) acceptor.bind(endpoint, ec);
+        if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+        if (ec) {
+            std::cerr << "rainet serve: cannot listen on " << config.listen << ": " << ec.message()
+                      << "\n";
+            return 1;
+        }
+        hub.loadUnfinished();
+        std::make_shared<Listener>(io, acceptor, hub, registry)->run();
+        logEvent("listening", {{"address", config.listen},
+                               {"port", acceptor.local_endpoint().port()},
+                               {"db", config.db},
+                               {"web", config.web},
+                               {"test_mode", config.testMode}});
+
+        asio::signal_set signals(io, SIGINT, SIGTERM);
+        asio::steady_timer deadline(io);
+        signals.async_wait([&](const beast::error_code& e, int sig) {
+            if (e) return;
+            logEvent("shutdown", {{"signal", sig}});
+            beast::error_code ignored;
+            acceptor.close(ignored);
+            for (auto& r : hub.rooms()) r->run([](GameRoom& room) { room.stop(); });
+            {
+                std::lock_guard lock(registry.mu);
+                for (auto& [key, weak] : registry.sessions)
+                    if (auto s = weak.lock())
+                        s->close(websocket::close_code::going_away, "server shutting down");
+            }
+            deadline.expires_after(std::chrono::seconds(2));
+            deadline.async_wait([&](const beast::error_code&) { io.stop(); });
+        });
+
+        std::vector<std::thread> threads;
+        for (int i = 1; i < config.threads; ++i) threads.emplace_back([&] { io.run(); });
+        io.run();
+        for (auto& t : threads) t.join();
+        logEvent("stopped");
+    }
+    return status;
+}
+
+}  // namespace rainet::server

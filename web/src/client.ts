@@ -1,0 +1,274 @@
+// The protocol client (docs/protocol.md): identity (hello/welcome), game subscriptions with event
+// versioning and resume, requests with ids that are resent after a reconnection until acknowledged,
+// the lobby feed and keep-alive pings. Transport, time and storage are injected for unit tests.
+import { Backoff, ReconnectingSocket, VersionTracker, type ConnState, type SocketLike, type Timers, realTimers } from './socket.ts';
+import { applyEvent, fromSnapshot, type GameState } from './game.ts';
+
+export interface StorageLike {
+  getItem(k: string): string | null;
+  setItem(k: string, v: string): void;
+}
+
+export interface ClientOptions {
+  url: string;
+  create: (url: string) => SocketLike;
+  storage: StorageLike;
+  timers?: Timers;
+  backoff?: Backoff;
+  now?: () => number;
+  random?: () => number;
+  /** Keep-alive ping interval in ms (0 = none). The connection is dropped after 2.5 intervals of silence. */
+  pingInterval?: number;
+}
+
+export interface ServerError {
+  code: string;
+  message: string;
+  id?: string | number;
+  game?: string;
+}
+
+interface Pending {
+  msg: Record<string, unknown> & { id: string };
+  resolve: (ack: any) => void;
+  reject: (err: ServerError) => void;
+}
+
+interface Followed {
+  tracker: VersionTracker;
+  state: GameState | null;
+  /** The version a resume was asked from, to ask only once per gap. */
+  resumeFrom: number | null;
+}
+
+export type Listener = () => void;
+
+export class Client {
+  readonly socket: ReconnectingSocket;
+  player: { id: string; name: string } | null = null;
+  myGames: { game: string; side: string; status: string }[] = [];
+  lobby: any[] | null = null;
+  lastError: ServerError | null = null;
+  private authed = false;
+  private readonly games = new Map<string, Followed>();
+  private readonly pending = new Map<string, Pending>();
+  private lobbyWanted = false;
+  private seq = 0;
+  private readonly prefix: string;
+  private readonly listeners = new Set<Listener>();
+  private readonly timers: Timers;
+  private readonly now: () => number;
+  private pingTimer: unknown = null;
+  private readonly presence = new Map<string, boolean>();
+
+  constructor(private readonly opts: ClientOptions) {
+    this.timers = opts.timers ?? realTimers;
+    this.now = opts.now ?? (() => performance.now());
+    const rnd = opts.random ?? Math.random;
+    // Request ids must be unique per player across page loads: a random prefix and a counter.
+    this.prefix = Array.from({ length: 10 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(rnd() * 36)]).join('');
+    const ping = opts.pingInterval ?? 0;
+    this.socket = new ReconnectingSocket({
+      url: () => opts.url,
+      create: opts.create,
+      timers: this.timers,
+      backoff: opts.backoff,
+      idleTimeout: ping ? Math.round(ping * 2.5) : 0,
+      onMessage: (m) => this.onMessage(m),
+      onState: (s) => {
+        if (s !== 'open') {
+          this.authed = false;
+          this.stopPing();
+        }
+        this.emit();
+      },
+      onOpen: () => this.sendHello(),
+    });
+  }
+
+  get state(): ConnState {
+    return this.socket.state;
+  }
+  get token(): string | null {
+    return this.opts.storage.getItem('rainet.token');
+  }
+  get name(): string {
+    return this.opts.storage.getItem('rainet.name') ?? '';
+  }
+  setName(name: string): void {
+    this.opts.storage.setItem('rainet.name', name.slice(0, 24));
+  }
+  get authenticated(): boolean {
+    return this.authed;
+  }
+
+  start(): void {
+    this.socket.start();
+  }
+  stop(): void {
+    this.stopPing();
+    this.socket.stop();
+  }
+
+  subscribe(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+  private emit(): void {
+    for (const fn of [...this.listeners]) fn();
+  }
+
+  game(id: string): GameState | null {
+    return this.games.get(id)?.state ?? null;
+  }
+
+  /** Follows a game: a snapshot now (or a resume if already known), and again after reconnects. */
+  follow(id: string): void {
+    let f = this.games.get(id);
+    if (!f) {
+      f = { tracker: new VersionTracker(), state: null, resumeFrom: null };
+      this.games.set(id, f);
+    }
+    if (this.authed) this.subscribeGame(id, f);
+  }
+
+  unfollow(id: string): void {
+    if (!this.games.delete(id)) return;
+    if (this.authed) this.raw({ type: 'leave', game: id });
+  }
+
+  followLobby(on: boolean): void {
+    if (on === this.lobbyWanted) return;
+    this.lobbyWanted = on;
+    if (this.authed) this.raw({ type: on ? 'lobby_subscribe' : 'lobby_unsubscribe' });
+  }
+
+  /** Sends a state-changing message with a fresh id; resolves with its ack, rejects with its error. */
+  request(msg: Record<string, unknown>): Promise<any> {
+    const id = `${this.prefix}-${++this.seq}`;
+    const full = { ...msg, id };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { msg: full, resolve, reject });
+      if (this.authed) this.raw(full);
+    });
+  }
+
+  /** Plays an action in a game, carrying the last version seen. */
+  act(game: string, action: string): Promise<any> {
+    const v = this.games.get(game)?.tracker.version;
+    return this.request({ type: 'act', game, action, ...(v !== undefined ? { v } : {}) });
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  private raw(msg: unknown): void {
+    this.socket.send(msg);
+  }
+
+  private sendHello(): void {
+    const hello: Record<string, unknown> = { type: 'hello' };
+    if (this.token) hello.token = this.token;
+    if (this.name) hello.name = this.name;
+    this.raw(hello);
+  }
+
+  private subscribeGame(id: string, f: Followed): void {
+    if (f.tracker.synced) {
+      f.resumeFrom = f.tracker.version;
+      this.raw({ type: 'resume', game: id, v: f.tracker.version });
+    } else {
+      this.raw({ type: 'watch', game: id });
+    }
+  }
+
+  private onMessage(m: any): void {
+    if (!m || typeof m.type !== 'string') return;
+    switch (m.type) {
+      case 'welcome':
+        this.authed = true;
+        if (typeof m.token === 'string') this.opts.storage.setItem('rainet.token', m.token);
+        this.player = m.player ?? null;
+        this.myGames = Array.isArray(m.games) ? m.games : [];
+        for (const [id, f] of this.games) this.subscribeGame(id, f);
+        if (this.lobbyWanted) this.raw({ type: 'lobby_subscribe' });
+        for (const p of this.pending.values()) this.raw(p.msg);
+        this.startPing();
+        break;
+      case 'ack': {
+        const p = this.pending.get(String(m.id));
+        if (p) {
+          this.pending.delete(String(m.id));
+          p.resolve(m);
+        }
+        break;
+      }
+      case 'error': {
+        const err: ServerError = { code: m.code, message: m.message ?? m.code, id: m.id, game: m.game };
+        this.lastError = err;
+        const p = m.id !== undefined ? this.pending.get(String(m.id)) : undefined;
+        if (p) {
+          this.pending.delete(String(m.id));
+          p.reject(err);
+        } else if (m.game && (m.code === 'unknown_game')) {
+          const f = this.games.get(m.game);
+          if (f) f.state = null;
+        }
+        break;
+      }
+      case 'snapshot': {
+        const f = this.games.get(m.game);
+        if (!f) return;
+        f.tracker.reset(m.v);
+        f.resumeFrom = null;
+        f.state = fromSnapshot(m, this.now());
+        break;
+      }
+      case 'event': {
+        const f = this.games.get(m.game);
+        if (!f || typeof m.v !== 'number') return;
+        const verdict = f.tracker.accept(m.v);
+        if (verdict === 'duplicate') return;
+        if (verdict === 'gap') {
+          // Events before the first snapshot are covered by it; a gap after it asks for a resume once.
+          if (f.tracker.synced && f.resumeFrom !== f.tracker.version) {
+            f.resumeFrom = f.tracker.version;
+            this.raw({ type: 'resume', game: m.game, v: f.tracker.version });
+          }
+          return;
+        }
+        if (f.state) f.state = applyEvent(f.state, m, this.now());
+        break;
+      }
+      case 'presence': {
+        const f = this.games.get(m.game);
+        const pl = f?.state?.players[m.side as '1' | '2'];
+        if (f?.state && pl) f.state = { ...f.state, players: { ...f.state.players, [m.side]: { ...pl, connected: !!m.connected } } };
+        this.presence.set(`${m.game}/${m.side}`, !!m.connected);
+        break;
+      }
+      case 'lobby':
+        this.lobby = Array.isArray(m.games) ? m.games : [];
+        break;
+      default:
+        return; // pong and unknown types: nothing to show
+    }
+    this.emit();
+  }
+
+  private startPing(): void {
+    this.stopPing();
+    const ms = this.opts.pingInterval ?? 0;
+    if (!ms) return;
+    const tick = () => {
+      this.raw({ type: 'ping' });
+      this.pingTimer = this.timers.setTimeout(tick, ms);
+    };
+    this.pingTimer = this.timers.setTimeout(tick, ms);
+  }
+  private stopPing(): void {
+    if (this.pingTimer !== null) this.timers.clearTimeout(this.pingTimer);
+    this.pingTimer = null;
+  }
+}

@@ -1,0 +1,177 @@
+// The state of one game as this client knows it: built from a `snapshot` and advanced by `event`s
+// (docs/protocol.md §5-6). Pure data and pure functions; the connection lives in client.ts.
+
+export type SideId = '1' | '2';
+export type Role = SideId | 'spectator';
+export type Status = 'open' | 'setup' | 'playing' | 'finished' | 'aborted';
+
+export interface Player {
+  id: string;
+  name: string;
+  connected?: boolean;
+  bot?: boolean;
+}
+
+export interface Clocks {
+  '1': number;
+  '2': number;
+  running: SideId | null;
+}
+
+export interface HistoryEntry {
+  ply: number;
+  side: SideId;
+  action: string;
+  revealed?: 'link' | 'virus';
+}
+
+export interface Result {
+  result: string | null;
+  winner: SideId | null;
+  reason: string;
+  position?: string;
+  setups?: { '1': string[]; '2': string[] };
+}
+
+export interface GameState {
+  game: string;
+  v: number;
+  you: Role;
+  status: Status;
+  preset: string;
+  opponent: string;
+  level: number | null;
+  clock: { initial: number; increment: number } | null;
+  clocks: Clocks | null;
+  /** performance.now() when `clocks` was received, for the local countdown. */
+  clocksAt: number;
+  players: { '1': Player | null; '2': Player | null };
+  setup: { '1': boolean; '2': boolean };
+  links: string[] | null;
+  view: string | null;
+  history: HistoryEntry[];
+  legal: string[] | null;
+  drawOffer: SideId | null;
+  grace: number | null;
+  result: Result | null;
+}
+
+export function fromSnapshot(m: any, now: number): GameState {
+  return {
+    game: m.game,
+    v: m.v,
+    you: m.you,
+    status: m.status,
+    preset: m.preset ?? 'standard',
+    opponent: m.opponent ?? 'open',
+    level: m.level ?? null,
+    clock: m.clock ?? null,
+    clocks: m.clocks ?? null,
+    clocksAt: now,
+    players: { '1': m.players?.['1'] ?? null, '2': m.players?.['2'] ?? null },
+    setup: { '1': !!m.setup?.['1'], '2': !!m.setup?.['2'] },
+    links: m.links ?? null,
+    view: m.view ?? null,
+    history: (m.history ?? []).map(historyEntry),
+    legal: Array.isArray(m.legal) ? m.legal : null,
+    drawOffer: m.draw_offer ?? null,
+    grace: m.grace ?? null,
+    result: m.result ? resultOf(m.result) : null,
+  };
+}
+
+function historyEntry(e: any): HistoryEntry {
+  const out: HistoryEntry = { ply: e.ply, side: e.side, action: e.action };
+  if (e.revealed) out.revealed = e.revealed;
+  return out;
+}
+
+function resultOf(r: any): Result {
+  return { result: r.result ?? null, winner: r.winner ?? null, reason: r.reason, position: r.position, setups: r.setups };
+}
+
+/** The state after one event (the caller has checked that `ev.v` is the next version). */
+export function applyEvent(s: GameState, ev: any, now: number): GameState {
+  const n: GameState = { ...s, v: ev.v };
+  if (ev.clocks !== undefined) {
+    n.clocks = ev.clocks;
+    n.clocksAt = now;
+  }
+  switch (ev.kind) {
+    case undefined:
+      break; // nothing visible to this role
+    case 'joined':
+      n.players = { ...s.players, [ev.side]: ev.player };
+      if (n.status === 'open') n.status = 'setup';
+      break;
+    case 'setup':
+      n.setup = { ...s.setup, [ev.side]: true };
+      if (ev.links) n.links = ev.links;
+      break;
+    case 'start':
+      n.status = 'playing';
+      n.view = ev.view;
+      n.legal = Array.isArray(ev.legal) ? ev.legal : null;
+      break;
+    case 'action':
+      n.history = [...s.history, historyEntry(ev)];
+      n.view = ev.view;
+      n.legal = Array.isArray(ev.legal) ? ev.legal : null;
+      if ('draw_offer' in ev) n.drawOffer = ev.draw_offer ?? null;
+      break;
+    case 'draw_offer':
+      n.drawOffer = ev.side;
+      break;
+    case 'draw_decline':
+      n.drawOffer = null;
+      break;
+    case 'end':
+      n.status = ev.result === null && ev.reason === 'aborted' ? 'aborted' : 'finished';
+      n.result = resultOf(ev);
+      n.legal = null;
+      n.drawOffer = null;
+      break;
+    default:
+      break; // unknown kinds are ignored (protocol §1)
+  }
+  return n;
+}
+
+/** Remaining time of a side in cs, counting the running clock down locally. */
+export function clockLeft(s: GameState, side: SideId, now: number): number | null {
+  if (!s.clocks) return null;
+  const base = s.clocks[side];
+  if (s.clocks.running !== side || s.status !== 'playing') return base;
+  return Math.max(0, base - Math.floor((now - s.clocksAt) / 10));
+}
+
+export function formatClock(cs: number): string {
+  const total = Math.ceil(cs / 100);
+  const m = Math.floor(total / 60), sec = total % 60;
+  if (cs < 1000) return `${Math.floor(cs / 100)}.${Math.floor((cs % 100) / 10)}`;
+  if (m >= 60) return `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(sec).padStart(2, '0')}`;
+  return `${m}:${String(sec).padStart(2, '0')}`;
+}
+
+const REASONS: Record<string, string> = {
+  four_links: 'four links reached the stack',
+  four_viruses: 'four viruses reached the stack',
+  no_progress: '100 actions without a capture or an escape',
+  resign: 'resignation',
+  agreement: 'draw by agreement',
+  time: 'time ran out',
+  abandoned: 'the opponent left the game',
+  aborted: 'the game was aborted',
+};
+
+export function reasonText(reason: string): string {
+  return REASONS[reason] ?? reason.replace(/_/g, ' ');
+}
+
+/** The headline of a finished game from a role's point of view. */
+export function resultHeadline(r: Result, you: Role): string {
+  if (r.result === null) return 'Aborted';
+  if (r.winner === null) return 'Draw';
+  if (you === 'spectator') return `Side ${r.winner} wins`;
+  return r.winner === you ? 'You win' : 'You lose';
+}

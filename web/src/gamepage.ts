@@ -1,0 +1,472 @@
+// The game screen: waiting room, setup, play, spectating and the end of the game. Everything shown
+// comes from the server's snapshot and events; moves are picked among the legal actions it sent.
+import { actionSquares, buildTargets, destinations, type Targets, parseAction } from './actions.ts';
+import { type Mark, renderBoard, cardFace } from './board.ts';
+import { h } from './dom.ts';
+import { clockLeft, formatClock, type GameState, reasonText, resultHeadline, type SideId } from './game.ts';
+import { type App, clockLabel, renderHand, renderStack, sideDot, type TerminalKind, TERMINAL_NAMES } from './ui.ts';
+import { type Side, type ViewModel, parseView, SETUP_SQUARES, squareIndex, opponent } from './view.ts';
+
+interface Ui {
+  selected: string | null;
+  mode: TerminalKind | null;
+  nfFirst: string | null;
+  nfPair: [string, string] | null;
+  cursor: string | null;
+  sending: boolean;
+  sentAtV: number;
+  error: string;
+  setup: Map<string, 'L' | 'V'> | null; // the arrangement being chosen
+  setupPick: string | null;
+  confirmResign: boolean;
+  endSeen: boolean;
+  boardFocused: boolean;
+}
+
+function defaultArrangement(side: Side): Map<string, 'L' | 'V'> {
+  const sq = SETUP_SQUARES[side];
+  // Links on the three left back squares and the left front square, like the book's example.
+  const links = new Set([sq[0], sq[1], sq[2], sq[6]]);
+  return new Map(sq.map((s) => [s, links.has(s) ? 'L' : 'V']));
+}
+
+export function shuffledArrangement(side: Side, random: () => number = Math.random): Map<string, 'L' | 'V'> {
+  const kinds: ('L' | 'V')[] = ['L', 'L', 'L', 'L', 'V', 'V', 'V', 'V'];
+  for (let i = kinds.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [kinds[i], kinds[j]] = [kinds[j], kinds[i]];
+  }
+  return new Map(SETUP_SQUARES[side].map((s, i) => [s, kinds[i]]));
+}
+
+const EMPTY_BOARD = '8/8/8/8/8/8/8/8 1 CNcn -/- 0 0';
+
+export function renderGamePage(app: App, id: string): { el: HTMLElement; update: () => void; dispose: () => void } {
+  const { client } = app;
+  client.follow(id);
+  const ui: Ui = {
+    selected: null, mode: null, nfFirst: null, nfPair: null, cursor: null, sending: false, sentAtV: -1,
+    error: '', setup: null, setupPick: null, confirmResign: false, endSeen: false, boardFocused: false,
+  };
+  const el = h('main');
+  let lastV = -1;
+
+  const clearSelection = () => {
+    ui.selected = null;
+    ui.mode = null;
+    ui.nfFirst = null;
+    ui.nfPair = null;
+  };
+
+  const play = async (action: string) => {
+    const s = client.game(id);
+    if (!s || ui.sending) return;
+    clearSelection();
+    ui.sending = true;
+    ui.sentAtV = s.v;
+    ui.error = '';
+    update();
+    try {
+      await client.act(id, action);
+    } catch (e: any) {
+      if (e.code !== 'stale_version') ui.error = `${action}: ${e.message ?? e.code}`;
+    } finally {
+      ui.sending = false;
+      update();
+    }
+  };
+
+  const send = async (type: string, extra: Record<string, unknown> = {}) => {
+    ui.error = '';
+    try {
+      await client.request({ type, game: id, ...extra });
+    } catch (e: any) {
+      ui.error = e.message ?? e.code;
+    }
+    update();
+  };
+
+  const onKey = (ev: KeyboardEvent) => {
+    if (ev.key === 'Escape') {
+      clearSelection();
+      ui.setupPick = null;
+      update();
+    }
+  };
+  document.addEventListener('keydown', onKey);
+  const tick = setInterval(() => updateClocks(), 200);
+
+  function updateClocks(): void {
+    const s = client.game(id);
+    if (!s) return;
+    const now = performance.now();
+    for (const side of ['1', '2'] as SideId[]) {
+      const left = clockLeft(s, side, now);
+      const node = el.querySelector<HTMLElement>(`[data-clock="${side}"]`);
+      if (node && left !== null) {
+        node.textContent = formatClock(left);
+        node.classList.toggle('low', left < 1000 && s.clocks?.running === side);
+      }
+    }
+  }
+
+  function mySide(s: GameState): Side | null {
+    return s.you === '1' ? 1 : s.you === '2' ? 2 : null;
+  }
+
+  function update(): void {
+    const s = client.game(id);
+    const focusedSquare = (document.activeElement as HTMLElement | null)?.dataset?.square ?? null;
+    if (!s) {
+      const err = client.lastError?.game === id && client.lastError.code === 'unknown_game';
+      el.replaceChildren(h('div.panel', err ? h('div.banner.err', { 'data-error': 'unknown_game' }, `Game ${id} does not exist.`) : h('div.empty', 'loading game…'),
+        h('p', h('a', { href: '/', 'data-link': '' }, '← back to the lobby'))));
+      return;
+    }
+    if (s.v !== lastV) {
+      // A new version: drop a selection that may no longer be legal.
+      if (lastV !== -1) clearSelection();
+      lastV = s.v;
+    }
+    const me = mySide(s);
+    if (s.status === 'setup' && me && !s.setup[s.you as SideId] && !ui.setup) ui.setup = defaultArrangement(me);
+    el.replaceChildren(renderScreen(s, me));
+    if (ui.nfPair) el.appendChild(nfDialog());
+    if (s.status === 'finished' || s.status === 'aborted') {
+      if (!ui.endSeen) el.appendChild(endOverlay(s));
+    }
+    updateClocks();
+    if (focusedSquare) el.querySelector<HTMLElement>(`[data-square="${focusedSquare}"]`)?.focus();
+  }
+
+  function renderScreen(s: GameState, me: Side | null): HTMLElement {
+    const bottom: Side = me ?? 1;
+    const top: Side = opponent(bottom);
+    const playing = s.status === 'playing';
+    const finished = s.status === 'finished' || s.status === 'aborted';
+    let view: ViewModel | null = null;
+    if (finished && s.result?.position) view = parseView(s.result.position);
+    else if (s.view) view = parseView(s.view);
+
+    // --- interaction data
+    const myTurn = playing && me !== null && !!s.legal && s.legal.length > 0 && view?.toMove === me && !ui.sending;
+    const targets: Targets = buildTargets(myTurn ? s.legal ?? [] : []);
+    const marks = new Map<string, Mark>();
+    let serverTarget: Side | null = null;
+    if (myTurn && ui.mode) {
+      if (ui.mode === 'NF') {
+        if (!ui.nfFirst) for (const k of targets.notFound.keys()) marks.set(k, 'target');
+        else {
+          marks.set(ui.nfFirst, 'source');
+          for (const k of targets.notFound.get(ui.nfFirst)?.keys() ?? []) marks.set(k, 'target');
+        }
+      } else {
+        const m = ui.mode === 'LB' ? targets.lineBoost : ui.mode === 'FW' ? targets.firewall : targets.virusChecker;
+        for (const k of m.keys()) marks.set(k, 'target');
+      }
+    } else if (myTurn && ui.selected && view) {
+      for (const d of destinations(targets, ui.selected)) {
+        if (d.to === 'srv') serverTarget = opponent(me!);
+        else marks.set(d.to, view.squares[squareIndex(d.to)].card ? 'capture' : d.steps === 2 ? 'dest2' : 'dest');
+      }
+    }
+
+    // --- the board
+    let boardView: ViewModel;
+    let setupSquares: Set<string> | null = null;
+    if (view) boardView = view;
+    else {
+      boardView = parseView(EMPTY_BOARD);
+      for (const side of [1, 2] as Side[]) {
+        const mine = side === me;
+        const arrangement = mine ? (ui.setup ?? (s.links ? new Map(SETUP_SQUARES[side].map((q) => [q, s.links!.includes(q) ? 'L' : 'V'] as const)) : null)) : null;
+        for (const q of SETUP_SQUARES[side]) {
+          const seated = s.players[String(side) as SideId] !== null;
+          if (!seated) continue;
+          boardView.squares[squareIndex(q)].card = { owner: side, kind: arrangement?.get(q) ?? 'X', boost: false, faceUp: false, onFirewall: false };
+        }
+      }
+      if (me && s.status === 'setup' && !s.setup[s.you as SideId]) {
+        setupSquares = new Set(SETUP_SQUARES[me]);
+        if (ui.setupPick) marks.set(ui.setupPick, 'source');
+      }
+    }
+    const last = s.history.length ? actionSquares(parseAction(s.history[s.history.length - 1].action) ?? { kind: 'vc', square: 'a1' }) : [];
+    const board = renderBoard(boardView, {
+      bottom,
+      me: finished ? null : me,
+      selected: ui.selected,
+      marks,
+      serverTarget,
+      last: s.history.length ? last : [],
+      cursor: ui.cursor,
+      onSquare: (sq) => (setupSquares ? onSetupSquare(sq, setupSquares) : onSquare(sq, targets, s)),
+      onServer: () => {
+        const a = ui.selected ? targets.moves.get(ui.selected)?.get('srv') : undefined;
+        if (a) void play(a);
+      },
+      onCursor: (sq) => { ui.cursor = sq; update(); el.querySelector<HTMLElement>(`[data-square="${sq}"]`)?.focus(); },
+      onFocusSquare: (sq) => { ui.cursor = sq; },
+    });
+    if (setupSquares) {
+      for (const sq of setupSquares) {
+        const b = board.querySelector<HTMLElement>(`[data-square="${sq}"]`)!;
+        b.classList.add('setup-own');
+        b.draggable = true;
+        b.addEventListener('dragstart', (e) => { e.dataTransfer?.setData('text/plain', sq); ui.setupPick = null; });
+        b.addEventListener('dragover', (e) => e.preventDefault());
+        b.addEventListener('drop', (e) => {
+          e.preventDefault();
+          const from = e.dataTransfer?.getData('text/plain');
+          if (from && setupSquares!.has(from)) swapSetup(from, sq);
+        });
+      }
+    }
+
+    // --- player bars
+    const bar = (side: Side) => {
+      const sid = String(side) as SideId;
+      const p = s.players[sid];
+      const isTurn = playing && view?.toMove === side;
+      const who = me === side ? ' (you)' : '';
+      return h(`div.player-bar`, { class: isTurn ? 'turn' : '', 'data-player': sid },
+        h('span.name', sideDot(side), p ? `${p.name}${who}` : h('span.hint', 'waiting for a player…'), p?.bot ? h('span.tag', 'BOT') : null),
+        p && p.connected === false && !p.bot ? h('span.offline', { 'data-offline': sid }, 'disconnected') : null,
+        h('span.grow'),
+        s.clocks ? h('span.clock', { class: s.clocks.running === sid && playing ? 'running' : '', 'data-clock': sid }, '') : null,
+        h('div', { style: { width: '100%', display: 'flex', gap: '10px', flexWrap: 'wrap', justifyContent: 'space-between' } },
+          me === side && myTurn && !finished
+            ? renderHand(view, side, {
+                interactive: true, active: ui.mode,
+                enabled: (k) => (k === 'LB' ? targets.lineBoost.size : k === 'FW' ? targets.firewall.size : k === 'VC' ? targets.virusChecker.size : targets.notFound.size) > 0,
+                onPick: (k) => { const was = ui.mode; clearSelection(); ui.mode = was === k ? null : k; update(); },
+              })
+            : renderHand(view, side),
+          renderStack(view ? view.stacks[side - 1] : [], side, finished ? null : me)),
+      );
+    };
+
+    const boardCol = h('div.boardcol', bar(top), board, bar(bottom),
+      s.status === 'setup' && setupSquares ? setupTray(me!) : null);
+
+    return h('div.game', { 'data-status': s.status, 'data-you': s.you, 'data-v': s.v }, boardCol, sidePanel(s, me, view, myTurn, targets));
+  }
+
+  function onSquare(sq: string, t: Targets, s: GameState): void {
+    ui.cursor = sq;
+    if (ui.mode) {
+      if (ui.mode === 'NF') {
+        if (!ui.nfFirst) {
+          if (t.notFound.has(sq)) ui.nfFirst = sq;
+          else clearSelection();
+        } else if (sq === ui.nfFirst) {
+          ui.nfFirst = null;
+        } else if (t.notFound.get(ui.nfFirst)?.has(sq)) {
+          ui.nfPair = [ui.nfFirst, sq];
+        } else clearSelection();
+        update();
+        return;
+      }
+      const m = ui.mode === 'LB' ? t.lineBoost : ui.mode === 'FW' ? t.firewall : t.virusChecker;
+      const a = m.get(sq);
+      if (a) { void play(a); return; }
+      clearSelection();
+      update();
+      return;
+    }
+    if (ui.selected) {
+      const a = t.moves.get(ui.selected)?.get(sq);
+      if (a) { void play(a); return; }
+    }
+    ui.selected = ui.selected !== sq && t.moves.has(sq) ? sq : null;
+    void s;
+    update();
+  }
+
+  function onSetupSquare(sq: string, own: Set<string>): void {
+    ui.cursor = sq;
+    if (!own.has(sq)) { ui.setupPick = null; update(); return; }
+    if (!ui.setupPick) ui.setupPick = sq;
+    else if (ui.setupPick === sq) ui.setupPick = null;
+    else { swapSetup(ui.setupPick, sq); return; }
+    update();
+  }
+
+  function swapSetup(a: string, b: string): void {
+    if (!ui.setup) return;
+    const x = ui.setup.get(a)!, y = ui.setup.get(b)!;
+    ui.setup.set(a, y);
+    ui.setup.set(b, x);
+    ui.setupPick = null;
+    update();
+  }
+
+  function setupTray(me: Side): HTMLElement {
+    const links = [...(ui.setup ?? new Map())].filter(([, k]) => k === 'L').map(([q]) => q);
+    return h('div.panel.setup-tray', { 'data-setup': 'tray' },
+      h('div', h('div.status', 'Arrange your cards'),
+        h('div.hint', 'Click a card, then another, to swap them (or drag one onto another). Keyboard: arrows + Enter.')),
+      h('div.pool', cardFace({ owner: me, kind: 'L', boost: false, faceUp: false, onFirewall: false }, me), h('span.mono', `×${links.length}`),
+        cardFace({ owner: me, kind: 'V', boost: false, faceUp: false, onFirewall: false }, me), h('span.mono', `×${8 - links.length}`)),
+      h('button.btn', { type: 'button', 'data-action': 'setup-random', on: { click: () => { ui.setup = shuffledArrangement(me); ui.setupPick = null; update(); } } }, 'Random'),
+      h('button.btn.primary', {
+        type: 'button', 'data-action': 'setup-confirm',
+        on: { click: () => void send('setup', { links: [...links].sort((p, q) => squareIndex(p) - squareIndex(q)) }) },
+      }, 'Confirm'),
+    );
+  }
+
+  function historyList(s: GameState): HTMLElement {
+    const rows: HTMLElement[] = [];
+    const n = s.history.length;
+    for (let i = 0; i < n; i += 2) {
+      rows.push(h('span.n', `${i / 2 + 1}.`));
+      for (const e of [s.history[i], s.history[i + 1]]) {
+        if (!e) { rows.push(h('span')); continue; }
+        rows.push(h(`span.mv.s${e.side}`, { class: e.ply === n - 1 ? 'cur' : '', 'data-ply': e.ply, title: `ply ${e.ply + 1}, side ${e.side}` },
+          e.action, e.revealed ? h('span.rev', ` {${e.revealed === 'link' ? 'L' : 'V'}}`) : null));
+      }
+    }
+    const box = h('div.moves', { 'data-history': '' }, rows.length ? rows : h('span.hint', { style: { gridColumn: '1 / -1' } }, 'no action yet'));
+    requestAnimationFrame(() => (box.scrollTop = box.scrollHeight));
+    return box;
+  }
+
+  function statusLine(s: GameState, me: Side | null, view: ViewModel | null, myTurn: boolean): HTMLElement {
+    let text = '';
+    let mine = false;
+    if (s.status === 'open') text = me ? 'Waiting for an opponent' : 'Open game';
+    else if (s.status === 'setup') {
+      if (me && !s.setup[s.you as SideId]) { text = 'Set up your cards'; mine = true; }
+      else text = 'Players are setting up';
+    } else if (s.status === 'playing' && view) {
+      if (me === null) text = `Side ${view.toMove} to move`;
+      else if (view.toMove === me) { text = ui.sending ? 'Sending…' : myTurn ? 'Your turn' : 'Your turn…'; mine = true; }
+      else text = "Opponent's turn";
+    } else if (s.result) text = `${resultHeadline(s.result, s.you)}`;
+    return h('div.status', { class: mine ? 'mine' : '', 'data-turn': mine ? 'me' : 'other', 'aria-live': 'polite' }, text);
+  }
+
+  function hint(myTurn: boolean): HTMLElement | null {
+    if (!myTurn) return null;
+    if (ui.mode === 'NF') return h('div.hint', ui.nfFirst ? `404 NOT FOUND: pick the second card (first: ${ui.nfFirst})` : '404 NOT FOUND: pick two of your cards');
+    if (ui.mode) return h('div.hint', `${TERMINAL_NAMES[ui.mode]}: pick a highlighted square (Esc cancels)`);
+    if (ui.selected) return h('div.hint', `Card on ${ui.selected}: pick a destination`);
+    return h('div.hint', 'Select a card to move, or a terminal card below the board.');
+  }
+
+  function sidePanel(s: GameState, me: Side | null, view: ViewModel | null, myTurn: boolean, targets: Targets): HTMLElement {
+    const seated = me !== null;
+    const oppSide = me ? (String(opponent(me)) as SideId) : null;
+    const controls: (HTMLElement | null)[] = [];
+    if (seated && s.status === 'open') {
+      const link = `${app.origin}/game/${id}`;
+      controls.push(h('div.field', h('span', 'invite link'), h('div.row', h('input', { type: 'text', readonly: true, value: link, 'data-invite': '', style: { flex: '1' } }),
+        h('button.btn.small', { type: 'button', on: { click: () => void navigator.clipboard?.writeText(link) } }, 'Copy'))));
+    }
+    if (!seated && s.status === 'open') controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'join', on: { click: async () => { await send('join'); client.follow(id); } } }, 'Join this game'));
+    if (seated && (s.status === 'open' || s.status === 'setup' || (s.status === 'playing' && s.history.length < 2)))
+      controls.push(h('button.btn', { type: 'button', 'data-action': 'abort', on: { click: () => void send('abort') } }, 'Abort'));
+    if (seated && (s.status === 'playing' || s.status === 'setup')) {
+      if (s.status === 'playing') {
+        if (s.drawOffer === oppSide)
+          controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'draw-accept', on: { click: () => void send('draw_accept') } }, 'Accept draw'),
+            h('button.btn', { type: 'button', 'data-action': 'draw-decline', on: { click: () => void send('draw_decline') } }, 'Decline'));
+        else if (s.drawOffer === s.you) controls.push(h('button.btn', { type: 'button', disabled: true }, 'Draw offered'));
+        else controls.push(h('button.btn', { type: 'button', 'data-action': 'draw-offer', on: { click: () => void send('draw_offer') } }, 'Offer draw'));
+      }
+      controls.push(ui.confirmResign
+        ? h('button.btn.danger', { type: 'button', 'data-action': 'resign-confirm', on: { click: () => { ui.confirmResign = false; void send('resign'); } } }, 'Really resign?')
+        : h('button.btn.danger', { type: 'button', 'data-action': 'resign', on: { click: () => { ui.confirmResign = true; update(); setTimeout(() => { ui.confirmResign = false; update(); }, 4000); } } }, 'Resign'));
+      const opp = oppSide ? s.players[oppSide] : null;
+      if (opp && opp.connected === false && !opp.bot)
+        controls.push(h('button.btn', { type: 'button', 'data-action': 'claim', title: `possible after ${((s.grace ?? 6000) / 100).toFixed(0)} s without a connection`, on: { click: () => void send('claim_win') } }, 'Claim win'));
+    }
+    if (ui.mode || ui.selected) controls.push(h('button.btn.small', { type: 'button', 'data-action': 'cancel', on: { click: () => { clearSelection(); update(); } } }, 'Cancel (Esc)'));
+
+    const finished = s.status === 'finished' || s.status === 'aborted';
+    const info = h('div.hint', { 'data-info': '' },
+      `${s.preset} · ${clockLabel(s.clock)}${s.opponent === 'computer' ? ` · computer level ${s.level ?? '?'}` : ''} · `,
+      h('span.mono', id), me === null ? ' · spectating' : '');
+    const drawNote = s.status === 'playing' && s.drawOffer && s.drawOffer !== s.you ? h('div.banner', { 'data-draw-offer': s.drawOffer }, me ? 'Your opponent offers a draw.' : `Side ${s.drawOffer} offers a draw.`) : null;
+    const readiness = s.status === 'setup' ? h('div.readiness', { 'data-readiness': '' },
+      (['1', '2'] as SideId[]).map((sd) => h('span', { class: s.setup[sd] ? 'ok' : 'wait', 'data-ready': `${sd}-${s.setup[sd] ? 'yes' : 'no'}` },
+        sideDot(sd), ` ${me && String(me) === sd ? 'You' : me ? 'Opponent' : `Side ${sd}`}: ${s.setup[sd] ? 'ready' : 'setting up…'}`))) : null;
+
+    const offline = client.state !== 'open' || !client.authenticated
+      ? h('div.banner', { 'data-offline-banner': '' }, 'Reconnecting… the game goes on at the server; your actions are sent when the connection is back.')
+      : null;
+    return h('aside.side',
+      offline,
+      finished && s.result ? endPanel(s) : null,
+      finished && !ui.error ? null : h('div.panel', finished ? null : statusLine(s, me, view, myTurn), hint(myTurn), readiness, drawNote,
+        ui.error ? h('div.banner.err', { 'data-error': '' }, ui.error) : null,
+        controls.length ? h('div.row', { style: { marginTop: '10px' } }, controls) : null),
+      h('div.panel', h('h2', 'Actions'), historyList(s)),
+      h('div.panel', info, myTurn ? h('div.hint', `${targets.all.length} legal actions`) : null),
+    );
+  }
+
+  function endPanel(s: GameState): HTMLElement {
+    const r = s.result!;
+    return h('div.panel.endpanel', { 'data-end': r.reason },
+      h('div.result', resultHeadline(r, s.you)),
+      h('div.reason', `${r.result ?? 'no result'} · ${reasonText(r.reason)}`),
+      r.position ? h('div.hint', 'Every card is revealed on the board.') : null,
+      h('div.row',
+        s.status === 'finished' ? h('a.btn', { href: `/replay/${id}`, 'data-link': '', 'data-action': 'replay' }, 'Replay') : null,
+        s.you !== 'spectator' ? h('button.btn.primary', { type: 'button', 'data-action': 'rematch', on: { click: () => void rematch(s) } }, 'Rematch') : null,
+        h('a.btn', { href: '/', 'data-link': '' }, 'Lobby')));
+  }
+
+  function endOverlay(s: GameState): HTMLElement {
+    const r = s.result!;
+    const close = () => { ui.endSeen = true; update(); };
+    return h('div.overlay', { 'data-overlay': 'end', on: { click: (e: Event) => { if (e.target === e.currentTarget) close(); } } },
+      h('div.panel.dialog.endpanel', { role: 'dialog', 'aria-label': 'game over' },
+        h('div.result', resultHeadline(r, s.you)),
+        h('div.reason', `${r.result ?? 'no result'} · ${reasonText(r.reason)}`),
+        h('div.row', h('button.btn.primary', { type: 'button', 'data-action': 'see-board', on: { click: close } }, 'See the board'))));
+  }
+
+  async function rematch(s: GameState): Promise<void> {
+    // The protocol has no rematch message: start a new game with the same settings.
+    const msg: Record<string, unknown> = { type: 'create', preset: s.preset, clock: s.clock, side: s.you === '1' ? '2' : '1' };
+    if (s.opponent === 'computer') { msg.opponent = 'computer'; msg.level = s.level ?? 1; } else msg.opponent = 'invite';
+    try {
+      const ack = await client.request(msg);
+      client.follow(ack.game);
+      app.navigate(`/game/${ack.game}`);
+    } catch (e: any) {
+      ui.error = e.message ?? e.code;
+      update();
+    }
+  }
+
+  function nfDialog(): HTMLElement {
+    const s = client.game(id)!;
+    const [a, b] = ui.nfPair!;
+    const t = buildTargets(s.legal ?? []);
+    const c = t.notFound.get(a)?.get(b);
+    const close = () => { clearSelection(); update(); };
+    return h('div.overlay', { 'data-overlay': 'nf', on: { click: (e: Event) => { if (e.target === e.currentTarget) close(); } } },
+      h('div.panel.dialog', { role: 'dialog', 'aria-label': '404 NOT FOUND' },
+        h('h2', '404 NOT FOUND'),
+        h('p', `Cards on ${a} and ${b}: swap their identities, or keep them? Both become face down; your opponent only sees which two cards you chose.`),
+        h('div.row',
+          c?.swap ? h('button.btn.primary', { type: 'button', 'data-nf': 'swap', on: { click: () => void play(c.swap!) } }, 'Swap') : null,
+          c?.keep ? h('button.btn', { type: 'button', 'data-nf': 'keep', on: { click: () => void play(c.keep!) } }, 'Keep') : null,
+          h('button.btn', { type: 'button', on: { click: close } }, 'Cancel'))));
+  }
+
+  update();
+  return {
+    el,
+    update,
+    dispose: () => {
+      document.removeEventListener('keydown', onKey);
+      clearInterval(tick);
+      client.unfollow(id);
+    },
+  };
+}

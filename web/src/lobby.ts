@@ -1,0 +1,175 @@
+// Home / lobby: create a game, the live list of open games, games being played, your recent games.
+import { h } from './dom.ts';
+import { type App, clockLabel, fetchJson } from './ui.ts';
+
+interface CreateForm {
+  opponent: 'computer' | 'open' | 'invite';
+  level: number;
+  preset: 'standard' | 'official';
+  side: 'random' | '1' | '2';
+  clock: string; // "none" or "initial+increment" in minutes+seconds
+}
+
+const CLOCKS: [string, string][] = [
+  ['none', 'untimed'],
+  ['1+1', '1 min + 1 s'],
+  ['3+2', '3 min + 2 s'],
+  ['5+3', '5 min + 3 s'],
+  ['10+5', '10 min + 5 s'],
+  ['30+0', '30 min'],
+];
+
+const form: CreateForm = { opponent: 'computer', level: 2, preset: 'standard', side: 'random', clock: 'none' };
+
+export function clockOf(spec: string): { initial: number; increment: number } | null {
+  if (spec === 'none') return null;
+  const [m, s] = spec.split('+').map(Number);
+  return { initial: Math.round(m * 6000), increment: Math.round(s * 100) };
+}
+
+function seg<T extends string | number>(name: string, value: T, options: [T, string][], set: (v: T) => void): HTMLElement {
+  return h(
+    'div.seg',
+    { role: 'radiogroup' },
+    options.map(([v, label]) =>
+      h('label', h('input', { type: 'radio', name, value: String(v), checked: v === value, 'data-field': `${name}-${v}`, on: { change: () => set(v) } }), h('span', label)),
+    ),
+  );
+}
+
+export function renderLobby(app: App): { el: HTMLElement; update: () => void; dispose: () => void } {
+  const { client } = app;
+  client.followLobby(true);
+  let error = '';
+  let busy = false;
+
+  const openBox = h('div');
+  const playingBox = h('div');
+  const recentBox = h('div');
+  const errBox = h('div');
+  const levelBox = h('div.field');
+
+  const renderLevel = () => {
+    levelBox.replaceChildren(
+      h('span', 'computer level'),
+      seg('level', form.level, [1, 2, 3, 4, 5].map((n) => [n, String(n)] as [number, string]), (v) => (form.level = v)),
+    );
+    levelBox.style.display = form.opponent === 'computer' ? '' : 'none';
+  };
+  renderLevel();
+
+  const create = async (ev: Event) => {
+    ev.preventDefault();
+    if (busy) return;
+    busy = true;
+    error = '';
+    update();
+    try {
+      const msg: Record<string, unknown> = { type: 'create', preset: form.preset, side: form.side, opponent: form.opponent, clock: clockOf(form.clock) };
+      if (form.opponent === 'computer') msg.level = form.level;
+      const ack = await client.request(msg);
+      client.follow(ack.game);
+      app.navigate(`/game/${ack.game}`);
+    } catch (e: any) {
+      error = `Could not create the game: ${e.message ?? e.code ?? e}`;
+    } finally {
+      busy = false;
+      update();
+    }
+  };
+
+  const nameInput = h('input', {
+    type: 'text', maxlength: 24, placeholder: 'guest', value: client.name, 'aria-label': 'display name', 'data-field': 'name',
+    on: {
+      change: (e: Event) => {
+        client.setName((e.target as HTMLInputElement).value.trim());
+        client.socket.reconnectNow(); // the name is sent with hello
+      },
+    },
+  });
+
+  const createForm = h(
+    'form.create.panel',
+    { on: { submit: create } },
+    h('h2', 'New game'),
+    h('label.field', h('span', 'your name'), nameInput),
+    h('div.field', h('span', 'opponent'), seg('opponent', form.opponent, [['computer', 'computer'], ['open', 'open game'], ['invite', 'invite link']], (v) => { form.opponent = v; renderLevel(); })),
+    levelBox,
+    h('div.field', h('span', 'rules'), seg('preset', form.preset, [['standard', 'standard'], ['official', 'official']], (v) => (form.preset = v))),
+    h('div.field', h('span', 'your side'), seg('side', form.side, [['random', 'random'], ['1', 'side 1 (first)'], ['2', 'side 2']], (v) => (form.side = v))),
+    h('label.field', h('span', 'clock'), h('select', { 'data-field': 'clock', on: { change: (e: Event) => (form.clock = (e.target as HTMLSelectElement).value) } },
+      CLOCKS.map(([v, l]) => h('option', { value: v, selected: v === form.clock }, l)))),
+    h('button.btn.primary', { type: 'submit', 'data-action': 'create' }, 'Create game'),
+    errBox,
+  );
+
+  let playing: any[] | null = null;
+  let recent: any[] | null = null;
+  const refresh = async () => {
+    try {
+      playing = (await fetchJson('/api/games?status=playing&per_page=20')).games ?? [];
+    } catch { playing = playing ?? []; }
+    if (!client.player) recent = null;
+    else {
+      try {
+        recent = (await fetchJson(`/api/games?player=${encodeURIComponent(client.player.id)}&per_page=12`)).games ?? [];
+      } catch { recent = recent ?? []; }
+    }
+    update();
+  };
+  void refresh();
+  const poll = setInterval(refresh, 5000);
+
+  const names = (g: any) => `${g.players?.['1']?.name ?? '—'} vs ${g.players?.['2']?.name ?? '—'}`;
+
+  let recentAsked = false;
+  function update(): void {
+    if (!recentAsked && client.player && recent === null) { recentAsked = true; void refresh(); }
+    errBox.replaceChildren(error ? h('div.banner.err', error) : '');
+    const lobby = client.lobby;
+    openBox.replaceChildren(
+      !lobby ? h('div.empty', 'connecting…') : lobby.length === 0 ? h('div.empty', 'No open games. Create one!') :
+        h('table.games', h('thead', h('tr', h('th', 'creator'), h('th', 'rules'), h('th', 'clock'), h('th', 'side'), h('th', ''))),
+          h('tbody', lobby.map((g) => {
+            const mine = g.creator?.id === client.player?.id;
+            return h('tr', { 'data-open-game': g.game },
+              h('td', g.creator?.name ?? '?'), h('td', g.preset), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? 'random' : `creator plays ${g.side}`),
+              h('td', mine ? h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, 'yours') :
+                h('button.btn.small.primary', { type: 'button', 'data-join': g.game, on: { click: () => join(g.game) } }, 'Join')));
+          }))),
+    );
+    playingBox.replaceChildren(
+      playing === null ? h('div.empty', 'loading…') : playing.length === 0 ? h('div.empty', 'No game is being played right now.') :
+        h('table.games', h('tbody', playing.map((g) => h('tr', h('td', names(g)), h('td', g.preset), h('td', h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '', 'data-watch': g.game }, 'Watch')))))),
+    );
+    const unfinished = client.myGames;
+    recentBox.replaceChildren(
+      unfinished.length ? h('div', h('div.hint', 'Unfinished:'), h('div.row', unfinished.map((g) => h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, `${g.game} (${g.status})`)))) : '',
+      recent === null ? h('div.empty', 'loading…') : recent.length === 0 ? h('div.empty', 'No games yet.') :
+        h('table.games', h('tbody', recent.map((g) => h('tr', { 'data-recent': g.game },
+          h('td', names(g)), h('td.mono', g.result ?? g.status), h('td', g.reason ? g.reason.replace(/_/g, ' ') : ''),
+          h('td', g.status === 'finished' ? h('a.btn.small', { href: `/replay/${g.game}`, 'data-link': '' }, 'Replay') : h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, 'Open')))))),
+    );
+  }
+
+  const join = async (game: string) => {
+    try {
+      await client.request({ type: 'join', game });
+      client.follow(game);
+      app.navigate(`/game/${game}`);
+    } catch (e: any) {
+      error = `Could not join: ${e.message ?? e.code}`;
+      update();
+    }
+  };
+
+  update();
+  const el = h('main', h('div.lobby',
+    h('div.col', createForm),
+    h('div.col',
+      h('section.panel', h('h2', 'Open games'), openBox),
+      h('section.panel', h('h2', 'Being played'), playingBox),
+      h('section.panel', h('h2', 'Your games'), recentBox),
+    )));
+  return { el, update, dispose: () => { clearInterval(poll); client.followLobby(false); } };
+}

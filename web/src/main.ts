@@ -1,0 +1,77 @@
+// Entry point: the connection, the router (/, /game/<id>, /replay/<id>) and the header.
+import { Client } from './client.ts';
+import { h } from './dom.ts';
+import { renderGamePage } from './gamepage.ts';
+import { renderLobby } from './lobby.ts';
+import { renderReplayPage } from './replaypage.ts';
+import type { SocketLike } from './socket.ts';
+import type { App } from './ui.ts';
+
+const root = document.getElementById('app')!;
+const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+const client = new Client({
+  url: wsUrl,
+  create: (u) => new WebSocket(u) as unknown as SocketLike,
+  storage: window.localStorage,
+  pingInterval: 10000,
+});
+
+let screen: { el: HTMLElement; update: () => void; dispose: () => void } | null = null;
+let frame = 0;
+const connBox = h('span.conn', { 'data-conn': '' });
+const meBox = h('span.me');
+
+const app: App = {
+  client,
+  origin: location.origin,
+  navigate(path: string) {
+    if (path !== location.pathname) history.pushState(null, '', path);
+    route();
+  },
+  redraw() {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      screen?.update();
+      header();
+    });
+  },
+};
+
+function header(): void {
+  const s = client.state;
+  const label = s === 'open' ? (client.authenticated ? 'online' : 'connecting…') : s === 'reconnecting' ? 'reconnecting…' : s === 'connecting' ? 'connecting…' : 'offline';
+  connBox.textContent = label;
+  connBox.className = `conn ${s === 'open' && !client.authenticated ? 'connecting' : s}`;
+  connBox.dataset.conn = s === 'open' && client.authenticated ? 'online' : s;
+  meBox.textContent = client.player ? client.player.name : '';
+}
+
+function route(): void {
+  screen?.dispose();
+  const path = location.pathname;
+  let m: RegExpMatchArray | null;
+  if ((m = path.match(/^\/game\/([A-Za-z0-9]+)\/?$/))) screen = renderGamePage(app, m[1]);
+  else if ((m = path.match(/^\/replay\/([A-Za-z0-9]+)\/?$/))) screen = renderReplayPage(app, m[1]);
+  else screen = renderLobby(app);
+  root.replaceChildren(
+    h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'), meBox, connBox),
+    screen.el,
+  );
+  header();
+  window.scrollTo(0, 0);
+}
+
+// Links marked data-link navigate inside the app.
+document.addEventListener('click', (ev) => {
+  const a = (ev.target as HTMLElement).closest?.('a[data-link]') as HTMLAnchorElement | null;
+  if (!a || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0) return;
+  ev.preventDefault();
+  app.navigate(new URL(a.href).pathname);
+});
+window.addEventListener('popstate', route);
+client.subscribe(() => app.redraw());
+client.start();
+route();
+// For tests and debugging: the client is reachable from the console.
+(window as unknown as { rainet: unknown }).rainet = { client };

@@ -1,0 +1,228 @@
+// End-to-end support: a real `rainet serve` on loopback with a temporary database, Debian's
+// Chromium through playwright-core, WebSocket frame capture, and a UI driver that plays actions by
+// clicking (it reads the state to decide, but acts only through the page).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { parseAction } from '../../src/actions.ts';
+import { parseView, type Side } from '../../src/view.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WEB = resolve(here, '../..');
+export const REPO = resolve(WEB, '..');
+export const OUT = join(REPO, 'test-output');
+export const BIN = process.env.RAINET_BIN ?? join(REPO, 'build', 'rainet');
+
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => ok(port));
+    });
+  });
+}
+
+async function sleep(ms: number): Promise<void> {
+  await new Promise((r) => setTimeout(r, ms));
+}
+
+/** A `rainet serve` process that can be stopped and started again on the same port and database. */
+export class Server {
+  proc: ChildProcess | null = null;
+  readonly dir: string;
+  readonly db: string;
+  log = '';
+  constructor(readonly port: number) {
+    this.dir = mkdtempSync(join(tmpdir(), 'rainet-e2e-'));
+    this.db = join(this.dir, 'games.db');
+  }
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+  static async start(): Promise<Server> {
+    if (!existsSync(BIN)) throw new Error(`server binary ${BIN} not found: build it first (cmake --build --preset default --target rainet)`);
+    if (!existsSync(join(WEB, 'dist', 'index.html'))) throw new Error('web/dist is missing: run npm run build');
+    const s = new Server(await freePort());
+    await s.run();
+    return s;
+  }
+  async run(): Promise<void> {
+    const p = spawn(BIN, ['serve', '--listen', `127.0.0.1:${this.port}`, '--db', this.db, '--web', join(WEB, 'dist')], {
+      cwd: WEB,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.proc = p;
+    p.stdout!.on('data', (d) => (this.log += d));
+    p.stderr!.on('data', (d) => (this.log += d));
+    const deadline = Date.now() + 20000;
+    for (;;) {
+      if (p.exitCode !== null) throw new Error(`rainet serve exited with ${p.exitCode}:\n${this.log}`);
+      try {
+        const r = await fetch(`${this.url}/healthz`);
+        if (r.ok) return;
+      } catch { /* not up yet */ }
+      if (Date.now() > deadline) throw new Error(`rainet serve did not come up:\n${this.log}`);
+      await sleep(100);
+    }
+  }
+  async stop(): Promise<void> {
+    const p = this.proc;
+    if (!p || p.exitCode !== null) return;
+    const done = new Promise((r) => p.once('exit', r));
+    p.kill('SIGTERM');
+    const t = setTimeout(() => p.kill('SIGKILL'), 5000);
+    await done;
+    clearTimeout(t);
+    this.proc = null;
+  }
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A browser context (its own localStorage, so its own player) with one page and its WebSocket frames. */
+export class Player {
+  frames: string[] = [];
+  errors: string[] = [];
+  constructor(readonly name: string, readonly ctx: BrowserContext, readonly page: Page) {
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => this.frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString())));
+    page.on('pageerror', (e) => this.errors.push(`${name}: ${e.message}`));
+  }
+  static async open(browser: Browser, name: string, url: string, viewport = { width: 1200, height: 900 }): Promise<Player> {
+    const ctx = await browser.newContext({ viewport });
+    await ctx.addInitScript((n) => { if (!localStorage.getItem('rainet.name')) localStorage.setItem('rainet.name', n); }, name);
+    const page = await ctx.newPage();
+    const p = new Player(name, ctx, page);
+    await page.goto(url);
+    await page.waitForSelector('[data-conn="online"]');
+    return p;
+  }
+  /** Messages received, parsed. */
+  messages(): any[] {
+    return this.frames.map((f) => { try { return JSON.parse(f); } catch { return null; } }).filter(Boolean);
+  }
+  async game(id: string): Promise<any> {
+    return this.page.evaluate((g) => (window as any).rainet.client.game(g), id);
+  }
+  async shot(name: string): Promise<void> {
+    mkdirSync(OUT, { recursive: true });
+    await this.page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+  }
+}
+
+export function gameIdOf(page: Page): string {
+  const m = new URL(page.url()).pathname.match(/^\/game\/([A-Za-z0-9]+)/);
+  if (!m) throw new Error(`not on a game page: ${page.url()}`);
+  return m[1];
+}
+
+/** Waits until it is this side's turn (legal actions present) or the game is over; returns the state. */
+export async function waitTurn(p: Player, id: string, timeout = 30000): Promise<any> {
+  await p.page.waitForFunction((g) => {
+    const s = (window as any).rainet.client.game(g);
+    return s && (s.status === 'finished' || s.status === 'aborted' || (s.status === 'playing' && s.legal && s.legal.length > 0));
+  }, id, { timeout });
+  return p.game(id);
+}
+
+export async function waitVersion(p: Player, id: string, v: number, timeout = 30000): Promise<void> {
+  await p.page.waitForFunction(([g, n]) => ((window as any).rainet.client.game(g)?.v ?? -1) >= (n as number), [id, v] as const, { timeout });
+}
+
+/** Waits until the page has version `v` and has drawn it. */
+export async function settle(p: Player, id: string, v: number): Promise<void> {
+  await waitVersion(p, id, v);
+  await p.page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+}
+
+/** Plays one action by clicking, as a person would. */
+export async function clickAction(p: Player, action: string, me: Side): Promise<void> {
+  const a = parseAction(action);
+  if (!a) throw new Error(`not an action: ${action}`);
+  const page = p.page;
+  const sq = (s: string) => page.click(`[data-square="${s}"]`);
+  switch (a.kind) {
+    case 'move':
+      await sq(a.from);
+      await page.waitForSelector(`[data-square="${a.to}"][class*="mark-"]`);
+      await sq(a.to);
+      break;
+    case 'enter':
+      await sq(a.from);
+      await page.click(`[data-server="${me === 1 ? 2 : 1}"].target`);
+      break;
+    case 'lb': case 'fw': case 'vc': {
+      const k = a.kind === 'lb' ? 'LB' : a.kind === 'fw' ? 'FW' : 'VC';
+      await page.click(`button[data-tcard="${k}"]:not([disabled])`);
+      await page.waitForSelector(`[data-square="${a.square}"].mark-target`);
+      await sq(a.square);
+      break;
+    }
+    case 'nf':
+      await page.click('button[data-tcard="NF"]:not([disabled])');
+      await sq(a.a);
+      await page.waitForSelector(`[data-square="${a.b}"].mark-target`);
+      await sq(a.b);
+      await page.click(`[data-nf="${a.swap ? 'swap' : 'keep'}"]`);
+      break;
+  }
+}
+
+/** Plays `action` through the UI and waits until the page has seen its result. */
+export async function play(p: Player, id: string, action: string, me: Side): Promise<void> {
+  const before = (await p.game(id)).v;
+  const legal: string[] = (await p.game(id)).legal ?? [];
+  if (!legal.includes(action)) throw new Error(`${p.name}: ${action} is not legal; legal: ${legal.join(' ')}`);
+  await clickAction(p, action, me);
+  await waitVersion(p, id, before + 1);
+}
+
+/**
+ * A simple player for the rest of a game: escape own links, capture, advance, in that order, with
+ * a seeded choice among equals. It needs its own identities, which its own view shows.
+ */
+export function chooseAction(viewString: string, legal: string[], me: Side, rnd: () => number): string {
+  const v = parseView(viewString);
+  const at = (s: string) => v.squares[(s.charCodeAt(1) - 49) * 8 + (s.charCodeAt(0) - 97)].card;
+  const forward = (from: string, to: string) => (me === 1 ? 1 : -1) * (to.charCodeAt(1) - from.charCodeAt(1));
+  const scored = legal.map((s) => {
+    const a = parseAction(s)!;
+    let score = 0;
+    if (a.kind === 'enter') score = at(a.from)?.kind === 'L' ? 100 : -100;
+    else if (a.kind === 'move') {
+      const mine = at(a.from);
+      const target = at(a.to);
+      if (target) score = 50;
+      score += 10 * forward(a.from, a.to);
+      if (mine?.kind === 'V') score += 3; // viruses lead the attack
+    } else score = -50; // terminal cards only when scripted
+    return { s, score: score + rnd() };
+  });
+  scored.sort((x, y) => y.score - x.score);
+  return scored[0].s;
+}
+
+export function seeded(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13; x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5; x >>>= 0;
+    return x / 4294967296;
+  };
+}

@@ -1,0 +1,132 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '../../src/client.ts';
+import { Backoff } from '../../src/socket.ts';
+import { FakeSocket, FakeTimers } from './fakes.ts';
+
+function setup(token: string | null = null) {
+  const timers = new FakeTimers();
+  const sockets: FakeSocket[] = [];
+  const store = new Map<string, string>();
+  if (token) store.set('rainet.token', token);
+  const c = new Client({
+    url: 'ws://h/ws',
+    create: (u) => { const s = new FakeSocket(u); sockets.push(s); return s; },
+    storage: { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => void store.set(k, v) },
+    timers,
+    backoff: new Backoff(100, 100, 2, () => 1),
+    now: () => timers.now,
+    random: () => 0.5,
+  });
+  const sent = (i = sockets.length - 1) => sockets[i].sent.map((s) => JSON.parse(s));
+  const last = () => sockets[sockets.length - 1];
+  return { c, timers, sockets, store, sent, last };
+}
+
+const SNAP = {
+  type: 'snapshot', game: 'g1', v: 4, you: '2', status: 'playing', preset: 'standard', opponent: 'open', level: null,
+  clock: null, clocks: null, players: { '1': { id: 'p1', name: 'a' }, '2': { id: 'p2', name: 'b' } },
+  setup: { '1': true, '2': true }, links: ['a8', 'b8', 'c8', 'd7'],
+  view: 'lll2xxx/3lx3/8/8/8/8/3XX3/XXX2XXX 1 CNcn -/- 0 0', history: [], draw_offer: null, grace: 6000, result: null,
+};
+const act = (v: number, ply: number, action: string, extra = {}) => ({
+  type: 'event', game: 'g1', v, kind: 'action', ply, side: ply % 2 ? '2' : '1', action,
+  view: `lll2xxx/3lx3/8/8/8/8/3XX3/XXX2XXX ${ply % 2 ? 1 : 2} CNcn -/- ${ply + 1} ${ply + 1}`, clocks: null, draw_offer: null, ...extra,
+});
+
+test('hello carries the stored token; welcome stores a new one; nothing else is sent before welcome', () => {
+  const { c, sockets, store, sent } = setup('tok1');
+  c.follow('g1');
+  c.followLobby(true);
+  c.start();
+  sockets[0].open();
+  assert.deepEqual(sent(), [{ type: 'hello', token: 'tok1' }]);
+  sockets[0].receive({ type: 'welcome', token: 'tok2', player: { id: 'p2', name: 'b' }, games: [] });
+  assert.equal(store.get('rainet.token'), 'tok2');
+  assert.deepEqual(sent().slice(1), [{ type: 'watch', game: 'g1' }, { type: 'lobby_subscribe' }]);
+  assert.equal(c.player?.id, 'p2');
+});
+
+test('snapshot then events: in order applied, duplicates ignored, a gap asks for a resume once', () => {
+  const { c, sockets, sent, last } = setup();
+  c.start();
+  sockets[0].open();
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
+  c.follow('g1');
+  last().receive(act(3, 0, 'x'));  // before the snapshot: ignored, no resume
+  last().receive(SNAP);
+  assert.equal(c.game('g1')?.v, 4);
+  last().receive(act(5, 0, 'd2-d3'));
+  last().receive(act(5, 0, 'd2-d3'));
+  assert.equal(c.game('g1')?.history.length, 1);
+  last().receive(act(7, 2, 'e2-e3'));
+  last().receive(act(8, 3, 'e7-e6'));
+  assert.equal(c.game('g1')?.v, 5, 'events after a gap are not applied');
+  const resumes = sent().filter((m) => m.type === 'resume');
+  assert.deepEqual(resumes, [{ type: 'resume', game: 'g1', v: 5 }], 'one resume per gap');
+  // The server answers with the missed events.
+  last().receive(act(6, 1, 'd7-d6', { legal: ['a1-a2'] }));
+  last().receive(act(7, 2, 'e2-e3'));
+  assert.equal(c.game('g1')?.v, 7);
+  assert.deepEqual(c.game('g1')?.history.map((h) => h.action), ['d2-d3', 'd7-d6', 'e2-e3']);
+  assert.equal(c.game('g1')?.legal, null, 'legal only with the events that carry it');
+  // A snapshot replaces everything.
+  last().receive({ ...SNAP, v: 20, history: [{ ply: 0, side: '1', action: 'a1-a2' }] });
+  assert.equal(c.game('g1')?.v, 20);
+  assert.equal(c.game('g1')?.history.length, 1);
+});
+
+test('reconnection: hello again, resume from the last version, unacknowledged requests resent with the same id', async () => {
+  const { c, sockets, timers, sent, last } = setup();
+  c.start();
+  sockets[0].open();
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
+  c.follow('g1');
+  last().receive(SNAP);
+  const p = c.act('g1', 'a8-a7');
+  const first = sent().find((m) => m.type === 'act');
+  assert.equal(first.v, 4);
+  sockets[0].drop();
+  assert.equal(c.state, 'reconnecting');
+  assert.equal(c.authenticated, false);
+  const q = c.request({ type: 'resign', game: 'g1' }); // while down: waits
+  timers.advance(100);
+  assert.equal(sockets.length, 2);
+  sockets[1].open();
+  assert.deepEqual(sent(1), [{ type: 'hello', token: 't' }]);
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
+  const after = sent(1).slice(1);
+  assert.deepEqual(after[0], { type: 'resume', game: 'g1', v: 4 });
+  assert.deepEqual(after[1], first, 'the act is resent unchanged, same id');
+  assert.equal(after[2].type, 'resign');
+  last().receive({ type: 'ack', id: first.id, game: 'g1', v: 5 });
+  last().receive({ type: 'error', id: after[2].id, code: 'wrong_status', message: 'no' });
+  assert.equal((await p).v, 5);
+  await assert.rejects(q, (e: any) => e.code === 'wrong_status');
+  assert.equal(c.pendingCount, 0);
+});
+
+test('request ids are unique across clients (random prefix) and within one (counter)', () => {
+  const a = setup(), b = setup();
+  a.c.start(); a.sockets[0].open(); a.last().receive({ type: 'welcome', token: 't', player: null, games: [] });
+  a.c.request({ type: 'x' }); a.c.request({ type: 'x' });
+  const ids = a.sent().filter((m) => m.type === 'x').map((m) => m.id);
+  assert.notEqual(ids[0], ids[1]);
+  assert.match(ids[0], /^[a-z0-9]{10}-1$/);
+  void b;
+});
+
+test('presence and lobby messages update the state; end event finishes the game', () => {
+  const { c, sockets, last } = setup();
+  c.start(); sockets[0].open();
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
+  c.follow('g1');
+  last().receive(SNAP);
+  last().receive({ type: 'presence', game: 'g1', side: '1', connected: false });
+  assert.equal(c.game('g1')?.players['1']?.connected, false);
+  last().receive({ type: 'lobby', games: [{ game: 'g9' }] });
+  assert.deepEqual(c.lobby, [{ game: 'g9' }]);
+  last().receive({ type: 'event', game: 'g1', v: 5, kind: 'end', result: '0-1', winner: '2', reason: 'resign', position: 'p', setups: { '1': [], '2': [] }, clocks: null });
+  assert.equal(c.game('g1')?.status, 'finished');
+  assert.equal(c.game('g1')?.result?.winner, '2');
+});

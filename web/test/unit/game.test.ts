@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyEvent, clockLeft, formatClock, fromSnapshot, resultHeadline } from '../../src/game.ts';
+
+const base = {
+  type: 'snapshot', game: 'g1', v: 0, you: '1', status: 'open', preset: 'standard', opponent: 'open', level: null,
+  clock: { initial: 6000, increment: 100 }, clocks: null, players: { '1': { id: 'p1', name: 'a' }, '2': null },
+  setup: { '1': false, '2': false }, view: null, history: [], draw_offer: null, grace: 6000, result: null,
+};
+
+test('events drive a game from open to finished', () => {
+  let s = fromSnapshot(base, 0);
+  assert.equal(s.status, 'open');
+  s = applyEvent(s, { v: 1, kind: 'joined', side: '2', player: { id: 'p2', name: 'b' } }, 0);
+  assert.equal(s.status, 'setup');
+  assert.equal(s.players['2']?.name, 'b');
+  s = applyEvent(s, { v: 2, kind: 'setup', side: '1', links: ['a1', 'b1', 'c1', 'd2'] }, 0);
+  s = applyEvent(s, { v: 3, kind: 'setup', side: '2' }, 0);
+  assert.deepEqual(s.setup, { '1': true, '2': true });
+  assert.deepEqual(s.links, ['a1', 'b1', 'c1', 'd2']);
+  s = applyEvent(s, { v: 4, kind: 'start', view: 'V', legal: ['a1-a2'], clocks: { '1': 6000, '2': 6000, running: '1' } }, 100);
+  assert.equal(s.status, 'playing');
+  assert.deepEqual(s.legal, ['a1-a2']);
+  s = applyEvent(s, { v: 5, kind: 'draw_offer', side: '1' }, 100);
+  assert.equal(s.drawOffer, '1');
+  s = applyEvent(s, { v: 6, kind: 'action', ply: 0, side: '1', action: 'a1-a2', view: 'W', clocks: { '1': 5900, '2': 6000, running: '2' }, draw_offer: null }, 200);
+  assert.equal(s.legal, null);
+  assert.equal(s.drawOffer, null);
+  assert.equal(s.history[0].action, 'a1-a2');
+  s = applyEvent(s, { v: 7 }, 200);
+  assert.equal(s.v, 7, 'an event hidden from this role only advances the version');
+  s = applyEvent(s, { v: 8, kind: 'surprise' }, 200);
+  assert.equal(s.v, 8, 'unknown kinds are ignored');
+  s = applyEvent(s, { v: 9, kind: 'end', result: '1-0', winner: '1', reason: 'four_links', position: 'P', setups: { '1': [], '2': [] }, clocks: null }, 300);
+  assert.equal(s.status, 'finished');
+  assert.equal(resultHeadline(s.result!, '1'), 'You win');
+  assert.equal(resultHeadline(s.result!, '2'), 'You lose');
+  assert.equal(resultHeadline(s.result!, 'spectator'), 'Side 1 wins');
+  const ab = applyEvent(s, { v: 10, kind: 'end', result: null, winner: null, reason: 'aborted' }, 0);
+  assert.equal(ab.status, 'aborted');
+});
+
+test('the running clock counts down locally; formatting', () => {
+  let s = fromSnapshot({ ...base, status: 'playing', clocks: { '1': 3000, '2': 2000, running: '2' } }, 1000);
+  assert.equal(clockLeft(s, '2', 1500), 1950);
+  assert.equal(clockLeft(s, '1', 1500), 3000);
+  assert.equal(clockLeft(s, '2', 1e9), 0);
+  s = { ...s, clocks: null };
+  assert.equal(clockLeft(s, '1', 0), null);
+  assert.equal(formatClock(30000), '5:00');
+  assert.equal(formatClock(6150), '1:02');
+  assert.equal(formatClock(950), '9.5');
+  assert.equal(formatClock(360000), '1:00:00');
+});
