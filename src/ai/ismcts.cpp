@@ -49,13 +49,14 @@ void Ismcts::expand(std::uint32_t node, const Position& world, const ActionList&
     for (Action a : actions) scored.emplace_back(actionPrior(world, a), a);
     std::stable_sort(scored.begin(), scored.end(),
                      [](const auto& x, const auto& y) { return x.first > y.first; });
+    nodes_[node].expanded = true;
+    if (scored.empty()) return;
     const double hi = scored.front().first, lo = scored.back().first;
-    const auto first = static_cast<std::uint32_t>(nodes_.size());
-    for (const auto& [score, a] : scored) {
-        Node child;
-        child.action = a;
-        child.prior = hi > lo ? static_cast<float>((score - lo) / (hi - lo)) : 0.5f;
-        nodes_.push_back(child);
+    const std::uint32_t first = nodes_.allocate(static_cast<std::uint32_t>(scored.size()));
+    for (std::size_t i = 0; i < scored.size(); ++i) {
+        Node& child = nodes_[first + static_cast<std::uint32_t>(i)];
+        child.action = scored[i].second;
+        child.prior = hi > lo ? static_cast<float>((scored[i].first - lo) / (hi - lo)) : 0.5f;
     }
     nodes_[node].firstChild = first;
     nodes_[node].childCount = static_cast<std::uint16_t>(scored.size());
@@ -142,13 +143,14 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     if (!limit && budget.movetime.count() == 0) limit = config_.iterations;
     if (config_.maxIterations)
         limit = limit ? std::min(limit, config_.maxIterations) : config_.maxIterations;
-    // Leave a few milliseconds for returning the answer.
-    const auto deadline = start + std::max(std::chrono::milliseconds(1),
-                                           budget.movetime - std::chrono::milliseconds(3));
+    // Stop a little early (a tenth of the time, 2 to 10 ms): the answer still has to travel, and
+    // on a busy machine the thread may be preempted between two looks at the clock.
+    const auto margin = std::clamp(budget.movetime / 10, std::chrono::milliseconds(2),
+                                   std::chrono::milliseconds(10));
+    const auto deadline = start + std::max(std::chrono::milliseconds(1), budget.movetime - margin);
 
     nodes_.clear();
-    nodes_.reserve(1 << 16);
-    nodes_.push_back(Node{});
+    nodes_.allocate(1);  // the root, index 0
     SearchResult result;
     auto lastInfo = start;
     std::vector<std::uint32_t> path;
@@ -180,7 +182,13 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
                 reward = evaluateReward(world, us);
                 break;
             }
-            if (!nodes_[node].expanded) expand(node, world, world.legalActions());
+            if (!nodes_[node].expanded) {
+                if (nodes_.size() >= kMaxNodes) {  // the tree is full: play out from here
+                    reward = rollout(world, us, rng, result.plies);
+                    break;
+                }
+                expand(node, world, world.legalActions());
+            }
             bool fresh = false;
             node = select(node, fresh);
             world.doAction(nodes_[node].action);
@@ -234,8 +242,8 @@ std::uint8_t StrongBot::chooseSetup(Side, const Rules&, Rng& rng) {
 Action StrongBot::chooseAction(const InfoSet& knowledge, const Budget& budget, Rng& rng) {
     const ActionList legal = knowledge.view().legalActions();
     if (legal.size() == 1) return legal[0];
-    Ismcts search(config_);
-    return search.search(knowledge, budget, rng, info_).best;
+    if (!search_) search_ = std::make_unique<Ismcts>(config_);
+    return search_->search(knowledge, budget, rng, info_).best;
 }
 
 }  // namespace rainet::ai

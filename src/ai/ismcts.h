@@ -7,6 +7,7 @@
 // Legal actions never depend on hidden identities, so every child is available in every world.
 // A budget of `nodes` counts iterations (one simulated playout from the root each).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ai/belief.h"
@@ -53,8 +54,38 @@ class Ismcts {
     double rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies) const;
     std::vector<Action> principalLine() const;
 
+    // Nodes in fixed chunks: growing never copies the tree (a copy of a large vector stalled
+    // timed searches), and siblings stay contiguous.
+    class NodePool {
+      public:
+        static constexpr std::uint32_t kChunkBits = 14, kChunk = 1u << kChunkBits;
+        Node& operator[](std::uint32_t i) { return chunks_[i >> kChunkBits][i & (kChunk - 1)]; }
+        const Node& operator[](std::uint32_t i) const {
+            return chunks_[i >> kChunkBits][i & (kChunk - 1)];
+        }
+        // Index of `count` (<= kChunk) new default nodes in a row.
+        std::uint32_t allocate(std::uint32_t count) {
+            if ((used_ & (kChunk - 1)) + count > kChunk) used_ = (used_ | (kChunk - 1)) + 1;
+            while ((used_ + count - 1) >> kChunkBits >= chunks_.size())
+                chunks_.push_back(std::make_unique<Node[]>(kChunk));
+            const std::uint32_t first = used_;
+            used_ += count;
+            for (std::uint32_t i = first; i < used_; ++i) (*this)[i] = Node{};
+            return first;
+        }
+        void clear() { used_ = 0; }
+        std::uint32_t size() const { return used_; }
+
+      private:
+        std::vector<std::unique_ptr<Node[]>> chunks_;
+        std::uint32_t used_ = 0;
+    };
+
+    // A bound on the tree (about 64 MB); beyond it leaves are played out without expanding.
+    static constexpr std::uint32_t kMaxNodes = 1u << 21;
+
     SearchConfig config_;
-    std::vector<Node> nodes_;
+    NodePool nodes_;  // kept between searches: no allocation once warm
 };
 
 class StrongBot : public Bot {
@@ -69,6 +100,7 @@ class StrongBot : public Bot {
   private:
     std::string name_;
     SearchConfig config_;
+    std::unique_ptr<Ismcts> search_;  // reused: its node memory stays allocated
 };
 
 // The actions the tree considers: every move, escape, LB and VC; FW only where it blocks a
