@@ -121,6 +121,7 @@ export class Player {
   }
   async shot(name: string): Promise<void> {
     mkdirSync(OUT, { recursive: true });
+    await this.page.evaluate(() => window.scrollTo(0, 0));
     await this.page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
   }
 }
