@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { parseView, type Side } from '../../src/view.ts';
 import { replayPositions } from '../../src/replay.ts';
 import { allLeaks } from './leaks.ts';
-import { chooseAction, gameIdOf, launch, play, Player, seeded, Server, settle, waitTurn, waitVersion } from './harness.ts';
+import { chooseAction, gameIdOf, keyboardMove, launch, play, Player, seeded, Server, settle, waitTurn, waitVersion } from './harness.ts';
 
 let server: Server;
 let browser: Browser;
@@ -123,6 +123,13 @@ test('two players set up and play a full game through the UI while a spectator w
   await alice.shot('midgame-side1');
   await carol.shot('midgame-spectator');
 
+  // The lobby lists the game among those being played, with a link to watch it.
+  const lobby = await carol.ctx.newPage();
+  await lobby.goto(`${server.url}/`);
+  await lobby.click(`[data-watch="${id}"]`, { timeout: 15000 });
+  await lobby.waitForSelector('[data-status="playing"][data-you="spectator"]');
+  await lobby.close();
+
   // The rest of the game, with a reload and a server restart in the middle.
   let reloaded = false;
   let restarted = false;
@@ -212,7 +219,7 @@ test('the replay of the finished game steps through every action, identities sho
 });
 
 test('a game against the computer is played to the end', async () => {
-  const dave = await Player.open(browser, 'dave', `${server.url}/`, { width: 390, height: 844 });
+  const dave = await Player.open(browser, 'dave', `${server.url}/`, { width: 390, height: 844 }, true);
   players.push(dave);
   await dave.page.check('[data-field="opponent-computer"]');
   await dave.page.check('[data-field="level-1"]');
@@ -226,6 +233,10 @@ test('a game against the computer is played to the end', async () => {
   const me = Number((await dave.game(id)).you) as Side;
   await dave.shot('computer-phone');
   const rnd = seeded(11);
+  // The first move with the keyboard only.
+  const first = await waitTurn(dave, id, 60000);
+  const move = (first.legal as string[]).find((a) => /^[a-h][1-8]-[a-h][1-8]$/.test(a))!;
+  await keyboardMove(dave, id, move.slice(0, 2), move.slice(3, 5), me);
   for (let i = 0; i < 300; i++) {
     const s = await waitTurn(dave, id, 60000);
     if (s.status !== 'playing') break;
@@ -241,4 +252,34 @@ test('an unknown game shows a clear message', async () => {
   await alice.page.waitForSelector('[data-error="unknown_game"]');
   await alice.page.goto(`${server.url}/replay/gNOSUCHGAME`);
   await alice.page.waitForSelector('[data-error]');
+});
+
+test('invite link, draw by agreement and rematch', async () => {
+  const erin = await Player.open(browser, 'erin', `${server.url}/`);
+  players.push(erin);
+  await erin.page.check('[data-field="opponent-invite"]');
+  await erin.page.check('[data-field="side-1"]');
+  await erin.page.click('[data-action="create"]');
+  await erin.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const id = gameIdOf(erin.page);
+  const link = await erin.page.inputValue('[data-invite]');
+  assert.equal(link, `${server.url}/game/${id}`);
+  const frank = await Player.open(browser, 'frank', link);
+  players.push(frank);
+  await frank.page.click('[data-action="join"]');
+  for (const p of [erin, frank]) {
+    await p.page.waitForSelector('[data-status="setup"]');
+    await p.page.click('[data-action="setup-random"]');
+    await p.page.click('[data-action="setup-confirm"]');
+  }
+  const s = await waitTurn(erin, id);
+  await play(erin, id, chooseAction(s.view, s.legal, 1, seeded(3)), 1);
+  await frank.page.click('[data-action="draw-offer"]');
+  await erin.page.click('[data-action="draw-accept"]');
+  for (const p of [erin, frank]) await p.page.waitForSelector('[data-overlay="end"]');
+  await erin.page.click('[data-action="see-board"]');
+  await erin.page.waitForSelector('.endpanel[data-end="agreement"]');
+  await erin.page.click('[data-action="rematch"]');
+  await erin.page.waitForURL((u) => /\/game\/[A-Za-z0-9]+$/.test(u.pathname) && !u.pathname.endsWith(id));
+  await erin.page.waitForSelector('[data-status="open"][data-you="2"]');
 });
