@@ -134,7 +134,7 @@ test('two players set up and play a full game through the UI while a spectator w
   let reloaded = false;
   let restarted = false;
   await finishGame(new Map([[1, alice], [2, bob]]), id, 7, 400, async (ply) => {
-    if (!reloaded && ply >= 10) {
+    if (!reloaded && ply >= 6) {
       reloaded = true;
       const v = (await alice.game(id)).v;
       await settle(bob, id, v);
@@ -145,7 +145,7 @@ test('two players set up and play a full game through the UI while a spectator w
       await settle(bob, id, v);
       assert.deepEqual(await cardsOnBoard(bob), before, 'a reload restores the game');
     }
-    if (!restarted && ply >= 16) {
+    if (!restarted && ply >= 9) {
       restarted = true;
       const v = (await alice.game(id)).v;
       await server.stop();
@@ -267,13 +267,28 @@ test('invite link, draw by agreement and rematch', async () => {
   const frank = await Player.open(browser, 'frank', link);
   players.push(frank);
   await frank.page.click('[data-action="join"]');
-  for (const p of [erin, frank]) {
-    await p.page.waitForSelector('[data-status="setup"]');
-    await p.page.click('[data-action="setup-random"]');
-    await p.page.click('[data-action="setup-confirm"]');
+  await erin.page.waitForSelector('[data-status="setup"]');
+  await erin.page.click('[data-action="setup-confirm"]'); // the default arrangement: a link on d2
+  await frank.page.waitForSelector('[data-status="setup"]');
+  await frank.page.click('[data-action="setup-random"]');
+  await frank.page.click('[data-action="setup-confirm"]');
+  // Erin's link runs up the d file, takes whatever stands on d7, and enters the server; Frank
+  // walks his h8 card down the h file meanwhile.
+  const run = ['d2-d3', 'd3-d4', 'd4-d5', 'd5-d6', 'd6-d7', 'd7-d8', 'd8-srv'];
+  const walk = ['h8-h7', 'h7-h6', 'h6-h5', 'h5-h4', 'h4-h3', 'h3-h2'];
+  for (let i = 0; i < run.length; i++) {
+    await waitTurn(erin, id);
+    await play(erin, id, run[i], 1);
+    if (i < walk.length) {
+      await waitTurn(frank, id);
+      await play(frank, id, walk[i], 2);
+    }
   }
-  const s = await waitTurn(erin, id);
-  await play(erin, id, chooseAction(s.view, s.legal, 1, seeded(3)), 1);
+  await waitTurn(frank, id);
+  await settle(erin, id, (await frank.game(id)).v);
+  assert.equal(await erin.page.getAttribute('[data-stack="1"] .card.escaped', 'data-card'), 'L', 'the owner sees its escaped link');
+  assert.equal(await frank.page.getAttribute('[data-stack="1"] .card.escaped', 'data-card'), 'X', 'the opponent does not');
+  await erin.shot('escape-side1');
   await frank.page.click('[data-action="draw-offer"]');
   await erin.page.click('[data-action="draw-accept"]');
   for (const p of [erin, frank]) await p.page.waitForSelector('[data-overlay="end"]');
@@ -282,4 +297,5 @@ test('invite link, draw by agreement and rematch', async () => {
   await erin.page.click('[data-action="rematch"]');
   await erin.page.waitForURL((u) => /\/game\/[A-Za-z0-9]+$/.test(u.pathname) && !u.pathname.endsWith(id));
   await erin.page.waitForSelector('[data-status="open"][data-you="2"]');
+  assert.deepEqual(allLeaks(frank.messages(), '2'), []);
 });
