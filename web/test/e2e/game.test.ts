@@ -111,11 +111,12 @@ test('two players set up and play a full game through the UI while a spectator w
   await play(bob, id, 'VC+d4', 2);
   s = await waitTurn(alice, id);
   assert.ok(s.history.some((e: any) => e.action === 'VC+d4' && e.revealed === 'link'), 'VC revealed the link on d4');
+  await settle(carol, id, s.v);
   assert.equal(await carol.page.getAttribute('[data-square="d4"] .card', 'data-card'), 'L', 'the spectator sees the revealed link');
   const nf: string = s.legal.find((a: string) => /^NF\+e2d4:swap$/.test(a));
   assert.ok(nf, 'NF on e2 and d4 is legal');
   await play(alice, id, nf, 1);
-  await waitTurn(bob, id);
+  await settle(bob, id, (await waitTurn(bob, id)).v);
   const bobSaw = (await bob.game(id)).history.at(-1).action;
   assert.equal(bobSaw, 'NF+e2d4', 'the opponent sees the squares, not the choice');
   assert.equal(await bob.page.getAttribute('[data-square="d4"] .card', 'data-card'), 'X', 'NF turned the card face down again');
@@ -192,6 +193,12 @@ test('the replay of the finished game steps through every action, identities sho
   assert.equal(record.status, 'finished');
   const positions = replayPositions(record);
   assert.equal(positions.at(-1)!.split(' ')[0], String(record.position).split(' ')[0], 'the replay reaches the recorded final position');
+
+  // The archive in the lobby links to it.
+  const lobby = await alice.ctx.newPage();
+  await lobby.goto(`${server.url}/`);
+  await lobby.waitForSelector(`[data-replay-link="${id}"]`);
+  await lobby.close();
 
   const page = alice.page;
   await page.click('[data-action="replay"]');

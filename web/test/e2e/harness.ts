@@ -195,7 +195,7 @@ export async function play(p: Player, id: string, action: string, me: Side): Pro
   const legal: string[] = (await p.game(id)).legal ?? [];
   if (!legal.includes(action)) throw new Error(`${p.name}: ${action} is not legal; legal: ${legal.join(' ')}`);
   await clickAction(p, action, me);
-  await waitVersion(p, id, before + 1);
+  await settle(p, id, before + 1);
 }
 
 /**
