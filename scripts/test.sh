@@ -9,7 +9,9 @@ ctest --preset default -j "$(nproc)" --timeout 900
 echo "== ASan+UBSan build"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$(nproc)" --target core_tests reference_tests
-RAINET_RANDOM_GAMES=500 ctest --test-dir build-asan -j "$(nproc)" --timeout 900 --output-on-failure
+export RAINET_RANDOM_GAMES=500 RAINET_SOURCE_DIR="$PWD"
+build-asan/src/core_tests --gtest_brief=1
+build-asan/tests/reference/reference_tests --gtest_brief=1
 
 if [[ -f web/package.json ]]; then
   echo "== web tests"

@@ -14,14 +14,9 @@ int run(const Args& args) {
     Options o = parseOptions(args, {"position", "preset"}, {});
     if (!o.error.empty()) return usageError(kCommand, o.error);
     if (o.positional.empty()) return usageError(kCommand, "expected at least one ACTION");
-    auto rules = presetOption(o);
-    if (!rules) return usageError(kCommand, rules.error().message);
-    auto pos = positionOption(o);
-    if (!pos) {
-        std::cerr << "rainet apply: " << pos.error().message << "\n";
-        return 1;
-    }
-    Position p = *pos;
+    Position pos;
+    if (auto status = loadPosition(kCommand, o, pos)) return *status;
+    Position p = pos;
     for (std::size_t i = 0; i < o.positional.size(); ++i) {
         const std::string& text = o.positional[i];
         auto a = parseAction(text);

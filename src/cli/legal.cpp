@@ -16,15 +16,10 @@ int run(const Args& args) {
     if (!o.error.empty()) return usageError(kCommand, o.error);
     if (!o.positional.empty())
         return usageError(kCommand, "unexpected argument '" + o.positional[0] + "'");
-    auto rules = presetOption(o);
-    if (!rules) return usageError(kCommand, rules.error().message);
-    auto pos = positionOption(o);
-    if (!pos) {
-        std::cerr << "rainet legal: " << pos.error().message << "\n";
-        return 1;
-    }
+    Position pos;
+    if (auto status = loadPosition(kCommand, o, pos)) return *status;
     std::vector<std::string> lines;
-    for (Action a : pos->legalActions()) lines.push_back(toString(a));
+    for (Action a : pos.legalActions()) lines.push_back(toString(a));
     std::sort(lines.begin(), lines.end());
     for (const auto& l : lines) std::cout << l << "\n";
     return 0;

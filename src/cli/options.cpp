@@ -1,5 +1,7 @@
 #include "cli/options.h"
 
+#include <iostream>
+
 namespace rainet::cli {
 
 Options parseOptions(const Args& args, const std::set<std::string>& valueFlags,
@@ -35,10 +37,16 @@ Result<Rules> presetOption(const Options& o) {
     return *r;
 }
 
-Result<Position> positionOption(const Options& o) {
+std::optional<int> loadPosition(const Command& c, const Options& o, Position& out) {
     auto rules = presetOption(o);
-    if (!rules) return rules.error();
-    return Position::parse(o.get("position", std::string(Position::kStartString)), *rules);
+    if (!rules) return usageError(c, rules.error().message);
+    auto pos = Position::parse(o.get("position", std::string(Position::kStartString)), *rules);
+    if (!pos) {
+        std::cerr << "rainet " << c.name << ": " << pos.error().message << "\n";
+        return 1;
+    }
+    out = *pos;
+    return std::nullopt;
 }
 
 }  // namespace rainet::cli

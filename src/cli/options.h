@@ -31,6 +31,8 @@ Options parseOptions(const Args& args, const std::set<std::string>& valueFlags,
 
 // --preset (default standard) and --position (default the start of RULES.md §7).
 Result<Rules> presetOption(const Options& o);
-Result<Position> positionOption(const Options& o);
+// Reads --preset and --position into `out`; on failure reports it (a bad preset is a usage error,
+// exit 2; a bad position exits 1) and returns the exit status, otherwise nullopt.
+std::optional<int> loadPosition(const Command& c, const Options& o, Position& out);
 
 }  // namespace rainet::cli

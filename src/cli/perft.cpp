@@ -23,14 +23,9 @@ int run(const Args& args) {
     if (d.empty() || d.size() > 2 || d.find_first_not_of("0123456789") != std::string::npos)
         return usageError(kCommand, "DEPTH must be a number from 0 to 99");
     const int depth = std::stoi(d);
-    auto rules = presetOption(o);
-    if (!rules) return usageError(kCommand, rules.error().message);
-    auto pos = positionOption(o);
-    if (!pos) {
-        std::cerr << "rainet perft: " << pos.error().message << "\n";
-        return 1;
-    }
-    Position p = *pos;
+    Position pos;
+    if (auto status = loadPosition(kCommand, o, pos)) return *status;
+    Position p = pos;
     const auto t0 = std::chrono::steady_clock::now();
     std::uint64_t nodes = 0;
     if (o.has("divide")) {

@@ -19,14 +19,9 @@ int run(const Args& args) {
         return usageError(kCommand, "unexpected argument '" + o.positional[0] + "'");
     auto viewer = parseViewer(o.get("as"));
     if (!viewer) return usageError(kCommand, "--as must be 1, 2 or spectator");
-    auto rules = presetOption(o);
-    if (!rules) return usageError(kCommand, rules.error().message);
-    auto pos = positionOption(o);
-    if (!pos) {
-        std::cerr << "rainet view: " << pos.error().message << "\n";
-        return 1;
-    }
-    std::cout << View::of(*pos, *viewer).toString() << "\n";
+    Position pos;
+    if (auto status = loadPosition(kCommand, o, pos)) return *status;
+    std::cout << View::of(pos, *viewer).toString() << "\n";
     return 0;
 }
 

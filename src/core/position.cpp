@@ -154,6 +154,60 @@ int Position::countLegalActions() const {
     return count;
 }
 
+namespace {
+// The square of the n-th set bit of b (n < popcount(b)).
+Square nthSquare(Bitboard b, int n) {
+    for (; n > 0; --n) b &= b - 1;
+    return lsb(b);
+}
+}  // namespace
+
+Action Position::legalActionAt(int i) const {
+    const Side us = st_.toMove;
+    const int u = index(us);
+    const Bitboard own = st_.cards[u];
+    for (Bitboard b = own; b;) {
+        const Square from = popLsb(b);
+        const Bitboard t = moveTargets(from, us);
+        const int n = popcount(t);
+        if (i < n) return Action::move(from, nthSquare(t, i));
+        i -= n;
+    }
+    const Bitboard enter = enterSources(us);
+    if (i < popcount(enter)) return Action::enter(nthSquare(enter, i));
+    i -= popcount(enter);
+    if (Bitboard carrier = own & st_.boost) {
+        if (i == 0) return Action::boostDetach(lsb(carrier));
+        i -= 1;
+    } else {
+        if (i < popcount(own)) return Action::boostAttach(nthSquare(own, i));
+        i -= popcount(own);
+    }
+    if (st_.firewall[u]) {
+        if (i == 0) return Action::firewallRemove(lsb(st_.firewall[u]));
+        i -= 1;
+    } else {
+        const Bitboard t = firewallTargets(st_, us, rules_);
+        if (i < popcount(t)) return Action::firewallPlace(nthSquare(t, i));
+        i -= popcount(t);
+    }
+    if (st_.unused & checkBit(us)) {
+        const Bitboard t = st_.cards[1 - u] & ~st_.faceUp;
+        if (i < popcount(t)) return Action::check(nthSquare(t, i));
+        i -= popcount(t);
+    }
+    // NF pairs in generation order: for x ascending, y > x ascending, keep then swap.
+    const bool swap = i & 1;
+    int pair = i >> 1;
+    for (Bitboard a = own; a;) {
+        const Square x = popLsb(a);
+        const int n = popcount(a);
+        if (pair < n) return Action::notFound(x, nthSquare(a, pair), swap);
+        pair -= n;
+    }
+    return Action{};
+}
+
 bool Position::isLegal(Action a) const {
     return !isOver() && isLegalIgnoringEnd(a);
 }

@@ -77,6 +77,9 @@ class Position {
     }
     // Number of legal actions without listing them (bulk-counting perft).
     int countLegalActions() const;
+    // The i-th legal action in legalActions() order, 0 <= i < countLegalActions(), without
+    // listing them: uniformly random playouts pick with one count and one lookup.
+    Action legalActionAt(int i) const;
     bool isLegal(Action a) const;
 
     // Plays a legal action (unchecked; debug builds assert). undo(a, saved) restores exactly.

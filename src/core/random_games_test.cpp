@@ -152,6 +152,8 @@ void playAndCheck(Rules rules, std::uint64_t seed, bool crossCheck, bool infoSet
             ++totals.crossChecked;
         }
         if (list.empty()) break;
+        for (int i = 0; i < list.size(); ++i)
+            ASSERT_EQ(p.legalActionAt(i), list[i]) << i << " in " << text;
         // Every legal action's notation round-trips; each is legal; no duplicates.
         std::set<std::uint16_t> seen;
         for (Action a : list) {

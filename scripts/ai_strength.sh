@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Reproduces the AI figures of docs/performance.md (section "AI"). Slow: run it niced, in the
+# background. Usage: scripts/ai_strength.sh [OUTDIR] (default /tmp/rainet-ai-strength).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-/tmp/rainet-ai-strength}
+mkdir -p "$out"
+arena() { nice -n 19 ./build/rainet arena "$@" --concurrency 2 --seed 11; }
+
+./build/rainet bench > "$out/bench.txt"
+arena strong random --games 400 > "$out/strong_random.txt"
+arena strong greedy --games 400 > "$out/strong_greedy.txt"
+for pair in "level2 level1" "level3 level2" "level4 level3" "level5 level4"; do
+  set -- $pair
+  arena "$1" "$2" --games 200 > "$out/ladder_$1_$2.txt"
+done
+for n in 100 300 1000 3000; do
+  arena "strong:nodes=$n" greedy --games 200 > "$out/budget_$n.txt"
+done
+for t in 50 200; do
+  arena "strong:movetime=$t" greedy --games 10 > "$out/movetime_$t.txt"
+done

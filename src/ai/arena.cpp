@@ -1,0 +1,189 @@
+#include "ai/arena.h"
+
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "ai/engine_client.h"
+
+namespace rainet::ai {
+
+Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
+    PlayerSpec spec;
+    spec.label = text;
+    if (text.rfind("engine:", 0) == 0) {
+        spec.engineCommand = text.substr(7);
+        if (spec.engineCommand.empty()) return Error{"player '" + text + "': empty engine command"};
+        return spec;
+    }
+    std::istringstream in(text);
+    std::string part;
+    std::getline(in, part, ':');
+    spec.botName = part;
+    if (!makeBot(spec.botName)) return Error{"player '" + text + "': unknown bot '" + part + "'"};
+    while (std::getline(in, part, ':')) {
+        const auto eq = part.find('=');
+        const std::string key = part.substr(0, eq);
+        std::uint64_t value = 0;
+        try {
+            if (eq == std::string::npos) throw std::invalid_argument("no value");
+            value = std::stoull(part.substr(eq + 1));
+        } catch (const std::exception&) {
+            return Error{"player '" + text + "': bad option '" + part + "'"};
+        }
+        if (key == "nodes") {
+            spec.budget.nodes = value;
+        } else if (key == "movetime") {
+            spec.budget.movetime = std::chrono::milliseconds(value);
+        } else {
+            return Error{"player '" + text + "': unknown option '" + key + "'"};
+        }
+    }
+    return spec;
+}
+
+namespace {
+// A player whose own budget replaces the one the referee offers.
+class BudgetedPlayer : public Player {
+  public:
+    BudgetedPlayer(std::unique_ptr<Player> inner, Budget budget)
+        : inner_(std::move(inner)), budget_(budget) {}
+    std::string name() const override { return inner_->name(); }
+    Result<std::uint8_t> newGame(Side side, const Rules& rules) override {
+        return inner_->newGame(side, rules);
+    }
+    void started(const View& v) override { inner_->started(v); }
+    Result<Action> act(const InfoSet& k, const Budget&) override { return inner_->act(k, budget_); }
+
+  private:
+    std::unique_ptr<Player> inner_;
+    Budget budget_;
+};
+}  // namespace
+
+Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t seed) {
+    std::unique_ptr<Player> p;
+    if (!spec.engineCommand.empty()) {
+        auto engine = EngineClient::start(spec.engineCommand, seed);
+        if (!engine.ok()) return engine.error();
+        p = std::move(*engine);
+    } else {
+        auto bot = makeBot(spec.botName);
+        if (!bot) return Error{"unknown bot '" + spec.botName + "'"};
+        p = std::make_unique<BotPlayer>(std::move(bot), seed);
+    }
+    return std::unique_ptr<Player>(std::make_unique<BudgetedPlayer>(std::move(p), spec.budget));
+}
+
+EloEstimate eloEstimate(const Score& s) {
+    const int n = s.games();
+    auto elo = [](double score) {
+        score = std::clamp(score, 1e-3, 1 - 1e-3);
+        return -400.0 * std::log10(1.0 / score - 1.0);
+    };
+    EloEstimate e;
+    if (n == 0) return e;
+    const double mu = s.fraction();
+    const double var =
+        (s.wins * (1 - mu) * (1 - mu) + s.draws * (0.5 - mu) * (0.5 - mu) + s.losses * mu * mu) / n;
+    const double se = std::sqrt(var / n);
+    e.elo = elo(mu);
+    e.low = elo(mu - 1.96 * se);
+    e.high = elo(mu + 1.96 * se);
+    return e;
+}
+
+double sprtLlr(const Score& s, double elo0, double elo1) {
+    const int n = s.games();
+    if (n == 0) return 0.0;
+    const double mu = s.fraction();
+    double var =
+        (s.wins * (1 - mu) * (1 - mu) + s.draws * (0.5 - mu) * (0.5 - mu) + s.losses * mu * mu) / n;
+    if (var <= 0) var = 1e-3;
+    auto expected = [](double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0)); };
+    const double s0 = expected(elo0), s1 = expected(elo1);
+    return n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var);
+}
+
+Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& options,
+                const ProgressCallback& progress) {
+    // Arrangement pairs are drawn up front from the match seed, so results never depend on
+    // thread scheduling.
+    Rng setupRng(options.seed ^ 0x5E7u);
+    std::vector<std::pair<std::uint8_t, std::uint8_t>> setups;
+    for (int i = 0; i < (options.games + 1) / 2; ++i)
+        setups.emplace_back(randomSetup(setupRng), randomSetup(setupRng));
+    if (!options.recordDir.empty()) std::filesystem::create_directories(options.recordDir);
+
+    Score score;
+    std::mutex mutex;
+    std::atomic<int> next{0};
+    int done = 0;
+    auto worker = [&] {
+        for (;;) {
+            const int g = next.fetch_add(1);
+            if (g >= options.games) return;
+            const bool aIsOne = g % 2 == 0;
+            const std::uint64_t seed = options.seed * 1000003u + static_cast<std::uint64_t>(g);
+            auto pa = makePlayer(a, seed * 2 + 1);
+            auto pb = makePlayer(b, seed * 2 + 2);
+            GameRecord r;
+            std::string nameA = a.label, nameB = b.label;
+            if (!pa.ok() || !pb.ok()) {
+                r.error = !pa.ok() ? pa.error().message : pb.error().message;
+            } else {
+                GameOptions go;
+                go.rules = options.rules;
+                go.maxPlies = options.maxPlies;
+                if (options.pairedSetups) {
+                    go.setup[0] = setups[g / 2].first;
+                    go.setup[1] = setups[g / 2].second;
+                }
+                r = aIsOne ? playGame(**pa, **pb, go) : playGame(**pb, **pa, go);
+            }
+            const bool aWon = r.outcome == (aIsOne ? Outcome::Side1Wins : Outcome::Side2Wins);
+            const bool bWon = r.outcome == (aIsOne ? Outcome::Side2Wins : Outcome::Side1Wins);
+            if (!options.recordDir.empty()) {
+                char file[32];
+                std::snprintf(file, sizeof file, "game-%05d.txt", g + 1);
+                std::ofstream(std::filesystem::path(options.recordDir) / file)
+                    << formatRecord(r, aIsOne ? nameA : nameB, aIsOne ? nameB : nameA);
+            }
+            std::lock_guard lock(mutex);
+            for (int p = 0; p < 2; ++p) {
+                const int side = (p == 0) == aIsOne ? 0 : 1;  // A is side 1 in even games
+                score.maxThinkMs[p] = std::max(score.maxThinkMs[p], r.maxThinkMs[side]);
+                score.totalThinkMs[p] += r.totalThinkMs[side];
+                score.moves[p] += r.moves[side];
+            }
+            if (r.outcome == Outcome::Ongoing) {
+                ++score.errors;
+            } else if (aWon) {
+                ++score.wins;
+            } else if (bWon) {
+                ++score.losses;
+            } else {
+                ++score.draws;
+            }
+            if (!r.error.empty() && r.outcome != Outcome::Ongoing) ++score.errors;
+            ++done;
+            if (progress) progress(done, options.games, score);
+            if (options.sprtElo0 && options.sprtElo1) {
+                const double llr = sprtLlr(score, *options.sprtElo0, *options.sprtElo1);
+                const double lower = std::log(options.sprtBeta / (1 - options.sprtAlpha));
+                const double upper = std::log((1 - options.sprtBeta) / options.sprtAlpha);
+                if (llr <= lower || llr >= upper) next = options.games;  // decided: stop
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int i = 0; i < std::max(1, options.concurrency); ++i) threads.emplace_back(worker);
+    for (auto& t : threads) t.join();
+    return score;
+}
+
+}  // namespace rainet::ai

@@ -1,0 +1,63 @@
+#pragma once
+// A match between two players: N games, at most K at once (threads), each pair of arrangements
+// played twice with the sides swapped; scores, Elo difference with a 95% interval, and an optional
+// SPRT verdict. Players are made by factories so that every game gets fresh, seeded instances.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ai/referee.h"
+
+namespace rainet::ai {
+
+// A player description: "NAME" or "NAME:nodes=N:movetime=MS" for a built-in bot (bot.h names),
+// or "engine:COMMAND" for an external engine speaking docs/engine-protocol.md.
+struct PlayerSpec {
+    std::string label;
+    std::string botName;        // empty for an engine
+    std::string engineCommand;  // empty for a bot
+    Budget budget;
+};
+Result<PlayerSpec> parsePlayerSpec(const std::string& text);
+// A fresh player for one game, seeded.
+Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t seed);
+
+struct MatchOptions {
+    int games = 100;
+    int concurrency = 1;
+    std::uint64_t seed = 1;
+    Rules rules = Rules::standard();
+    int maxPlies = 1000;
+    bool pairedSetups = true;  // the arena draws arrangements; false: the players choose
+    std::string recordDir;     // one record file per game when not empty
+    // SPRT on the Elo difference of player A over B, when set.
+    std::optional<double> sprtElo0, sprtElo1;
+    double sprtAlpha = 0.05, sprtBeta = 0.05;
+};
+
+struct Score {
+    int wins = 0, draws = 0, losses = 0, errors = 0;  // from player A's view
+    // Answer times of A [0] and B [1], in milliseconds.
+    double maxThinkMs[2] = {0, 0}, totalThinkMs[2] = {0, 0};
+    long moves[2] = {0, 0};
+    int games() const { return wins + draws + losses; }
+    double points() const { return wins + 0.5 * draws; }
+    double fraction() const { return games() ? points() / games() : 0.5; }
+};
+
+struct EloEstimate {
+    double elo = 0, low = 0, high = 0;  // 95% interval
+};
+EloEstimate eloEstimate(const Score& s);
+// Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation (as fishtest's GSPRT).
+double sprtLlr(const Score& s, double elo0, double elo1);
+
+using ProgressCallback = std::function<void(int done, int total, const Score&)>;
+// Plays the match of A against B; game g has A on side 1 when g is even.
+Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& options,
+                const ProgressCallback& progress = nullptr);
+
+}  // namespace rainet::ai

@@ -1,0 +1,159 @@
+// The referee gives each player only its own view; the arena scores, pairs arrangements and
+// computes Elo; a small strength smoke test.
+#include <gtest/gtest.h>
+
+#include "ai/arena.h"
+#include "ai/bench.h"
+
+#include <fstream>
+
+namespace rainet::ai {
+namespace {
+
+// A random player that records everything it is given.
+class RecordingPlayer : public Player {
+  public:
+    explicit RecordingPlayer(std::uint64_t seed) : rng_(seed) {}
+    std::string name() const override { return "recorder"; }
+    Result<std::uint8_t> newGame(Side side, const Rules&) override {
+        side_ = side;
+        return randomSetup(rng_);
+    }
+    Result<Action> act(const InfoSet& k, const Budget&) override {
+        seen.push_back({k.view().ply(), k.view().viewer(), k.view().toString(), k.history()});
+        const ActionList legal = k.view().legalActions();
+        return legal[static_cast<int>(rng_.below(legal.size()))];
+    }
+    struct Seen {
+        int ply;
+        Viewer viewer;
+        std::string view;
+        std::vector<Observation> history;
+    };
+    std::vector<Seen> seen;
+    Side side_ = Side::One;
+
+  private:
+    Rng rng_;
+};
+
+TEST(Referee, PlayersSeeOnlyTheirOwnView) {
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+        RecordingPlayer one(seed), two(seed + 100);
+        GameOptions options;
+        options.maxPlies = 300;
+        const GameRecord r = playGame(one, two, options);
+        ASSERT_TRUE(r.error.empty()) << r.error;
+        // Replay the record with full information and compare what each player was given.
+        Position pos = *Position::fromSetups(r.setups[0], r.setups[1]);
+        std::size_t next[2] = {0, 0};
+        RecordingPlayer* players[2] = {&one, &two};
+        for (std::size_t ply = 0; ply <= r.actions.size(); ++ply) {
+            const Side mover = pos.toMove();
+            auto& seen = players[index(mover)]->seen;
+            if (next[index(mover)] < seen.size() &&
+                seen[next[index(mover)]].ply == static_cast<int>(ply)) {
+                const auto& s = seen[next[index(mover)]++];
+                EXPECT_EQ(s.viewer, viewerOf(mover));
+                EXPECT_EQ(s.view, View::of(pos, viewerOf(mover)).toString());
+                // The opponent's NF reaches this player without its swap bit.
+                Side m = Side::One;
+                for (const Observation& o : s.history) {
+                    if (o.action.type() == ActionType::NotFound && m != mover) {
+                        EXPECT_FALSE(o.swapKnown);
+                        EXPECT_FALSE(o.action.swap());
+                    }
+                    m = opponent(m);
+                }
+            }
+            if (ply == r.actions.size()) break;
+            pos.doAction(r.actions[ply]);
+        }
+        EXPECT_EQ(next[0], one.seen.size());
+        EXPECT_EQ(next[1], two.seen.size());
+    }
+}
+
+TEST(Referee, IllegalActionLoses) {
+    class Cheater : public Player {
+      public:
+        std::string name() const override { return "cheater"; }
+        Result<std::uint8_t> newGame(Side, const Rules&) override { return std::uint8_t{0x0F}; }
+        Result<Action> act(const InfoSet&, const Budget&) override {
+            return Action::move(8, 24);  // a2-a4 is never legal
+        }
+    } cheater;
+    RecordingPlayer other(1);
+    const GameRecord r = playGame(cheater, other, GameOptions{});
+    EXPECT_EQ(r.outcome, Outcome::Side2Wins);
+    EXPECT_FALSE(r.error.empty());
+}
+
+TEST(Arena, PlayerSpecs) {
+    auto a = parsePlayerSpec("strong:nodes=500:movetime=20");
+    ASSERT_TRUE(a.ok());
+    EXPECT_EQ(a->botName, "strong");
+    EXPECT_EQ(a->budget.nodes, 500u);
+    EXPECT_EQ(a->budget.movetime.count(), 20);
+    EXPECT_TRUE(parsePlayerSpec("engine:./rainet engine").ok());
+    EXPECT_FALSE(parsePlayerSpec("nobody").ok());
+    EXPECT_FALSE(parsePlayerSpec("greedy:nodes").ok());
+    EXPECT_FALSE(parsePlayerSpec("greedy:depth=3").ok());
+}
+
+TEST(Arena, EloAndSprt) {
+    Score even{50, 0, 50, 0};
+    EXPECT_NEAR(eloEstimate(even).elo, 0.0, 1e-9);
+    Score strong{75, 0, 25, 0};
+    const EloEstimate e = eloEstimate(strong);
+    EXPECT_NEAR(e.elo, 190.8, 0.5);
+    EXPECT_LT(e.low, e.elo);
+    EXPECT_GT(e.high, e.elo);
+    EXPECT_GT(sprtLlr(strong, 0, 100), 2.94);
+    EXPECT_LT(sprtLlr(even, 100, 200), -2.94);
+}
+
+TEST(Arena, GreedyBeatsRandom) {
+    MatchOptions options;
+    options.games = 40;
+    options.seed = 3;
+    const Score s = playMatch(*parsePlayerSpec("greedy"), *parsePlayerSpec("random"), options);
+    EXPECT_EQ(s.games(), 40);
+    EXPECT_EQ(s.errors, 0);
+    EXPECT_GE(s.fraction(), 0.8);
+}
+
+TEST(Arena, MatchIsDeterministicAndWritesRecords) {
+    MatchOptions options;
+    options.games = 4;
+    options.concurrency = 2;
+    options.seed = 5;
+    options.recordDir = ::testing::TempDir() + "/rainet-arena-records";
+    const auto a = *parsePlayerSpec("strong:nodes=50"), b = *parsePlayerSpec("greedy");
+    const Score s1 = playMatch(a, b, options);
+    std::ifstream f(options.recordDir + "/game-00001.txt");
+    std::stringstream first;
+    first << f.rdbuf();
+    const Score s2 = playMatch(a, b, options);
+    std::ifstream g(options.recordDir + "/game-00001.txt");
+    std::stringstream again;
+    again << g.rdbuf();
+    EXPECT_EQ(s1.wins, s2.wins);
+    EXPECT_EQ(s1.losses, s2.losses);
+    EXPECT_NE(first.str().find("[Side1 \"strong:nodes=50\"]"), std::string::npos);
+    EXPECT_EQ(first.str(), again.str());
+}
+
+TEST(Bench, NodeCountMatchesCommittedValue) {
+    const char* src = std::getenv("RAINET_SOURCE_DIR");
+    ASSERT_NE(src, nullptr);
+    std::ifstream f(std::string(src) + "/bench/bench_nodes.txt");
+    ASSERT_TRUE(f);
+    std::uint64_t expected = 0;
+    f >> expected;
+    EXPECT_EQ(runBench().nodes, expected)
+        << "search behaviour changed: update bench/bench_nodes.txt deliberately";
+}
+
+}  // namespace
+}  // namespace rainet::ai

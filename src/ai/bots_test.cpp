@@ -1,0 +1,114 @@
+// Every bot answers with a legal action from its own knowledge, and is deterministic given a seed.
+#include <gtest/gtest.h>
+
+#include "ai/bot.h"
+#include "ai/greedy_bot.h"
+#include "ai/ismcts.h"
+
+namespace rainet::ai {
+namespace {
+
+// Random games from random arrangements; yields (position, knowledge of the side to move) at
+// every ply, including after NF, VC, captures and escapes.
+template <class F>
+void forRandomPositions(int games, std::uint64_t seed, F&& f) {
+    Rng rng(seed);
+    for (int g = 0; g < games; ++g) {
+        Position pos = *Position::fromSetups(randomSetup(rng), randomSetup(rng),
+                                             g % 3 == 2 ? Rules::official() : Rules::standard());
+        InfoSet k[2] = {InfoSet(View::of(pos, Viewer::Side1)),
+                        InfoSet(View::of(pos, Viewer::Side2))};
+        while (!pos.isOver() && pos.ply() < 200) {
+            f(pos, k[index(pos.toMove())]);
+            const ActionList legal = pos.legalActions();
+            const Action a = legal[static_cast<int>(rng.below(legal.size()))];
+            for (Side s : {Side::One, Side::Two})
+                ASSERT_FALSE(k[index(s)].observe(observe(pos, a, viewerOf(s))).has_value());
+            pos.doAction(a);
+        }
+    }
+}
+
+TEST(Bots, EveryNamedBotExists) {
+    for (const auto& name : botNames()) EXPECT_NE(makeBot(name), nullptr) << name;
+    EXPECT_EQ(makeBot("no-such-bot"), nullptr);
+    for (int level = 1; level <= 5; ++level)
+        EXPECT_NE(makeBot("level" + std::to_string(level)), nullptr);
+}
+
+TEST(Bots, AlwaysReturnLegalActions) {
+    std::vector<std::unique_ptr<Bot>> bots;
+    for (const auto& name : botNames()) bots.push_back(makeBot(name));
+    Budget budget;
+    budget.nodes = 30;
+    Rng rng(7);
+    int checked = 0;
+    forRandomPositions(6, 11, [&](const Position& pos, const InfoSet& k) {
+        for (auto& bot : bots) {
+            const Action a = bot->chooseAction(k, budget, rng);
+            ASSERT_TRUE(pos.isLegal(a))
+                << bot->name() << " played " << toString(a) << " in " << pos.toString();
+            ++checked;
+        }
+    });
+    EXPECT_GT(checked, 1000);
+}
+
+TEST(Bots, SetupsAreArrangementsAndMixed) {
+    for (const auto& name : botNames()) {
+        auto bot = makeBot(name);
+        Rng rng(3);
+        std::set<int> seen;
+        for (int i = 0; i < 200; ++i) {
+            const std::uint8_t s = bot->chooseSetup(Side::One, Rules::standard(), rng);
+            ASSERT_EQ(std::popcount(static_cast<unsigned>(s)), 4) << name;
+            seen.insert(s);
+        }
+        EXPECT_GT(seen.size(), 40u) << name << " setup is too predictable";
+    }
+}
+
+TEST(Bots, DeterministicGivenSeed) {
+    for (const char* name : {"greedy", "strong", "level1", "level3"}) {
+        std::vector<Action> runs[2];
+        for (auto& run : runs) {
+            auto bot = makeBot(name);
+            Rng rng(42);
+            Budget budget;
+            budget.nodes = 200;
+            forRandomPositions(1, 5, [&](const Position& pos, const InfoSet& k) {
+                if (pos.ply() % 7 == 0) run.push_back(bot->chooseAction(k, budget, rng));
+            });
+        }
+        EXPECT_FALSE(runs[0].empty());
+        EXPECT_EQ(runs[0], runs[1]) << name;
+    }
+}
+
+TEST(Bots, StopFlagEndsSearchWithALegalAction) {
+    std::atomic<bool> stop{true};
+    Budget budget;
+    budget.nodes = 1'000'000'000;
+    budget.stop = &stop;
+    StrongBot bot;
+    Rng rng(1);
+    const Position pos = Position::start();
+    const InfoSet k(View::of(pos, Viewer::Side1));
+    EXPECT_TRUE(pos.isLegal(bot.chooseAction(k, budget, rng)));
+}
+
+TEST(Bots, SearchActionsKeepEveryKindOfTerminalCard) {
+    // After a VC revealed one of side 1's cards, NF with it is among the searched actions, as are
+    // LB, FW and VC.
+    const Position pos = *Position::parse("lll2vvv/3lv3/8/8/8/8/3L!V3/LLL2VVV 1 CNn -/- 0 2");
+    const ActionList actions = searchActions(pos);
+    bool kinds[8] = {};
+    for (Action a : actions) kinds[static_cast<int>(a.type())] = true;
+    EXPECT_TRUE(kinds[static_cast<int>(ActionType::BoostAttach)]);
+    EXPECT_TRUE(kinds[static_cast<int>(ActionType::FirewallPlace)]);
+    EXPECT_TRUE(kinds[static_cast<int>(ActionType::Check)]);
+    EXPECT_TRUE(kinds[static_cast<int>(ActionType::NotFound)]);
+}
+
+}  // namespace
+}  // namespace rainet::ai

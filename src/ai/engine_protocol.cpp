@@ -1,0 +1,304 @@
+#include "ai/engine_protocol.h"
+
+#include <charconv>
+#include <iostream>
+#include <sstream>
+
+namespace rainet::ai {
+
+namespace {
+std::vector<std::string> split(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> out;
+    for (std::string t; in >> t;) out.push_back(t);
+    return out;
+}
+
+std::optional<std::uint64_t> parseNumber(const std::string& s) {
+    std::uint64_t v = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+std::string joinBots() {
+    std::string s;
+    for (const auto& n : botNames()) s += " var " + n;
+    return s;
+}
+}  // namespace
+
+std::string formatObservation(const Observation& o, Side mover) {
+    std::string s = toString(o.action, o.swapKnown ? Notation::Full : Notation::Public);
+    if (o.revealedLink) {
+        const bool one = opponent(mover) == Side::One;  // a reveal is always of the mover's target
+        s += *o.revealedLink ? (one ? " {L}" : " {l}") : (one ? " {V}" : " {v}");
+    }
+    return s;
+}
+
+Result<std::vector<Observation>> parseObservations(const std::vector<std::string>& tokens) {
+    std::vector<Observation> out;
+    for (const std::string& t : tokens) {
+        if (t.size() == 3 && t[0] == '{' && t[2] == '}') {
+            const char c = t[1];
+            if (out.empty() || out.back().revealedLink ||
+                (c != 'l' && c != 'L' && c != 'v' && c != 'V'))
+                return Error{"misplaced identity '" + t + "'"};
+            out.back().revealedLink = c == 'l' || c == 'L';
+            continue;
+        }
+        auto a = parseAction(t, true);
+        if (!a.ok()) return Error{"bad action '" + t + "': " + a.error().message};
+        Observation o;
+        o.action = *a;
+        o.swapKnown = a->type() == ActionType::NotFound && t.find(':') != std::string::npos;
+        out.push_back(o);
+    }
+    return out;
+}
+
+std::string formatSetup(std::uint8_t links) {
+    std::string s;
+    for (int i = 0; i < 8; ++i) s += (links >> i) & 1 ? 'L' : 'V';
+    return s;
+}
+
+std::optional<std::uint8_t> parseSetup(std::string_view text) {
+    if (text.size() != 8) return std::nullopt;
+    std::uint8_t links = 0;
+    int count = 0;
+    for (int i = 0; i < 8; ++i) {
+        const char c = text[i];
+        if (c == 'L' || c == 'l') {
+            links |= static_cast<std::uint8_t>(1u << i);
+            ++count;
+        } else if (c != 'V' && c != 'v') {
+            return std::nullopt;
+        }
+    }
+    if (count != 4) return std::nullopt;
+    return links;
+}
+
+EngineSession::EngineSession(Output out, std::string bot, std::uint64_t seed)
+    : out_(std::move(out)),
+      botName_(std::move(bot)),
+      seed_(seed),
+      bot_(makeBot(botName_)),
+      rng_(seed) {
+    if (!bot_) {
+        botName_ = "strong";
+        bot_ = makeBot(botName_);
+    }
+}
+
+EngineSession::~EngineSession() {
+    stop_ = true;
+    waitIdle();
+}
+
+void EngineSession::waitIdle() {
+    if (search_.joinable()) search_.join();
+}
+
+void EngineSession::finish() {
+    if (infinite_) stop_ = true;
+    waitIdle();
+}
+
+void EngineSession::reply(const std::string& line) {
+    std::lock_guard lock(outMutex_);
+    out_(line);
+}
+
+void EngineSession::error(const std::string& message) {
+    reply("error " + message);
+}
+
+bool EngineSession::handle(const std::string& line) {
+    const auto args = split(line);
+    if (args.empty()) return true;
+    const std::string& cmd = args[0];
+    if (cmd == "stop") {
+        stop_ = true;
+        return true;
+    }
+    if (cmd == "isready") {
+        reply("readyok");
+        return true;
+    }
+    if (cmd == "quit") {
+        stop_ = true;
+        waitIdle();
+        return false;
+    }
+    // Every other command waits for a running search to finish (as a GUI waits for bestaction).
+    waitIdle();
+    if (cmd == "rainet") {
+        reply("id name rainet " + botName_);
+        reply("id author the rainet authors");
+        reply("option name Bot type combo default " + botName_ + joinBots());
+        reply("option name Seed type spin default " + std::to_string(seed_) +
+              " min 0 max 18446744073709551615");
+        reply("rainetok");
+    } else if (cmd == "setoption") {
+        cmdSetOption(args);
+    } else if (cmd == "newgame") {
+        cmdNewGame(args);
+    } else if (cmd == "setup") {
+        if (args.size() != 1) return error("setup takes no arguments"), true;
+        if (!side_) return error("setup before newgame"), true;
+        reply("setup " + formatSetup(bot_->chooseSetup(*side_, rules_, rng_)));
+    } else if (cmd == "position") {
+        cmdPosition(args);
+    } else if (cmd == "go") {
+        cmdGo(args);
+    } else {
+        reply("info string unknown command '" + cmd + "'");
+    }
+    return true;
+}
+
+void EngineSession::cmdSetOption(const std::vector<std::string>& args) {
+    if (args.size() != 5 || args[1] != "name" || args[3] != "value")
+        return error("usage: setoption name NAME value VALUE");
+    if (args[2] == "Bot") {
+        auto bot = makeBot(args[4]);
+        if (!bot) return error("unknown bot '" + args[4] + "'");
+        bot_ = std::move(bot);
+        botName_ = args[4];
+    } else if (args[2] == "Seed") {
+        const auto v = parseNumber(args[4]);
+        if (!v) return error("bad seed '" + args[4] + "'");
+        seed_ = *v;
+        rng_ = Rng(seed_);
+    } else {
+        error("unknown option '" + args[2] + "'");
+    }
+}
+
+void EngineSession::cmdNewGame(const std::vector<std::string>& args) {
+    std::optional<Side> side;
+    Rules rules = Rules::standard();
+    for (std::size_t i = 1; i < args.size(); i += 2) {
+        if (i + 1 >= args.size()) return error("newgame: '" + args[i] + "' needs a value");
+        if (args[i] == "side" && (args[i + 1] == "1" || args[i + 1] == "2")) {
+            side = args[i + 1] == "1" ? Side::One : Side::Two;
+        } else if (args[i] == "rules" && Rules::byName(args[i + 1])) {
+            rules = *Rules::byName(args[i + 1]);
+        } else {
+            return error("newgame: bad '" + args[i] + " " + args[i + 1] + "'");
+        }
+    }
+    if (!side) return error("newgame: side 1 or 2 is required");
+    side_ = side;
+    rules_ = rules;
+    knowledge_.reset();
+    rng_ = Rng(seed_);
+}
+
+void EngineSession::cmdPosition(const std::vector<std::string>& args) {
+    if (!side_) return error("position before newgame");
+    if (args.size() < 8 || args[1] != "view")
+        return error("usage: position view FIELD1 .. FIELD6 [moves OBS...]");
+    std::string viewText = args[2];
+    for (int i = 3; i < 8; ++i) viewText += " " + args[i];
+    auto view = View::parse(viewText, viewerOf(*side_), rules_);
+    if (!view.ok()) return error("position: " + view.error().message);
+    std::vector<std::string> moves;
+    if (args.size() > 8) {
+        if (args[8] != "moves") return error("position: expected 'moves', got '" + args[8] + "'");
+        moves.assign(args.begin() + 9, args.end());
+    }
+    auto observations = parseObservations(moves);
+    if (!observations.ok()) return error("position: " + observations.error().message);
+    InfoSet k(*view);
+    for (std::size_t i = 0; i < observations->size(); ++i) {
+        if (auto err = k.observe((*observations)[i]))
+            return error("position: action " + std::to_string(i + 1) + ": " + err->message);
+    }
+    knowledge_.emplace(std::move(k));
+}
+
+void EngineSession::cmdGo(const std::vector<std::string>& args) {
+    if (!knowledge_) return error("go without position");
+    if (knowledge_->view().toMove() != *side_) return error("go: it is not our turn");
+    Budget budget;
+    std::uint64_t times[2] = {0, 0}, incs[2] = {0, 0};
+    bool clock = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& key = args[i];
+        if (key == "infinite") {
+            infinite_ = true;
+            budget.nodes = ~std::uint64_t{0} >> 1;
+            continue;
+        }
+        if (i + 1 >= args.size()) return error("go: '" + key + "' needs a value");
+        const auto v = parseNumber(args[++i]);
+        if (!v) return error("go: bad number '" + args[i] + "'");
+        if (key == "nodes") {
+            budget.nodes = *v;
+        } else if (key == "movetime") {
+            budget.movetime = std::chrono::milliseconds(*v);
+        } else if (key == "time1" || key == "time2") {
+            times[key[4] - '1'] = *v;
+            clock = true;
+        } else if (key == "inc1" || key == "inc2") {
+            incs[key[3] - '1'] = *v;
+        } else {
+            return error("go: unknown parameter '" + key + "'");
+        }
+    }
+    if (clock && budget.movetime.count() == 0) {
+        // Plan for about 25 more own actions; keep a margin of 50 ms on the clock.
+        const std::uint64_t t = times[index(*side_)], inc = incs[index(*side_)];
+        std::uint64_t ms = t / 25 + inc * 3 / 4;
+        ms = std::min<std::uint64_t>(ms, t > 60 ? t - 50 : 10);
+        budget.movetime = std::chrono::milliseconds(std::max<std::uint64_t>(ms, 10));
+    }
+    if (budget.nodes != ~std::uint64_t{0} >> 1) infinite_ = false;
+    stop_ = false;
+    budget.stop = &stop_;
+    searching_ = true;
+    search_ = std::thread([this, budget] {
+        bot_->setInfoCallback([this](const SearchInfo& si) {
+            std::ostringstream line;
+            const auto ms = static_cast<std::uint64_t>(si.elapsed.count());
+            line << "info iterations " << si.iterations << " nodes " << si.nodes << " time " << ms
+                 << " nps " << (ms ? si.nodes * 1000 / ms : si.nodes * 1000);
+            if (!si.bestLine.empty()) {
+                line << " pv";
+                for (Action a : si.bestLine) line << ' ' << toString(a);
+            }
+            reply(line.str());
+            if (!si.virusProbability.empty()) {
+                std::ostringstream p;
+                p << "info pvirus";
+                for (const auto& [sq, pv] : si.virusProbability) {
+                    char buf[16];
+                    std::snprintf(buf, sizeof buf, "%.2f", pv);
+                    p << ' ' << squareName(sq) << ' ' << buf;
+                }
+                reply(p.str());
+            }
+        });
+        const Action a = bot_->chooseAction(*knowledge_, budget, rng_);
+        reply("bestaction " + toString(a));
+        searching_ = false;
+    });
+}
+
+void runEngine(std::istream& in, std::ostream& out, const std::string& bot, std::uint64_t seed) {
+    EngineSession session([&out](const std::string& line) { out << line << '\n'
+                                                                << std::flush; },
+                          bot, seed);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!session.handle(line)) return;
+    }
+    // End of input: a bounded search may finish and answer; an infinite one is stopped.
+    session.finish();
+}
+
+}  // namespace rainet::ai

@@ -1,0 +1,235 @@
+#include "ai/ismcts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "ai/eval.h"
+#include "ai/greedy_bot.h"
+
+namespace rainet::ai {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+}
+
+ActionList searchActions(const Position& p) {
+    const ActionList legal = p.legalActions();
+    const Side us = p.toMove(), them = opponent(us);
+    const Bitboard nearExits = neighbours(exitsOf(us));
+    const Bitboard fwSquares =
+        nearExits | neighbours(nearExits) | (neighbours(p.cards(us)) & neighbours(p.cards(them)));
+    ActionList out;
+    for (Action a : legal) {
+        switch (a.type()) {
+            case ActionType::FirewallPlace:
+                if (!(fwSquares & bit(a.from()))) continue;
+                break;
+            case ActionType::NotFound: {
+                const bool faceUp = p.faceUp() & (bit(a.from()) | bit(a.to()));
+                const bool adjacent = neighbours(bit(a.from())) & bit(a.to());
+                if (!faceUp && !adjacent) continue;
+                break;
+            }
+            default:
+                break;
+        }
+        out.push(a);
+    }
+    return out.empty() ? legal : out;
+}
+
+void Ismcts::expand(std::uint32_t node, const Position& world) {
+    const ActionList actions = searchActions(world);
+    std::vector<std::pair<double, Action>> scored;
+    scored.reserve(actions.size());
+    for (Action a : actions) scored.emplace_back(actionPrior(world, a), a);
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& x, const auto& y) { return x.first > y.first; });
+    const double hi = scored.front().first, lo = scored.back().first;
+    const auto first = static_cast<std::uint32_t>(nodes_.size());
+    for (const auto& [score, a] : scored) {
+        Node child;
+        child.action = a;
+        child.prior = hi > lo ? static_cast<float>((score - lo) / (hi - lo)) : 0.5f;
+        nodes_.push_back(child);
+    }
+    nodes_[node].firstChild = first;
+    nodes_[node].childCount = static_cast<std::uint16_t>(scored.size());
+    nodes_[node].expanded = true;
+}
+
+std::uint32_t Ismcts::select(std::uint32_t node, bool& fresh) const {
+    const Node& n = nodes_[node];
+    // Progressive widening: children are in prior order; only the first few are eligible.
+    const auto width = static_cast<std::uint32_t>(4.0 + 2.0 * std::sqrt(double(n.visits)));
+    const std::uint32_t count = std::min<std::uint32_t>(n.childCount, width);
+    const double logN = std::log(double(n.visits) + 1.0);
+    std::uint32_t best = n.firstChild;
+    double bestValue = -1e18;
+    for (std::uint32_t i = n.firstChild; i < n.firstChild + count; ++i) {
+        const Node& c = nodes_[i];
+        double value;
+        if (c.visits == 0) {
+            value = 1e6 + c.prior;  // untried children first, best prior first
+        } else {
+            value = c.reward / c.visits + config_.exploration * std::sqrt(logN / c.visits) +
+                    config_.priorWeight * c.prior / (c.visits + 1.0);
+        }
+        if (value > bestValue) {
+            bestValue = value;
+            best = i;
+        }
+    }
+    fresh = nodes_[best].visits == 0;
+    return best;
+}
+
+double Ismcts::rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies) const {
+    ActionList legal;
+    for (int d = 0; d < config_.rolloutDepth && !world.isOver(); ++d) {
+        world.legalActions(legal);
+        Action chosen;
+        if (rng.uniform() < config_.rolloutNoise) {
+            chosen = legal[static_cast<int>(rng.below(static_cast<std::uint32_t>(legal.size())))];
+        } else {
+            double best = -1e18;
+            int ties = 0;
+            for (Action a : legal) {
+                const double s = actionPrior(world, a);
+                if (s > best) {
+                    best = s;
+                    chosen = a;
+                    ties = 1;
+                } else if (s == best && rng.below(static_cast<std::uint32_t>(++ties)) == 0) {
+                    chosen = a;
+                }
+            }
+        }
+        world.doAction(chosen);
+        ++plies;
+    }
+    return evaluateReward(world, us);
+}
+
+std::vector<Action> Ismcts::principalLine() const {
+    std::vector<Action> line;
+    std::uint32_t node = 0;
+    while (nodes_[node].expanded && nodes_[node].childCount > 0 && line.size() < 8) {
+        const Node& n = nodes_[node];
+        std::uint32_t best = n.firstChild;
+        for (std::uint32_t i = n.firstChild; i < n.firstChild + n.childCount; ++i) {
+            const Node& c = nodes_[i];
+            const Node& b = nodes_[best];
+            if (c.visits > b.visits || (c.visits == b.visits && c.reward > b.reward)) best = i;
+        }
+        if (nodes_[best].visits == 0) break;
+        line.push_back(nodes_[best].action);
+        node = best;
+    }
+    return line;
+}
+
+SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng& rng,
+                            const InfoCallback& info) {
+    const auto start = Clock::now();
+    const Side us = knowledge.view().toMove();
+    const Belief belief(knowledge, config_.useEvidence);
+    std::uint64_t limit = budget.nodes ? budget.nodes : 0;
+    if (!limit && budget.movetime.count() == 0) limit = config_.iterations;
+    if (config_.maxIterations)
+        limit = limit ? std::min(limit, config_.maxIterations) : config_.maxIterations;
+    // Leave a few milliseconds for returning the answer.
+    const auto deadline = start + std::max(std::chrono::milliseconds(1),
+                                           budget.movetime - std::chrono::milliseconds(3));
+
+    nodes_.clear();
+    nodes_.reserve(1 << 16);
+    nodes_.push_back(Node{});
+    SearchResult result;
+    auto lastInfo = start;
+    std::vector<std::uint32_t> path;
+    for (;;) {
+        if (limit && result.iterations >= limit) break;
+        if (budget.stop && budget.stop->load(std::memory_order_relaxed)) break;
+        if (budget.movetime.count() && (result.iterations & 15) == 0) {
+            const auto now = Clock::now();
+            if (now >= deadline) break;
+            if (info && now - lastInfo >= std::chrono::seconds(1)) {
+                lastInfo = now;
+                SearchInfo si;
+                si.iterations = result.iterations;
+                si.nodes = result.plies;
+                si.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(now - start);
+                si.bestLine = principalLine();
+                info(si);
+            }
+        }
+        Position world = belief.sample(rng);
+        path.clear();
+        path.push_back(0);
+        std::uint32_t node = 0;
+        double reward;
+        for (;;) {
+            if (world.isOver()) {
+                reward = evaluateReward(world, us);
+                break;
+            }
+            if (!nodes_[node].expanded) expand(node, world);
+            bool fresh = false;
+            node = select(node, fresh);
+            world.doAction(nodes_[node].action);
+            ++result.plies;
+            path.push_back(node);
+            if (fresh) {
+                reward = rollout(world, us, rng, result.plies);
+                break;
+            }
+        }
+        // Back up: each node stores the reward of the side that played its action.
+        Side mover = us;
+        for (std::size_t i = 1; i < path.size(); ++i) {
+            Node& n = nodes_[path[i]];
+            n.visits += 1;
+            n.reward += mover == us ? reward : 1.0 - reward;
+            mover = opponent(mover);
+        }
+        nodes_[0].visits += 1;
+        ++result.iterations;
+    }
+    // The most visited root child; with no iteration at all, the best prior.
+    if (!nodes_[0].expanded) expand(0, belief.sample(rng));
+    const Node& root = nodes_[0];
+    std::uint32_t best = root.firstChild;
+    for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i) {
+        const Node& c = nodes_[i];
+        const Node& b = nodes_[best];
+        if (c.visits > b.visits || (c.visits == b.visits && c.reward > b.reward)) best = i;
+    }
+    result.best = nodes_[best].action;
+    result.bestLine = principalLine();
+    if (result.bestLine.empty()) result.bestLine.push_back(result.best);
+    if (info) {
+        SearchInfo si;
+        si.iterations = result.iterations;
+        si.nodes = result.plies;
+        si.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+        si.bestLine = result.bestLine;
+        si.virusProbability = belief.virusProbabilities(opponent(us));
+        info(si);
+    }
+    return result;
+}
+
+std::uint8_t StrongBot::chooseSetup(Side, const Rules&, Rng& rng) {
+    return mixedSetup(rng);
+}
+
+Action StrongBot::chooseAction(const InfoSet& knowledge, const Budget& budget, Rng& rng) {
+    const ActionList legal = knowledge.view().legalActions();
+    if (legal.size() == 1) return legal[0];
+    Ismcts search(config_);
+    return search.search(knowledge, budget, rng, info_).best;
+}
+
+}  // namespace rainet::ai

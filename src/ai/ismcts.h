@@ -1,0 +1,79 @@
+#pragma once
+// The strong player: single-observer information-set Monte Carlo tree search (Cowling, Powley and
+// Whitehouse 2012). Each iteration draws a full world from the Belief (belief.h) about the
+// opponent's hidden cards, descends one shared tree of action histories with UCB1 (plus a
+// progressive bias from the action prior and progressive widening over prior-ordered children),
+// adds one node, plays a short heuristic rollout in that world and backs up the evaluation.
+// Legal actions never depend on hidden identities, so every child is available in every world.
+// A budget of `nodes` counts iterations (one simulated playout from the root each).
+#include <cstdint>
+#include <vector>
+
+#include "ai/belief.h"
+#include "ai/bot.h"
+
+namespace rainet::ai {
+
+struct SearchConfig {
+    std::uint64_t iterations = 2000;  // default when the budget gives no limit
+    std::uint64_t maxIterations = 0;  // a cap whatever the budget (levels); 0 = none
+    int rolloutDepth = 12;            // plies of heuristic rollout before the evaluation
+    double exploration = 0.5;         // UCB1 constant (rewards in [0, 1])
+    double priorWeight = 0.3;         // progressive-bias weight of the action prior
+    double rolloutNoise = 0.25;       // probability of a random action in rollouts
+    bool useEvidence = true;          // behavioural evidence in the belief
+};
+
+// What one search found (also reported through SearchInfo).
+struct SearchResult {
+    Action best;
+    std::uint64_t iterations = 0;
+    std::uint64_t plies = 0;  // actions simulated, tree and rollouts
+    std::vector<Action> bestLine;
+};
+
+class Ismcts {
+  public:
+    explicit Ismcts(SearchConfig config) : config_(config) {}
+    SearchResult search(const InfoSet& knowledge, const Budget& budget, Rng& rng,
+                        const InfoCallback& info);
+
+  private:
+    struct Node {
+        Action action;
+        std::uint32_t firstChild = 0;
+        std::uint16_t childCount = 0;
+        bool expanded = false;
+        std::uint32_t visits = 0;
+        double reward = 0.0;  // sum, from the view of the side that played `action`
+        float prior = 0.0f;   // in [0, 1] among siblings
+    };
+    void expand(std::uint32_t node, const Position& world);
+    std::uint32_t select(std::uint32_t node, bool& fresh) const;
+    double rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies) const;
+    std::vector<Action> principalLine() const;
+
+    SearchConfig config_;
+    std::vector<Node> nodes_;
+};
+
+class StrongBot : public Bot {
+  public:
+    explicit StrongBot(std::string name = "strong", SearchConfig config = {})
+        : name_(std::move(name)), config_(config) {}
+    std::string name() const override { return name_; }
+    std::uint8_t chooseSetup(Side side, const Rules& rules, Rng& rng) override;
+    Action chooseAction(const InfoSet& knowledge, const Budget& budget, Rng& rng) override;
+    const SearchConfig& config() const { return config_; }
+
+  private:
+    std::string name_;
+    SearchConfig config_;
+};
+
+// The actions the tree considers: every move, escape, LB and VC; FW only where it blocks a
+// path to our exits (within two squares of them) or guards a contact square; NF only with a face-up
+// card or two neighbours. Falls back to all legal actions if that leaves none.
+ActionList searchActions(const Position& p);
+
+}  // namespace rainet::ai
