@@ -130,6 +130,8 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     }
     const me = mySide(s);
     if (s.status === 'setup' && me && !s.setup[s.you as SideId] && !ui.setup) ui.setup = defaultArrangement(me);
+    const yourTurn = s.status === 'playing' && me !== null && !!s.legal?.length;
+    document.title = `${yourTurn ? '● Your turn · ' : ''}rainet · ${id}`;
     el.replaceChildren(renderScreen(s, me));
     if (ui.nfPair) el.appendChild(nfDialog());
     if (s.status === 'finished' || s.status === 'aborted') {
@@ -466,6 +468,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     dispose: () => {
       document.removeEventListener('keydown', onKey);
       clearInterval(tick);
+      document.title = 'rainet · Rai-Net Access Battlers';
       client.unfollow(id);
     },
   };

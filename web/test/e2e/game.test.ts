@@ -304,5 +304,25 @@ test('invite link, draw by agreement and rematch', async () => {
   await erin.page.click('[data-action="rematch"]');
   await erin.page.waitForURL((u) => /\/game\/[A-Za-z0-9]+$/.test(u.pathname) && !u.pathname.endsWith(id));
   await erin.page.waitForSelector('[data-status="open"][data-you="2"]');
+  // Nobody came: abort it.
+  await erin.page.click('[data-action="abort"]');
+  await erin.page.waitForSelector('[data-status="aborted"]');
   assert.deepEqual(allLeaks(frank.messages(), '2'), []);
+});
+
+test('resigning takes a confirmation and ends the game', async () => {
+  const gina = await Player.open(browser, 'gina', `${server.url}/`);
+  players.push(gina);
+  await gina.page.check('[data-field="opponent-computer"]');
+  await gina.page.click('[data-action="create"]');
+  await gina.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  await gina.page.click('[data-action="setup-random"]');
+  await gina.page.click('[data-action="setup-confirm"]');
+  await gina.page.waitForSelector('[data-status="playing"]');
+  await gina.page.click('[data-action="resign"]');
+  await gina.page.click('[data-action="resign-confirm"]');
+  await gina.page.waitForSelector('[data-overlay="end"]');
+  await gina.page.click('[data-action="see-board"]');
+  await gina.page.waitForSelector('.endpanel[data-end="resign"]');
+  assert.match(await gina.page.textContent('.endpanel .result') ?? '', /You lose/);
 });
