@@ -124,7 +124,6 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
         type: 'button',
         class: cls,
         'data-square': name,
-        role: 'gridcell',
         'aria-label': labelParts.join(', '),
         tabindex: cursor === name || (!cursor && i === 0) ? 0 : -1,
         on: {
@@ -149,7 +148,7 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
   return h(
     'div.board-wrap',
     server(top, opts, true),
-    h('div.board', { role: 'grid', 'aria-label': 'board', 'data-bottom': opts.bottom }, squares),
+    h('div.board', { role: 'group', 'aria-label': `board, side ${opts.bottom} at the bottom`, 'data-bottom': opts.bottom }, squares),
     server(opts.bottom, opts, false),
   );
 }

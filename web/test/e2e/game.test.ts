@@ -55,6 +55,7 @@ async function finishGame(turns: Map<Side, Player>, id: string, seed: number, ma
 test('two players set up and play a full game through the UI while a spectator watches; nothing hidden leaks', async () => {
   alice = await Player.open(browser, 'alice', `${server.url}/`);
   players.push(alice);
+  await alice.shot('lobby');
   // Create an open game as side 1 with a clock.
   await alice.page.check('[data-field="opponent-open"]');
   await alice.page.check('[data-field="side-1"]');
