@@ -133,12 +133,13 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     const yourTurn = s.status === 'playing' && me !== null && !!s.legal?.length;
     document.title = `${yourTurn ? '● Your turn · ' : ''}rainet · ${id}`;
     el.replaceChildren(renderScreen(s, me));
-    if (ui.nfPair) el.appendChild(nfDialog());
-    if (s.status === 'finished' || s.status === 'aborted') {
-      if (!ui.endSeen) el.appendChild(endOverlay(s));
-    }
+    let dialog: HTMLElement | null = null;
+    if (ui.nfPair) el.appendChild((dialog = nfDialog()));
+    if ((s.status === 'finished' || s.status === 'aborted') && !ui.endSeen) el.appendChild((dialog = endOverlay(s)));
     updateClocks();
-    if (focusedSquare) el.querySelector<HTMLElement>(`[data-square="${focusedSquare}"]`)?.focus();
+    // Keyboard users land in an open dialog; otherwise the focus stays on the square it was on.
+    if (dialog) dialog.querySelector<HTMLElement>('button')?.focus();
+    else if (focusedSquare) el.querySelector<HTMLElement>(`[data-square="${focusedSquare}"]`)?.focus();
   }
 
   function renderScreen(s: GameState, me: Side | null): HTMLElement {
