@@ -15,6 +15,8 @@ export interface BoardOptions {
   /** Servers that are a click target ('srv' for the card selected on an exit). */
   serverTarget?: Side | null;
   last?: string[];
+  /** Squares whose card has a legal move (the player's turn, nothing selected). */
+  movable?: Set<string>;
   cursor?: string | null;
   onSquare?: (sq: string) => void;
   onServer?: (side: Side) => void;
@@ -112,6 +114,7 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
       opts.selected === name ? 'selected' : '',
       mark ? `mark-${mark}` : '',
       cursor === name ? 'cursor' : '',
+      opts.movable?.has(name) ? 'movable' : '',
     ].join(' ');
     const labelParts = [name];
     if (q.card) labelParts.push(cardFace(q.card, opts.me).getAttribute('aria-label')!);

@@ -201,6 +201,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       selected: ui.selected,
       marks,
       serverTarget,
+      movable: myTurn && !ui.mode && !ui.selected ? new Set(targets.moves.keys()) : undefined,
       last: s.history.length ? last : [],
       cursor: ui.cursor,
       onSquare: (sq) => (setupSquares ? onSetupSquare(sq, setupSquares) : onSquare(sq, targets, s)),
