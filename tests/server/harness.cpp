@@ -25,7 +25,7 @@ using tcp = asio::ip::tcp;
 namespace {
 std::string binaryDir() {
     const char* d = std::getenv("RAINET_BINARY_DIR");
-    return d ? d : "build";
+    return d ? d : RAINET_BINARY_DIR_DEFAULT;
 }
 }  // namespace
 
