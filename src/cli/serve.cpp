@@ -12,7 +12,7 @@ int run(const Args& args);
 const Command kServe{
     "serve",
     "serve [--listen HOST:PORT] [--db FILE] [--web DIR] [--threads N] [--grace SECONDS] "
-    "[--test-mode]",
+    "[--rate MSGS_PER_S] [--test-mode]",
     "run the multiplayer server (WebSocket protocol: docs/protocol.md)", run};
 
 int run(const Args& args) {
@@ -26,13 +26,14 @@ int run(const Args& args) {
         if (a == "--test-mode") {
             c.testMode = true;
         } else if (a == "--listen" || a == "--db" || a == "--web" || a == "--threads" ||
-                   a == "--grace") {
+                   a == "--grace" || a == "--rate") {
             if (!(v = value())) return usageError(kServe, a + " needs a value");
             try {
                 if (a == "--listen") c.listen = *v;
                 if (a == "--db") c.db = *v;
                 if (a == "--web") c.web = *v;
                 if (a == "--threads") c.threads = std::clamp(std::stoi(*v), 1, 64);
+                if (a == "--rate") c.ratePerSecond = std::clamp(std::stoi(*v), 1, 1000000);
                 if (a == "--grace") c.graceCs = std::max(0, std::stoi(*v)) * 100LL;
             } catch (const std::exception&) {
                 return usageError(kServe, a + " needs a number");

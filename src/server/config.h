@@ -11,6 +11,7 @@ struct Config {
     std::string web = "web/dist";
     int threads = 2;              // network threads
     int botThreads = 1;           // the computer thinks here, never on a network thread
+    int ratePerSecond = 20;       // per connection; the burst is twice this
     std::int64_t graceCs = 6000;  // claim_win after the opponent has been gone this long
     bool testMode = false;        // manual time, sequential ids, POST /api/test/advance
 };

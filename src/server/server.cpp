@@ -36,7 +36,6 @@ using protocol::MsgType;
 namespace {
 
 constexpr std::size_t kMaxQueue = 1024;  // queued messages per connection before it is dropped
-constexpr double kBurst = 40, kRefillPerSecond = 20;
 constexpr int kRefusedBeforeClose = 100;
 
 class WsSession;
@@ -115,11 +114,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         reply(protocol::renderError(code, message, id, game), code);
     }
 
-    bool allow() {
+    bool allow(const Json& id) {
         const auto now = std::chrono::steady_clock::now();
+        const double rate = hub_.config().ratePerSecond;
         tokens_ =
-            std::min(kBurst, tokens_ + kRefillPerSecond *
-                                           std::chrono::duration<double>(now - last_).count());
+            std::min(2 * rate, tokens_ + rate * std::chrono::duration<double>(now - last_).count());
         last_ = now;
         if (tokens_ >= 1) {
             tokens_ -= 1;
@@ -129,16 +128,21 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
             logEvent("connection_flood", {{"player", player_ ? player_->publicId : ""}});
             closeNow(websocket::close_code::policy_error, "flood");
         } else {
-            fail(ErrorCode::RateLimited, "too many messages; this one was ignored");
+            fail(ErrorCode::RateLimited, "too many messages; this one was ignored", id);
         }
         return false;
     }
 
     void handle(const std::string& text) {
-        if (!allow()) return;
-        if (text.size() > protocol::kMaxFrame)
-            return fail(ErrorCode::TooLarge, "frames are limited to 4096 bytes");
+        if (text.size() > protocol::kMaxFrame) {
+            if (allow(nullptr)) fail(ErrorCode::TooLarge, "frames are limited to 4096 bytes");
+            return;
+        }
         auto parsed = protocol::parseClientMessage(text);
+        if (!allow(std::holds_alternative<protocol::ClientMessage>(parsed)
+                       ? std::get<protocol::ClientMessage>(parsed).id
+                       : std::get<protocol::Failure>(parsed).id))
+            return;
         if (auto* f = std::get_if<protocol::Failure>(&parsed))
             return fail(f->code, f->message, f->id, f->game);
         const auto& m = std::get<protocol::ClientMessage>(parsed);
@@ -242,7 +246,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     std::deque<std::shared_ptr<const std::string>> queue_;
     std::optional<store::PlayerRow> player_;
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
-    double tokens_ = kBurst;
+    double tokens_ = 2.0 * hub_.config().ratePerSecond;
     std::chrono::steady_clock::time_point last_;
     int refused_ = 0;
     bool closing_ = false, finished_ = false, counted_ = false;
@@ -465,6 +469,10 @@ class Listener : public std::enable_shared_from_this<Listener> {
     }
     void onAccept(beast::error_code ec, tcp::socket socket) {
         if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+        if (!ec) {
+            socket.set_option(tcp::no_delay(true), ec);  // small frames: no Nagle delay
+            ec = {};
+        }
         if (!ec) std::make_shared<HttpSession>(std::move(socket), hub_, registry_)->run();
         doAccept();
     }

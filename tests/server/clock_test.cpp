@@ -1,0 +1,93 @@
+// Server-side clocks with the injected (manual) time source: Fischer increment, flag by the
+// server's timer, a reconnect does not stop the clock, a restart does not charge the downtime.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <csignal>
+
+#include "players.h"
+
+namespace rainet::test {
+namespace {
+
+std::string dbPath(const std::string& name) {
+    return "/tmp/rainet_" + name + "_" + std::to_string(::getpid()) + ".db";
+}
+
+const Json kClock = {{"clock", {{"initial", 1000}, {"increment", 100}}}};
+
+TEST(Clock, IncrementAndFlag) {
+    ServerProcess server(dbPath("flag"));
+    Player a(server.port()), b(server.port());
+    const std::string g = startGame(a, b, kClock);
+    EXPECT_EQ(a.game(g).clocks, (Json{{"1", 1000}, {"2", 1000}, {"running", "1"}}));
+    server.advance(300);
+    playOne(a, b, g, a.game(g).legal[0]);
+    EXPECT_EQ(b.game(g).clocks, (Json{{"1", 800}, {"2", 1000}, {"running", "2"}}));
+    server.advance(999);
+    b.drain();
+    EXPECT_EQ(b.game(g).status, "playing");
+    server.advance(1);  // side 2's clock reaches zero: the server flags it without any message
+    b.take([](const Json& j) { return j["type"] == "event" && j["kind"] == "end"; });
+    EXPECT_EQ(b.game(g).end["reason"], "time");
+    EXPECT_EQ(b.game(g).end["winner"], "1");
+    EXPECT_EQ(b.game(g).clocks, (Json{{"1", 800}, {"2", 0}, {"running", nullptr}}));
+}
+
+TEST(Clock, ReconnectDoesNotStopTheClock) {
+    ServerProcess server(dbPath("clockreconnect"));
+    Player a(server.port()), b(server.port());
+    const std::string g = startGame(a, b, kClock);
+    playOne(a, b, g, a.game(g).legal[0]);  // side 2 to move, 1100 left
+    b.disconnect();
+    server.advance(400);
+    Player back(server.port(), b.token());
+    back.ws().send(Json{{"type", "watch"}, {"game", g}});
+    back.take([](const Json& j) { return j["type"] == "snapshot"; });
+    EXPECT_EQ(back.game(g).clocks, (Json{{"1", 1100}, {"2", 600}, {"running", "2"}}));
+}
+
+TEST(Clock, TheClockRunsAgainAfterARestart) {
+    ServerProcess server(dbPath("clockrestart"));
+    std::string g, tokenB;
+    {
+        Player a(server.port()), b(server.port());
+        g = startGame(a, b, kClock);
+        server.advance(250);
+        playOne(a, b, g, a.game(g).legal[0]);  // stored: side 1 850, side 2 1000
+        tokenB = b.token();
+        server.kill(SIGKILL);
+    }
+    server.start();
+    server.advance(1000);  // side 2's whole stored clock, after the restart: it flags
+    Player b(server.port(), tokenB);
+    b.ws().send(Json{{"type", "watch"}, {"game", g}});
+    b.take([](const Json& j) { return j["type"] == "snapshot"; });
+    EXPECT_EQ(b.game(g).status, "finished");
+    EXPECT_EQ(b.game(g).end["reason"], "time");
+}
+
+// The side to move's turn restarts from the clocks stored with the last action: neither the
+// downtime nor the part of the turn before the crash is charged.
+TEST(Clock, RestartDoesNotChargeTheDowntime) {
+    ServerProcess server(dbPath("clockrestart2"));
+    std::string g, tokenB;
+    {
+        Player a(server.port()), b(server.port());
+        g = startGame(a, b, kClock);
+        server.advance(250);
+        playOne(a, b, g, a.game(g).legal[0]);  // stored: side 1 850, side 2 1000
+        server.advance(300);                   // side 2 thinks; then the server dies
+        tokenB = b.token();
+        server.kill(SIGKILL);
+    }
+    server.start();
+    server.advance(50);
+    Player b(server.port(), tokenB);
+    b.ws().send(Json{{"type", "watch"}, {"game", g}});
+    b.take([](const Json& j) { return j["type"] == "snapshot"; });
+    EXPECT_EQ(b.game(g).clocks, (Json{{"1", 850}, {"2", 950}, {"running", "2"}}));
+}
+
+}  // namespace
+}  // namespace rainet::test

@@ -1,0 +1,94 @@
+#pragma once
+// Test harness for the server: a `rainet serve --test-mode` child process on loopback (manual
+// time, sequential ids), a small WebSocket client (Beast, its own io thread) that records every
+// message it receives, and an HTTP helper.
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace rainet::test {
+
+using Json = nlohmann::ordered_json;
+using namespace std::chrono_literals;
+
+class ServerProcess {
+  public:
+    // Starts the server on a fresh port; `db` persists across restarts of the same object.
+    explicit ServerProcess(std::string db, std::vector<std::string> extra = {});
+    ~ServerProcess();
+    void start();
+    void kill(int signal);  // and wait for the process
+    int port() const { return port_; }
+    std::string logText() const;
+    // Blocking HTTP request; returns status and body.
+    std::pair<int, std::string> http(const std::string& method, const std::string& target);
+    void advance(int cs) { http("POST", "/api/test/advance?cs=" + std::to_string(cs)); }
+
+  private:
+    std::string db_, log_;
+    std::vector<std::string> extra_;
+    int pid_ = -1;
+    int port_ = 0;
+};
+
+class WsClient {
+  public:
+    explicit WsClient(int port);
+    ~WsClient();
+    void send(const std::string& text);
+    void send(const Json& j) { send(j.dump()); }
+    // The next message not yet taken, or nullopt after the timeout.
+    std::optional<std::string> next(std::chrono::milliseconds timeout = 5s);
+    // Takes messages until one matches; fails the test (and returns null) on timeout.
+    template <class Pred>
+    Json waitFor(Pred pred, std::chrono::milliseconds timeout = 10s);
+    Json waitType(const std::string& type) {
+        return waitFor([&](const Json& j) { return j["type"] == type; });
+    }
+    Json waitEvent(const std::string& game, long v) {
+        return waitFor([&](const Json& j) {
+            return j["type"] == "event" && j["game"] == game && j["v"] == v;
+        });
+    }
+    // Every message received so far, in order.
+    std::vector<std::string> log();
+    bool isClosed();
+    int closeCode();  // after the server closed the connection
+    void close();
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    std::size_t taken_ = 0;
+};
+
+template <class Pred>
+Json WsClient::waitFor(Pred pred, std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (true) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) break;
+        auto m = next(left);
+        if (!m) break;
+        Json j = Json::parse(*m, nullptr, false);
+        if (!j.is_discarded() && pred(j)) return j;
+    }
+    auto all = log();
+    std::string tail;
+    for (std::size_t i = all.size() > 3 ? all.size() - 3 : 0; i < all.size(); ++i)
+        tail += all[i].substr(0, 400) + "\n";
+    ADD_FAILURE() << "timed out waiting for a message; the last received:\n" << tail;
+    return nullptr;
+}
+
+}  // namespace rainet::test

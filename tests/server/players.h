@@ -1,0 +1,184 @@
+#pragma once
+// A player (or spectator) over one WebSocket connection, following what the server says about each
+// game: version, status, view, legal actions. Scripted tests and random games are built on it.
+#include <map>
+#include <random>
+
+#include "harness.h"
+
+namespace rainet::test {
+
+struct GameState {
+    long v = -1;
+    std::string status, view, you;
+    std::vector<std::string> legal;
+    Json clocks, end;
+};
+
+class Player {
+  public:
+    // Request ids are unique per player: a player coming back (with a token) numbers its new
+    // requests from 1000 so they never repeat the ones of its earlier connection.
+    Player(int port, std::string token = {})
+        : token_(std::move(token)), nextId_(token_.empty() ? 1 : 1000) {
+        connect(port);
+    }
+
+    void connect(int port, bool sayHello = true) {
+        ws_ = std::make_unique<WsClient>(port);
+        if (!sayHello) return;
+        Json hello{{"type", "hello"}};
+        if (!token_.empty()) hello["token"] = token_;
+        ws_->send(hello);
+        Json w = take([](const Json& j) { return j["type"] == "welcome"; });
+        token_ = w["token"].get<std::string>();
+        id_ = w["player"]["id"].get<std::string>();
+        welcome_ = w;
+    }
+    void disconnect() { ws_.reset(); }
+    WsClient& ws() { return *ws_; }
+    const std::string& token() const { return token_; }
+    const std::string& id() const { return id_; }
+    const Json& welcome() const { return welcome_; }
+    GameState& game(const std::string& g) { return games_[g]; }
+
+    // Sends a message with a fresh id and returns the ack or error answering it.
+    Json request(Json m) {
+        m["id"] = nextId_++;
+        return requestWithId(m);
+    }
+    Json requestWithId(const Json& m) {
+        ws_->send(m);
+        return take([&](const Json& j) {
+            return (j["type"] == "ack" || j["type"] == "error") && j.contains("id") &&
+                   j["id"] == m["id"];
+        });
+    }
+    // Takes messages (following every game) until one matches.
+    template <class Pred>
+    Json take(Pred pred, std::chrono::milliseconds timeout = 10s) {
+        return ws_->waitFor(
+            [&](const Json& j) {
+                follow(j);
+                return pred(j);
+            },
+            timeout);
+    }
+    void waitVersion(const std::string& g, long v) {
+        if (games_[g].v >= v) return;
+        take([&](const Json& j) {
+            return (j["type"] == "event" || j["type"] == "snapshot") && j["game"] == g &&
+                   j["v"].get<long>() >= v;
+        });
+    }
+    // Drains what has already arrived (without waiting longer than `quiet`).
+    void drain(std::chrono::milliseconds quiet = 50ms) {
+        while (auto m = ws_->next(quiet)) follow(Json::parse(*m));
+    }
+
+  private:
+    void follow(const Json& j) {
+        if (!j.is_object() || !j.contains("game") || !j["game"].is_string()) return;
+        GameState& s = games_[j["game"].get<std::string>()];
+        const std::string type = j["type"];
+        if (type == "snapshot") {
+            s.v = j["v"];
+            s.status = j["status"];
+            s.you = j["you"];
+            s.view = j["view"].is_string() ? j["view"].get<std::string>() : "";
+            s.legal = j.contains("legal") ? j["legal"].get<std::vector<std::string>>()
+                                          : std::vector<std::string>{};
+            s.clocks = j["clocks"];
+            if (!j["result"].is_null()) s.end = j["result"];
+        } else if (type == "event") {
+            s.v = j["v"];
+            const std::string kind = j.value("kind", "");
+            if (kind == "joined") s.status = "setup";
+            if (kind == "start" || kind == "action") {
+                s.status = "playing";
+                s.view = j["view"];
+                s.clocks = j["clocks"];
+                s.legal = j.contains("legal") ? j["legal"].get<std::vector<std::string>>()
+                                              : std::vector<std::string>{};
+            }
+            if (kind == "end") {
+                s.status = j["reason"] == "aborted" ? "aborted" : "finished";
+                s.legal.clear();
+                s.end = j;
+                s.clocks = j["clocks"];
+            }
+        }
+    }
+
+    std::unique_ptr<WsClient> ws_;
+    std::string token_, id_;
+    Json welcome_;
+    int nextId_;
+    std::map<std::string, GameState> games_;
+};
+
+// Creates a game by `a` (side 1 unless said otherwise) that `b` joins; both submit arrangements
+// (random unless given); returns the game id once play has started.
+inline std::string startGame(Player& a, Player& b, Json create = Json::object(),
+                             Json linksA = nullptr, Json linksB = nullptr) {
+    create["type"] = "create";
+    if (!create.contains("side")) create["side"] = "1";
+    if (!create.contains("opponent")) create["opponent"] = "invite";
+    Json ack = a.request(create);
+    EXPECT_EQ(ack["type"], "ack") << ack.dump();
+    const std::string g = ack["game"];
+    a.take([&](const Json& j) { return j["type"] == "snapshot"; });
+    EXPECT_EQ(b.request({{"type", "join"}, {"game", g}})["type"], "ack");
+    b.take([&](const Json& j) { return j["type"] == "snapshot"; });
+    auto setup = [&](Player& p, const Json& links) {
+        Json m{{"type", "setup"}, {"game", g}};
+        if (links.is_null())
+            m["random"] = true;
+        else
+            m["links"] = links;
+        EXPECT_EQ(p.request(m)["type"], "ack");
+    };
+    setup(a, linksA);
+    setup(b, linksB);
+    a.take([&](const Json& j) { return j["type"] == "event" && j["kind"] == "start"; });
+    b.take([&](const Json& j) { return j["type"] == "event" && j["kind"] == "start"; });
+    return g;
+}
+
+// The side to move plays one action from its legal list; both wait for the event(s).
+inline Json playOne(Player& a, Player& b, const std::string& g, const std::string& action) {
+    Player& mover = a.game(g).legal.empty() ? b : a;
+    const long v = mover.game(g).v;
+    Json r = mover.request({{"type", "act"}, {"game", g}, {"action", action}, {"v", v}});
+    EXPECT_EQ(r["type"], "ack") << r.dump();
+    a.waitVersion(g, v + 1);
+    b.waitVersion(g, v + 1);
+    if (a.game(g).legal.empty() && b.game(g).legal.empty()) {  // the action ended the game
+        a.waitVersion(g, v + 2);
+        b.waitVersion(g, v + 2);
+    }
+    return r;
+}
+
+inline std::string moverAction(Player& a, Player& b, const std::string& g, std::mt19937& rng) {
+    auto& legal = a.game(g).legal.empty() ? b.game(g).legal : a.game(g).legal;
+    return legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];
+}
+
+// Random legal actions until the game ends (or maxPlies); returns the number of actions played.
+inline int playRandom(Player& a, Player& b, const std::string& g, std::mt19937& rng,
+                      int maxPlies = 100000) {
+    int plies = 0;
+    while (a.game(g).status == "playing" && plies < maxPlies) {
+        if (a.game(g).legal.empty() && b.game(g).legal.empty()) {
+            ADD_FAILURE() << "nobody to move";
+            break;
+        }
+        playOne(a, b, g, moverAction(a, b, g, rng));
+        ++plies;
+        if (::testing::Test::HasFailure()) break;
+    }
+    return plies;
+}
+
+}  // namespace rainet::test
