@@ -149,6 +149,9 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
                                    std::chrono::milliseconds(10));
     const auto deadline = start + std::max(std::chrono::milliseconds(1), budget.movetime - margin);
 
+    // Memory above the kept chunks is released here, inside this search's time, rather than
+    // after the previous answer.
+    nodes_.trim(kKeptChunks);
     nodes_.clear();
     nodes_.allocate(1);  // the root, index 0
     SearchResult result;

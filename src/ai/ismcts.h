@@ -74,6 +74,10 @@ class Ismcts {
             return first;
         }
         void clear() { used_ = 0; }
+        // Releases all but the first `chunks` chunks (a long search's memory is not kept).
+        void trim(std::size_t chunks) {
+            if (chunks_.size() > chunks) chunks_.resize(chunks);
+        }
         std::uint32_t size() const { return used_; }
 
       private:
@@ -85,7 +89,8 @@ class Ismcts {
     static constexpr std::uint32_t kMaxNodes = 1u << 21;
 
     SearchConfig config_;
-    NodePool nodes_;  // kept between searches: no allocation once warm
+    NodePool nodes_;  // kept between searches, up to kKeptChunks chunks (8 MB)
+    static constexpr std::size_t kKeptChunks = 16;
 };
 
 class StrongBot : public Bot {
