@@ -5,7 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake ninja-build pkg-config libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
-          nlohmann-json3-dev libsqlite3-dev libsodium-dev nodejs npm chromium)
+          nlohmann-json3-dev libsqlite3-dev libsodium-dev chromium)
+# Node may come with the machine (with its own npm); only a machine without it takes Debian's.
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

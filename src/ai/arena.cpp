@@ -98,15 +98,18 @@ EloEstimate eloEstimate(const Score& s) {
 }
 
 double sprtLlr(const Score& s, double elo0, double elo1) {
-    const int n = s.games();
-    if (n == 0) return 0.0;
-    const double mu = s.fraction();
-    double var =
-        (s.wins * (1 - mu) * (1 - mu) + s.draws * (0.5 - mu) * (0.5 - mu) + s.losses * mu * mu) / n;
-    if (var <= 0) var = 1e-3;
+    if (s.games() == 0) return 0.0;
+    // Half a game of each outcome is added so that the variance of a one-sided start is not 0.
+    const double w = s.wins + 0.5, d = s.draws + 0.5, l = s.losses + 0.5, n = w + d + l;
+    const double mu = (w + 0.5 * d) / n;
+    const double var = (w * (1 - mu) * (1 - mu) + d * (0.5 - mu) * (0.5 - mu) + l * mu * mu) / n;
     auto expected = [](double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0)); };
     const double s0 = expected(elo0), s1 = expected(elo1);
     return n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var);
+}
+
+namespace {
+constexpr int kSprtMinGames = 20;
 }
 
 Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& options,
@@ -150,10 +153,11 @@ Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& op
             if (!options.recordDir.empty()) {
                 char file[32];
                 std::snprintf(file, sizeof file, "game-%05d.txt", g + 1);
-                std::ofstream(std::filesystem::path(options.recordDir) / file)
-                    << formatRecord(r, aIsOne ? nameA : nameB, aIsOne ? nameB : nameA);
+                std::ofstream(std::filesystem::path(options.recordDir) / file) << formatRecord(
+                    r, aIsOne ? nameA : nameB, aIsOne ? nameB : nameA, std::to_string(g + 1));
             }
             std::lock_guard lock(mutex);
+            if (!r.error.empty() && options.onError) options.onError(g + 1, r.error);
             for (int p = 0; p < 2; ++p) {
                 const int side = (p == 0) == aIsOne ? 0 : 1;  // A is side 1 in even games
                 score.maxThinkMs[p] = std::max(score.maxThinkMs[p], r.maxThinkMs[side]);
@@ -176,7 +180,9 @@ Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& op
                 const double llr = sprtLlr(score, *options.sprtElo0, *options.sprtElo1);
                 const double lower = std::log(options.sprtBeta / (1 - options.sprtAlpha));
                 const double upper = std::log((1 - options.sprtBeta) / options.sprtAlpha);
-                if (llr <= lower || llr >= upper) next = options.games;  // decided: stop
+                const bool decided =
+                    score.games() >= kSprtMinGames && (llr <= lower || llr >= upper);
+                if (decided) next = options.games;  // stop handing out games
             }
         }
     };

@@ -36,6 +36,8 @@ struct MatchOptions {
     // SPRT on the Elo difference of player A over B, when set.
     std::optional<double> sprtElo0, sprtElo1;
     double sprtAlpha = 0.05, sprtBeta = 0.05;
+    // Told of every game that ended by a player's failure (game number from 1, the reason).
+    std::function<void(int game, const std::string& reason)> onError;
 };
 
 struct Score {
@@ -52,7 +54,8 @@ struct EloEstimate {
     double elo = 0, low = 0, high = 0;  // 95% interval
 };
 EloEstimate eloEstimate(const Score& s);
-// Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation (as fishtest's GSPRT).
+// Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation (as fishtest's GSPRT),
+// with half a win, draw and loss added; a match decides only after 20 games.
 double sprtLlr(const Score& s, double elo0, double elo1);
 
 using ProgressCallback = std::function<void(int done, int total, const Score&)>;

@@ -111,6 +111,8 @@ TEST(Arena, EloAndSprt) {
     EXPECT_GT(e.high, e.elo);
     EXPECT_GT(sprtLlr(strong, 0, 100), 2.94);
     EXPECT_LT(sprtLlr(even, 100, 200), -2.94);
+    // One game decides nothing.
+    EXPECT_LT(std::abs(sprtLlr(Score{1, 0, 0, 0}, 0, 100)), 2.94);
 }
 
 TEST(Arena, GreedyBeatsRandom) {
@@ -141,6 +143,12 @@ TEST(Arena, MatchIsDeterministicAndWritesRecords) {
     EXPECT_EQ(s1.wins, s2.wins);
     EXPECT_EQ(s1.losses, s2.losses);
     EXPECT_NE(first.str().find("[Side1 \"strong:nodes=50\"]"), std::string::npos);
+    // Records are in the core format and replay to their result.
+    auto rec = parseRecord(first.str());
+    ASSERT_TRUE(rec.ok()) << rec.error().message;
+    auto end = replay(*rec);
+    ASSERT_TRUE(end.ok()) << end.error().message;
+    EXPECT_EQ(end->outcome(), rec->result);
     EXPECT_EQ(first.str(), again.str());
 }
 

@@ -4,7 +4,8 @@
 // NF merging two cards' identities); on top of them, evidence from the opponent's behaviour (cards
 // that head for the exits or escape, that flee from threats, that attack) gives each unidentified
 // card a likelihood ratio link:virus. Each consistent assignment is weighted by the product of its
-// cards' likelihoods; P(virus) of a card and sampled worlds follow those weights.
+// cards' likelihoods; P(virus) of a card and sampled worlds follow those weights. The evidence is
+// calibrated on the opponent's cards identified so far (a random player's behaviour says little).
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,9 @@ class Belief {
     const std::vector<double>& evidence(Side side) const { return logRatio_[index(side)]; }
     // Normalized weight of each consistent assignment of `side` (InfoSet::hidden order).
     const std::vector<double>& weights(Side side) const { return weights_[index(side)]; }
+    // How far the opponent's behaviour has predicted the identities revealed so far, in [0, 1]:
+    // the factor applied to the evidence (0.5 before any reveal).
+    double reliability(Side side) const { return reliability_[index(side)]; }
 
   private:
     void gatherEvidence(Side side);
@@ -36,6 +40,7 @@ class Belief {
     std::vector<double> logRatio_[2];
     std::vector<double> weights_[2];
     std::vector<double> cumulative_[2];
+    double reliability_[2] = {0.0, 0.0};
 };
 
 }  // namespace rainet::ai

@@ -79,8 +79,34 @@ TEST(Belief, CardsHeadingForTheExitsLookLikeLinks) {
     const Belief b(k);
     const double runner = b.virusProbability(*parseSquare("d4"));
     const double stayer = b.virusProbability(*parseSquare("e7"));
-    EXPECT_LT(runner, 0.4);
+    EXPECT_LT(runner, 0.45);
     EXPECT_GT(stayer, 0.5);
+    // Nothing identified yet: the evidence counts at the prior's half strength.
+    EXPECT_NEAR(b.reliability(Side::Two), 0.5, 1e-12);
+}
+
+TEST(Belief, EvidenceIsCalibratedOnIdentifiedCards) {
+    // Side 2's runner turns out to be a virus (captured on d3): running no longer reads as
+    // "link", and a second runner counts for less than the first did.
+    // Side 2: links on a8 b8 c8 f8, viruses on g8 h8 d7 e7.
+    Position pos = *Position::fromSetups(0x0F, 0x0F);
+    InfoSet k(View::of(pos, Viewer::Side1));
+    auto play = [&](const char* m) {
+        const Action a = *parseAction(m);
+        ASSERT_TRUE(pos.isLegal(a)) << m << " in " << pos.toString();
+        ASSERT_FALSE(k.observe(observe(pos, a, Viewer::Side1)).has_value());
+        pos.doAction(a);
+    };
+    for (const char* m : {"a1-a2", "e7-e6", "a2-a3", "e6-e5", "a3-a4", "e5-e4", "a4-a5", "e4-e3"})
+        play(m);
+    const double before = Belief(k).reliability(Side::Two);
+    play("e2-e3");  // side 1 captures the runner: a virus
+    const Belief after(k);
+    EXPECT_LT(after.reliability(Side::Two), before);
+    for (const auto& [sq, pv] : after.virusProbabilities(Side::Two)) {
+        EXPECT_GE(pv, 0.0);
+        EXPECT_LE(pv, 1.0);
+    }
 }
 
 TEST(Belief, NotFoundMergesTheEvidenceOfBothCards) {
@@ -97,6 +123,38 @@ TEST(Belief, NotFoundMergesTheEvidenceOfBothCards) {
     EXPECT_NEAR(b.virusProbability(*parseSquare("d5")), b.virusProbability(*parseSquare("a8")),
                 1e-9);
     EXPECT_LT(b.virusProbability(*parseSquare("d5")), b.virusProbability(*parseSquare("e7")));
+}
+
+}  // namespace
+}  // namespace rainet::ai
+
+namespace rainet::ai {
+namespace {
+
+TEST(Belief, WorldsWhereTheGameWouldBeOverGetNoWeight) {
+    // Side 2 has captured one link of side 1 and escaped three unidentified cards: if all three
+    // were links it would have won, so the game going on rules that out.
+    const Position pos = *Position::parse("llv2vv1/8/8/8/8/8/3V4/LLL2VVV 1 CNcn -/Lllv 0 20");
+    const InfoSet k(View::of(pos, Viewer::Side1));
+    const Belief b(k);
+    const HiddenCards& h = k.hidden(Side::Two);
+    unsigned escaped = 0;
+    for (std::size_t i = 0; i < h.squares.size(); ++i)
+        if (h.squares[i] == HiddenCards::kEscaped) escaped |= 1u << i;
+    ASSERT_EQ(std::popcount(escaped), 3);
+    double sum = 0.0;
+    int excluded = 0;
+    for (std::size_t j = 0; j < h.assignments.size(); ++j) {
+        sum += b.weights(Side::Two)[j];
+        if ((h.assignments[j] & escaped) == escaped) {
+            EXPECT_EQ(b.weights(Side::Two)[j], 0.0);
+            ++excluded;
+        }
+    }
+    EXPECT_GT(excluded, 0);
+    EXPECT_NEAR(sum, 1.0, 1e-9);
+    Rng rng(1);
+    for (int i = 0; i < 200; ++i) EXPECT_FALSE(b.sample(rng).isOver());
 }
 
 }  // namespace

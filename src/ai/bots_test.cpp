@@ -4,6 +4,7 @@
 #include "ai/bot.h"
 #include "ai/greedy_bot.h"
 #include "ai/ismcts.h"
+#include "ai/referee.h"
 
 namespace rainet::ai {
 namespace {
@@ -108,6 +109,45 @@ TEST(Bots, SearchActionsKeepEveryKindOfTerminalCard) {
     EXPECT_TRUE(kinds[static_cast<int>(ActionType::FirewallPlace)]);
     EXPECT_TRUE(kinds[static_cast<int>(ActionType::Check)]);
     EXPECT_TRUE(kinds[static_cast<int>(ActionType::NotFound)]);
+}
+
+}  // namespace
+}  // namespace rainet::ai
+
+namespace rainet::ai {
+namespace {
+
+TEST(Bots, StrongUsesEveryTerminalCard) {
+    class Watch : public Player {
+      public:
+        explicit Watch(std::uint64_t seed) : inner(makeBot("strong"), seed) {}
+        std::string name() const override { return "strong"; }
+        Result<std::uint8_t> newGame(Side s, const Rules& r) override {
+            return inner.newGame(s, r);
+        }
+        Result<Action> act(const InfoSet& k, const Budget& b) override {
+            auto a = inner.act(k, b);
+            if (a.ok()) used[static_cast<int>(a->type())] = true;
+            return a;
+        }
+        BotPlayer inner;
+        bool used[8] = {};
+    };
+    Watch strong(1);
+    GameOptions options;
+    options.budget.nodes = 300;
+    for (int g = 0; g < 6; ++g) {
+        BotPlayer greedy(makeBot("greedy"), 100 + static_cast<std::uint64_t>(g));
+        if (g % 2 == 0) {
+            playGame(strong, greedy, options);
+        } else {
+            playGame(greedy, strong, options);
+        }
+    }
+    for (ActionType t : {ActionType::BoostAttach, ActionType::FirewallPlace, ActionType::Check,
+                         ActionType::NotFound})
+        EXPECT_TRUE(strong.used[static_cast<int>(t)])
+            << "never played type " << static_cast<int>(t);
 }
 
 }  // namespace

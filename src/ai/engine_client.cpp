@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 
@@ -80,6 +81,7 @@ bool EngineClient::send(const std::string& line) {
     std::size_t done = 0;
     while (done < data.size()) {
         const ssize_t n = write(toEngine_, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return false;
         done += static_cast<std::size_t>(n);
     }
@@ -103,6 +105,7 @@ Result<std::string> EngineClient::readLine(int timeoutMs) {
         if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
         char chunk[4096];
         const ssize_t n = read(fromEngine_, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return Error{"the engine exited"};
         buffer_.append(chunk, static_cast<std::size_t>(n));
     }

@@ -4,6 +4,9 @@
 #include <iostream>
 #include <sstream>
 
+#include "ai/belief.h"
+#include "core/record.h"
+
 namespace rainet::ai {
 
 namespace {
@@ -19,6 +22,17 @@ std::optional<std::uint64_t> parseNumber(const std::string& s) {
     const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
     return v;
+}
+
+std::string pvirusLine(const std::vector<std::pair<Square, double>>& pv) {
+    std::ostringstream p;
+    p << "info pvirus";
+    for (const auto& [sq, v] : pv) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "%.2f", v);
+        p << ' ' << squareName(sq) << ' ' << buf;
+    }
+    return p.str();
 }
 
 std::string joinBots() {
@@ -59,9 +73,7 @@ Result<std::vector<Observation>> parseObservations(const std::vector<std::string
 }
 
 std::string formatSetup(std::uint8_t links) {
-    std::string s;
-    for (int i = 0; i < 8; ++i) s += (links >> i) & 1 ? 'L' : 'V';
-    return s;
+    return setupString(links);  // the record format's Setup1/Setup2 letters
 }
 
 std::optional<std::uint8_t> parseSetup(std::string_view text) {
@@ -262,7 +274,8 @@ void EngineSession::cmdGo(const std::vector<std::string>& args) {
     budget.stop = &stop_;
     searching_ = true;
     search_ = std::thread([this, budget] {
-        bot_->setInfoCallback([this](const SearchInfo& si) {
+        auto sentBelief = std::make_shared<bool>(false);
+        bot_->setInfoCallback([this, sentBelief](const SearchInfo& si) {
             std::ostringstream line;
             const auto ms = static_cast<std::uint64_t>(si.elapsed.count());
             line << "info iterations " << si.iterations << " nodes " << si.nodes << " time " << ms
@@ -273,17 +286,16 @@ void EngineSession::cmdGo(const std::vector<std::string>& args) {
             }
             reply(line.str());
             if (!si.virusProbability.empty()) {
-                std::ostringstream p;
-                p << "info pvirus";
-                for (const auto& [sq, pv] : si.virusProbability) {
-                    char buf[16];
-                    std::snprintf(buf, sizeof buf, "%.2f", pv);
-                    p << ' ' << squareName(sq) << ' ' << buf;
-                }
-                reply(p.str());
+                reply(pvirusLine(si.virusProbability));
+                *sentBelief = true;
             }
         });
         const Action a = bot_->chooseAction(*knowledge_, budget, rng_);
+        // Bots that report nothing (random, greedy) still show the belief about the opponent.
+        if (!*sentBelief) {
+            const auto pv = Belief(*knowledge_).virusProbabilities(opponent(*side_));
+            if (!pv.empty()) reply(pvirusLine(pv));
+        }
         reply("bestaction " + toString(a));
         searching_ = false;
     });

@@ -7,8 +7,10 @@ namespace rainet::ai {
 
 namespace {
 
-// Value of holding n links / n viruses in one's stack (4 decides the game).
-constexpr double kStackValue[4] = {0.0, 1.0, 2.2, 3.8};
+// Value of holding n links in one's stack (4 decides the game).
+constexpr double kLinkValue[4] = {0.0, 1.0, 2.2, 3.8};
+// Viruses in one's stack cost less: they only matter as the danger of a fourth.
+constexpr double kVirusValue[4] = {0.0, 0.3, 0.7, 1.4};
 // Value of an own link on the board by its distance to the opponent's nearer exit.
 constexpr double kProgress[16] = {0.9,  0.5,  0.33, 0.22, 0.14, 0.09, 0.06, 0.04,
                                   0.03, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02};
@@ -16,7 +18,7 @@ constexpr double kProgress[16] = {0.9,  0.5,  0.33, 0.22, 0.14, 0.09, 0.06, 0.04
 double stackScore(const Stack& s) {
     if (s.links() >= 4) return kWinScore;
     if (s.viruses() >= 4) return -kWinScore;
-    return kStackValue[s.links()] - kStackValue[s.viruses()];
+    return kLinkValue[s.links()] - kVirusValue[s.viruses()];
 }
 
 double sideScore(const Position& p, Side us) {

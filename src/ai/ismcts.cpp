@@ -14,7 +14,10 @@ using Clock = std::chrono::steady_clock;
 }
 
 ActionList searchActions(const Position& p) {
-    const ActionList legal = p.legalActions();
+    return searchActions(p, p.legalActions());
+}
+
+ActionList searchActions(const Position& p, const ActionList& legal) {
     const Side us = p.toMove(), them = opponent(us);
     const Bitboard nearExits = neighbours(exitsOf(us));
     const Bitboard fwSquares =
@@ -39,20 +42,21 @@ ActionList searchActions(const Position& p) {
     return out.empty() ? legal : out;
 }
 
-void Ismcts::expand(std::uint32_t node, const Position& world) {
-    const ActionList actions = searchActions(world);
+void Ismcts::expand(std::uint32_t node, const Position& world, const ActionList& legal) {
+    const ActionList actions = searchActions(world, legal);
     std::vector<std::pair<double, Action>> scored;
     scored.reserve(actions.size());
     for (Action a : actions) scored.emplace_back(actionPrior(world, a), a);
     std::stable_sort(scored.begin(), scored.end(),
                      [](const auto& x, const auto& y) { return x.first > y.first; });
+    nodes_[node].expanded = true;
+    if (scored.empty()) return;
     const double hi = scored.front().first, lo = scored.back().first;
-    const auto first = static_cast<std::uint32_t>(nodes_.size());
-    for (const auto& [score, a] : scored) {
-        Node child;
-        child.action = a;
-        child.prior = hi > lo ? static_cast<float>((score - lo) / (hi - lo)) : 0.5f;
-        nodes_.push_back(child);
+    const std::uint32_t first = nodes_.allocate(static_cast<std::uint32_t>(scored.size()));
+    for (std::size_t i = 0; i < scored.size(); ++i) {
+        Node& child = nodes_[first + static_cast<std::uint32_t>(i)];
+        child.action = scored[i].second;
+        child.prior = hi > lo ? static_cast<float>((scored[i].first - lo) / (hi - lo)) : 0.5f;
     }
     nodes_[node].firstChild = first;
     nodes_[node].childCount = static_cast<std::uint16_t>(scored.size());
@@ -139,22 +143,28 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     if (!limit && budget.movetime.count() == 0) limit = config_.iterations;
     if (config_.maxIterations)
         limit = limit ? std::min(limit, config_.maxIterations) : config_.maxIterations;
-    // Leave a few milliseconds for returning the answer.
-    const auto deadline = start + std::max(std::chrono::milliseconds(1),
-                                           budget.movetime - std::chrono::milliseconds(3));
+    // Stop a little early (a tenth of the time, 2 to 10 ms): the answer still has to travel, and
+    // on a busy machine the thread may be preempted between two looks at the clock.
+    const auto margin = std::clamp(budget.movetime / 10, std::chrono::milliseconds(2),
+                                   std::chrono::milliseconds(10));
+    const auto deadline = start + std::max(std::chrono::milliseconds(1), budget.movetime - margin);
 
+    // Memory above the kept chunks is released here, inside this search's time, rather than
+    // after the previous answer.
+    nodes_.trim(kKeptChunks);
     nodes_.clear();
-    nodes_.reserve(1 << 16);
-    nodes_.push_back(Node{});
+    nodes_.allocate(1);  // the root, index 0
     SearchResult result;
     auto lastInfo = start;
     std::vector<std::uint32_t> path;
     for (;;) {
         if (limit && result.iterations >= limit) break;
         if (budget.stop && budget.stop->load(std::memory_order_relaxed)) break;
-        if (budget.movetime.count() && (result.iterations & 15) == 0) {
+        // The clock is read every 16 iterations when timed, every 256 otherwise (for `info`).
+        const bool timed = budget.movetime.count() != 0;
+        if ((result.iterations & (timed ? 15 : 255)) == 0 && (timed || info)) {
             const auto now = Clock::now();
-            if (now >= deadline) break;
+            if (timed && now >= deadline) break;
             if (info && now - lastInfo >= std::chrono::seconds(1)) {
                 lastInfo = now;
                 SearchInfo si;
@@ -175,7 +185,13 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
                 reward = evaluateReward(world, us);
                 break;
             }
-            if (!nodes_[node].expanded) expand(node, world);
+            if (!nodes_[node].expanded) {
+                if (nodes_.size() >= kMaxNodes) {  // the tree is full: play out from here
+                    reward = rollout(world, us, rng, result.plies);
+                    break;
+                }
+                expand(node, world, world.legalActions());
+            }
             bool fresh = false;
             node = select(node, fresh);
             world.doAction(nodes_[node].action);
@@ -198,7 +214,8 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
         ++result.iterations;
     }
     // The most visited root child; with no iteration at all, the best prior.
-    if (!nodes_[0].expanded) expand(0, belief.sample(rng));
+    // The root from the view's own actions (a sampled world may be over where the game is not).
+    if (!nodes_[0].expanded) expand(0, knowledge.world(0, 0), knowledge.view().legalActions());
     const Node& root = nodes_[0];
     std::uint32_t best = root.firstChild;
     for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i) {
@@ -228,8 +245,8 @@ std::uint8_t StrongBot::chooseSetup(Side, const Rules&, Rng& rng) {
 Action StrongBot::chooseAction(const InfoSet& knowledge, const Budget& budget, Rng& rng) {
     const ActionList legal = knowledge.view().legalActions();
     if (legal.size() == 1) return legal[0];
-    Ismcts search(config_);
-    return search.search(knowledge, budget, rng, info_).best;
+    if (!search_) search_ = std::make_unique<Ismcts>(config_);
+    return search_->search(knowledge, budget, rng, info_).best;
 }
 
 }  // namespace rainet::ai

@@ -7,6 +7,7 @@
 // Legal actions never depend on hidden identities, so every child is available in every world.
 // A budget of `nodes` counts iterations (one simulated playout from the root each).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ai/belief.h"
@@ -48,13 +49,48 @@ class Ismcts {
         double reward = 0.0;  // sum, from the view of the side that played `action`
         float prior = 0.0f;   // in [0, 1] among siblings
     };
-    void expand(std::uint32_t node, const Position& world);
+    void expand(std::uint32_t node, const Position& world, const ActionList& legal);
     std::uint32_t select(std::uint32_t node, bool& fresh) const;
     double rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies) const;
     std::vector<Action> principalLine() const;
 
+    // Nodes in fixed chunks: growing never copies the tree (a copy of a large vector stalled
+    // timed searches), and siblings stay contiguous.
+    class NodePool {
+      public:
+        static constexpr std::uint32_t kChunkBits = 14, kChunk = 1u << kChunkBits;
+        Node& operator[](std::uint32_t i) { return chunks_[i >> kChunkBits][i & (kChunk - 1)]; }
+        const Node& operator[](std::uint32_t i) const {
+            return chunks_[i >> kChunkBits][i & (kChunk - 1)];
+        }
+        // Index of `count` (<= kChunk) new default nodes in a row.
+        std::uint32_t allocate(std::uint32_t count) {
+            if ((used_ & (kChunk - 1)) + count > kChunk) used_ = (used_ | (kChunk - 1)) + 1;
+            while ((used_ + count - 1) >> kChunkBits >= chunks_.size())
+                chunks_.push_back(std::make_unique<Node[]>(kChunk));
+            const std::uint32_t first = used_;
+            used_ += count;
+            for (std::uint32_t i = first; i < used_; ++i) (*this)[i] = Node{};
+            return first;
+        }
+        void clear() { used_ = 0; }
+        // Releases all but the first `chunks` chunks (a long search's memory is not kept).
+        void trim(std::size_t chunks) {
+            if (chunks_.size() > chunks) chunks_.resize(chunks);
+        }
+        std::uint32_t size() const { return used_; }
+
+      private:
+        std::vector<std::unique_ptr<Node[]>> chunks_;
+        std::uint32_t used_ = 0;
+    };
+
+    // A bound on the tree (about 64 MB); beyond it leaves are played out without expanding.
+    static constexpr std::uint32_t kMaxNodes = 1u << 21;
+
     SearchConfig config_;
-    std::vector<Node> nodes_;
+    NodePool nodes_;  // kept between searches, up to kKeptChunks chunks (8 MB)
+    static constexpr std::size_t kKeptChunks = 16;
 };
 
 class StrongBot : public Bot {
@@ -69,11 +105,14 @@ class StrongBot : public Bot {
   private:
     std::string name_;
     SearchConfig config_;
+    std::unique_ptr<Ismcts> search_;  // reused: its node memory stays allocated
 };
 
 // The actions the tree considers: every move, escape, LB and VC; FW only where it blocks a
 // path to our exits (within two squares of them) or guards a contact square; NF only with a face-up
 // card or two neighbours. Falls back to all legal actions if that leaves none.
 ActionList searchActions(const Position& p);
+// The same filter applied to a given list of legal actions of p.
+ActionList searchActions(const Position& p, const ActionList& legal);
 
 }  // namespace rainet::ai

@@ -79,17 +79,32 @@ GameRecord playGame(Player& one, Player& two, const GameOptions& options) {
     return r;
 }
 
-std::string formatRecord(const GameRecord& r, const std::string& name1, const std::string& name2) {
-    std::ostringstream out;
-    out << "[Side1 \"" << name1 << "\"]\n[Side2 \"" << name2 << "\"]\n[Rules \"" << r.rules.name()
-        << "\"]\n[Result \"" << resultString(r.outcome) << "\"]\n";
-    if (!r.error.empty()) out << "[Termination \"" << r.error << "\"]\n";
-    auto start = Position::fromSetups(r.setups[0], r.setups[1], r.rules);
-    if (start.ok()) out << "[Start \"" << start->toString() << "\"]\n";
-    out << "\n";
-    for (Action a : r.actions) out << toString(a) << "\n";
-    out << resultString(r.outcome) << "\n";
-    return out.str();
+Record toRecord(const GameRecord& r, const std::string& name1, const std::string& name2,
+                const std::string& gameId) {
+    Record rec;
+    rec.setTag("Event", "rainet arena");
+    rec.setTag("Side1", name1);
+    rec.setTag("Side2", name2);
+    if (!gameId.empty()) rec.setTag("GameId", gameId);
+    rec.rules = r.rules;
+    rec.setup1 = r.setups[0];
+    rec.setup2 = r.setups[1];
+    rec.actions = r.actions;
+    rec.result = r.outcome;
+    if (!r.error.empty()) {
+        rec.termination = "forfeit";
+        rec.setTag("Forfeit", r.error);
+    } else if (r.reason != EndReason::None) {
+        rec.termination = endReasonName(r.reason);
+    } else if (r.outcome == Outcome::Draw) {
+        rec.termination = "max-plies";
+    }
+    return rec;
+}
+
+std::string formatRecord(const GameRecord& r, const std::string& name1, const std::string& name2,
+                         const std::string& gameId) {
+    return writeFullRecord(toRecord(r, name1, name2, gameId));
 }
 
 }  // namespace rainet::ai

@@ -11,6 +11,7 @@
 
 #include "ai/bot.h"
 #include "core/position.h"
+#include "core/record.h"
 
 namespace rainet::ai {
 
@@ -71,7 +72,13 @@ struct GameOptions {
 // Plays one game between `one` (side 1) and `two` (side 2).
 GameRecord playGame(Player& one, Player& two, const GameOptions& options);
 
-// Writes a record: header lines, the start position, one action per line, the result.
-std::string formatRecord(const GameRecord& r, const std::string& name1, const std::string& name2);
+// The game as a core Record (docs/record-format.md): tags Event, Side1, Side2, GameId, both
+// setups, the actions, the result; Termination is the rules ending, "max-plies" for a capped
+// game, or "forfeit" when a player failed (the reason then in a Forfeit tag).
+Record toRecord(const GameRecord& r, const std::string& name1, const std::string& name2,
+                const std::string& gameId = "");
+// The full record text of toRecord.
+std::string formatRecord(const GameRecord& r, const std::string& name1, const std::string& name2,
+                         const std::string& gameId = "");
 
 }  // namespace rainet::ai

@@ -78,7 +78,11 @@ int run(const Args& args) {
     if (!b.ok()) return usageError(kArena, b.error().message);
 
     const bool tty = isatty(STDERR_FILENO);
+    options.onError = [tty](int game, const std::string& reason) {
+        std::fprintf(stderr, "%sgame %d: %s\n", tty ? "\r\033[K" : "", game, reason.c_str());
+    };
     const ai::Score s = ai::playMatch(*a, *b, options, tty ? progressBar : ai::ProgressCallback{});
+    if (tty && s.games() < options.games) std::fprintf(stderr, "\n");  // stopped by the SPRT
     const ai::EloEstimate e = ai::eloEstimate(s);
     std::printf("%s vs %s: games %d  W %d  D %d  L %d  score %.1f/%d (%.1f%%)\n",
                 players[0].c_str(), players[1].c_str(), s.games(), s.wins, s.draws, s.losses,
@@ -97,7 +101,8 @@ int run(const Args& args) {
         const double upper = std::log((1 - options.sprtBeta) / options.sprtAlpha);
         std::printf("SPRT [%.1f, %.1f] LLR %.2f (%.2f, %.2f): %s\n", *options.sprtElo0,
                     *options.sprtElo1, llr, lower, upper,
-                    llr >= upper   ? "H1 accepted"
+                    s.games() < 20 ? "inconclusive"
+                    : llr >= upper ? "H1 accepted"
                     : llr <= lower ? "H0 accepted"
                                    : "inconclusive");
     }

@@ -15,6 +15,8 @@ export interface BoardOptions {
   /** Servers that are a click target ('srv' for the card selected on an exit). */
   serverTarget?: Side | null;
   last?: string[];
+  /** Squares whose card has a legal move (the player's turn, nothing selected). */
+  movable?: Set<string>;
   cursor?: string | null;
   onSquare?: (sq: string) => void;
   onServer?: (side: Side) => void;
@@ -112,6 +114,7 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
       opts.selected === name ? 'selected' : '',
       mark ? `mark-${mark}` : '',
       cursor === name ? 'cursor' : '',
+      opts.movable?.has(name) ? 'movable' : '',
     ].join(' ');
     const labelParts = [name];
     if (q.card) labelParts.push(cardFace(q.card, opts.me).getAttribute('aria-label')!);
@@ -124,7 +127,6 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
         type: 'button',
         class: cls,
         'data-square': name,
-        role: 'gridcell',
         'aria-label': labelParts.join(', '),
         tabindex: cursor === name || (!cursor && i === 0) ? 0 : -1,
         on: {
@@ -149,7 +151,7 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
   return h(
     'div.board-wrap',
     server(top, opts, true),
-    h('div.board', { role: 'grid', 'aria-label': 'board', 'data-bottom': opts.bottom }, squares),
+    h('div.board', { role: 'group', 'aria-label': `board, side ${opts.bottom} at the bottom`, 'data-bottom': opts.bottom }, squares),
     server(opts.bottom, opts, false),
   );
 }

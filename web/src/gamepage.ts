@@ -130,13 +130,16 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     }
     const me = mySide(s);
     if (s.status === 'setup' && me && !s.setup[s.you as SideId] && !ui.setup) ui.setup = defaultArrangement(me);
+    const yourTurn = s.status === 'playing' && me !== null && !!s.legal?.length;
+    document.title = `${yourTurn ? '● Your turn · ' : ''}rainet · ${id}`;
     el.replaceChildren(renderScreen(s, me));
-    if (ui.nfPair) el.appendChild(nfDialog());
-    if (s.status === 'finished' || s.status === 'aborted') {
-      if (!ui.endSeen) el.appendChild(endOverlay(s));
-    }
+    let dialog: HTMLElement | null = null;
+    if (ui.nfPair) el.appendChild((dialog = nfDialog()));
+    if ((s.status === 'finished' || s.status === 'aborted') && !ui.endSeen) el.appendChild((dialog = endOverlay(s)));
     updateClocks();
-    if (focusedSquare) el.querySelector<HTMLElement>(`[data-square="${focusedSquare}"]`)?.focus();
+    // Keyboard users land in an open dialog; otherwise the focus stays on the square it was on.
+    if (dialog) dialog.querySelector<HTMLElement>('button')?.focus();
+    else if (focusedSquare) el.querySelector<HTMLElement>(`[data-square="${focusedSquare}"]`)?.focus();
   }
 
   function renderScreen(s: GameState, me: Side | null): HTMLElement {
@@ -198,6 +201,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       selected: ui.selected,
       marks,
       serverTarget,
+      movable: myTurn && !ui.mode && !ui.selected ? new Set(targets.moves.keys()) : undefined,
       last: s.history.length ? last : [],
       cursor: ui.cursor,
       onSquare: (sq) => (setupSquares ? onSetupSquare(sq, setupSquares) : onSquare(sq, targets, s)),
@@ -466,6 +470,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     dispose: () => {
       document.removeEventListener('keydown', onKey);
       clearInterval(tick);
+      document.title = 'rainet · Rai-Net Access Battlers';
       client.unfollow(id);
     },
   };

@@ -46,6 +46,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const openBox = h('div');
   const playingBox = h('div');
   const recentBox = h('div');
+  const archiveBox = h('div');
   const errBox = h('div');
   const levelBox = h('div.field');
 
@@ -105,10 +106,14 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
 
   let playing: any[] | null = null;
   let recent: any[] | null = null;
+  let archive: any[] | null = null;
   const refresh = async () => {
     try {
       playing = (await fetchJson('/api/games?status=playing&per_page=20')).games ?? [];
     } catch { playing = playing ?? []; }
+    try {
+      archive = (await fetchJson('/api/games?status=finished&per_page=10')).games ?? [];
+    } catch { archive = archive ?? []; }
     if (!client.player) recent = null;
     else {
       try {
@@ -150,6 +155,16 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
           h('td', names(g)), h('td.mono', g.result ?? g.status), h('td', g.reason ? g.reason.replace(/_/g, ' ') : ''),
           h('td', g.status === 'finished' ? h('a.btn.small', { href: `/replay/${g.game}`, 'data-link': '' }, 'Replay') : h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, 'Open')))))),
     );
+    updateArchive();
+  }
+
+  function updateArchive(): void {
+    archiveBox.replaceChildren(
+      archive === null ? h('div.empty', 'loading…') : archive.length === 0 ? h('div.empty', 'No finished game yet.') :
+        h('table.games', h('tbody', archive.map((g) => h('tr', { 'data-archive': g.game },
+          h('td', names(g)), h('td.mono', g.result ?? '—'), h('td', g.reason ? g.reason.replace(/_/g, ' ') : ''),
+          h('td', h('a.btn.small', { href: `/replay/${g.game}`, 'data-link': '', 'data-replay-link': g.game }, 'Replay')))))),
+    );
   }
 
   const join = async (game: string) => {
@@ -170,6 +185,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
       h('section.panel', h('h2', 'Open games'), openBox),
       h('section.panel', h('h2', 'Being played'), playingBox),
       h('section.panel', h('h2', 'Your games'), recentBox),
+      h('section.panel', h('h2', 'Recently finished'), archiveBox),
     )));
   return { el, update, dispose: () => { clearInterval(poll); client.followLobby(false); } };
 }

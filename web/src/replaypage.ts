@@ -73,16 +73,16 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     }
     const moves = h('div.moves', { 'data-history': '' }, rows);
     const nav = h('div.replay-nav',
-      h('button.btn.small', { type: 'button', 'data-nav': 'first', 'aria-label': 'first', on: { click: () => go(0) } }, '⏮'),
+      h('button.btn.small', { type: 'button', 'data-nav': 'first', 'aria-label': 'first', on: { click: () => go(0) } }, '«'),
       h('button.btn.small', { type: 'button', 'data-nav': 'prev', 'aria-label': 'previous', on: { click: () => go(ply - 1) } }, '◀'),
       h('input', { type: 'range', min: 0, max: positions.length - 1, value: ply, 'aria-label': 'ply', on: { input: (e: Event) => go(Number((e.target as HTMLInputElement).value)) } }),
       h('button.btn.small', { type: 'button', 'data-nav': 'next', 'aria-label': 'next', on: { click: () => go(ply + 1) } }, '▶'),
-      h('button.btn.small', { type: 'button', 'data-nav': 'last', 'aria-label': 'last', on: { click: () => go(positions.length - 1) } }, '⏭'),
+      h('button.btn.small', { type: 'button', 'data-nav': 'last', 'aria-label': 'last', on: { click: () => go(positions.length - 1) } }, '»'),
       h('button.btn.small', { type: 'button', 'data-nav': 'flip', on: { click: () => { bottom = bottom === 1 ? 2 : 1; update(); } } }, 'Flip'));
     el.replaceChildren(h('div.game', { 'data-replay': id, 'data-ply': ply },
       h('div.boardcol', bar(top), board, bar(bottom), nav),
       h('aside.side',
-        h('div.panel.endpanel', h('div.result', record.result ?? '—'), h('div.reason', reasonText(record.reason ?? '')),
+        h('div.panel.endpanel', h('div.result', winnerText(record)), h('div.reason', `${record.result ?? 'no result'} · ${reasonText(record.reason ?? '')}`),
           h('div.hint', `${record.preset} · ${clockLabel(record.clock)} · replay, every identity shown`)),
         h('div.panel', h('div.status', { 'data-replay-ply': ply }, `ply ${ply} / ${actions.length}`),
           h('div.hint', ply > 0 ? `last: ${actions[ply - 1]}` : 'start position'),
@@ -94,4 +94,12 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
 
   update();
   return { el, update: () => {}, dispose: () => document.removeEventListener('keydown', onKey) };
+}
+
+function winnerText(record: any): string {
+  if (record.result === '1-0' || record.result === '0-1') {
+    const w = record.result === '1-0' ? '1' : '2';
+    return `${record.players?.[w]?.name ?? `side ${w}`} wins`;
+  }
+  return record.result === '1/2-1/2' ? 'Draw' : 'No result';
 }

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { parseView, type Side } from '../../src/view.ts';
 import { replayPositions } from '../../src/replay.ts';
 import { allLeaks } from './leaks.ts';
-import { chooseAction, gameIdOf, launch, play, Player, seeded, Server, settle, waitTurn, waitVersion } from './harness.ts';
+import { chooseAction, gameIdOf, keyboardMove, launch, play, Player, seeded, Server, settle, waitTurn, waitVersion } from './harness.ts';
 
 let server: Server;
 let browser: Browser;
@@ -55,6 +55,7 @@ async function finishGame(turns: Map<Side, Player>, id: string, seed: number, ma
 test('two players set up and play a full game through the UI while a spectator watches; nothing hidden leaks', async () => {
   alice = await Player.open(browser, 'alice', `${server.url}/`);
   players.push(alice);
+  await alice.shot('lobby');
   // Create an open game as side 1 with a clock.
   await alice.page.check('[data-field="opponent-open"]');
   await alice.page.check('[data-field="side-1"]');
@@ -111,11 +112,12 @@ test('two players set up and play a full game through the UI while a spectator w
   await play(bob, id, 'VC+d4', 2);
   s = await waitTurn(alice, id);
   assert.ok(s.history.some((e: any) => e.action === 'VC+d4' && e.revealed === 'link'), 'VC revealed the link on d4');
+  await settle(carol, id, s.v);
   assert.equal(await carol.page.getAttribute('[data-square="d4"] .card', 'data-card'), 'L', 'the spectator sees the revealed link');
   const nf: string = s.legal.find((a: string) => /^NF\+e2d4:swap$/.test(a));
   assert.ok(nf, 'NF on e2 and d4 is legal');
   await play(alice, id, nf, 1);
-  await waitTurn(bob, id);
+  await settle(bob, id, (await waitTurn(bob, id)).v);
   const bobSaw = (await bob.game(id)).history.at(-1).action;
   assert.equal(bobSaw, 'NF+e2d4', 'the opponent sees the squares, not the choice');
   assert.equal(await bob.page.getAttribute('[data-square="d4"] .card', 'data-card'), 'X', 'NF turned the card face down again');
@@ -123,11 +125,18 @@ test('two players set up and play a full game through the UI while a spectator w
   await alice.shot('midgame-side1');
   await carol.shot('midgame-spectator');
 
+  // The lobby lists the game among those being played, with a link to watch it.
+  const lobby = await carol.ctx.newPage();
+  await lobby.goto(`${server.url}/`);
+  await lobby.click(`[data-watch="${id}"]`, { timeout: 15000 });
+  await lobby.waitForSelector('[data-status="playing"][data-you="spectator"]');
+  await lobby.close();
+
   // The rest of the game, with a reload and a server restart in the middle.
   let reloaded = false;
   let restarted = false;
   await finishGame(new Map([[1, alice], [2, bob]]), id, 7, 400, async (ply) => {
-    if (!reloaded && ply >= 10) {
+    if (!reloaded && ply >= 6) {
       reloaded = true;
       const v = (await alice.game(id)).v;
       await settle(bob, id, v);
@@ -138,7 +147,7 @@ test('two players set up and play a full game through the UI while a spectator w
       await settle(bob, id, v);
       assert.deepEqual(await cardsOnBoard(bob), before, 'a reload restores the game');
     }
-    if (!restarted && ply >= 16) {
+    if (!restarted && ply >= 9) {
       restarted = true;
       const v = (await alice.game(id)).v;
       await server.stop();
@@ -186,6 +195,12 @@ test('the replay of the finished game steps through every action, identities sho
   const positions = replayPositions(record);
   assert.equal(positions.at(-1)!.split(' ')[0], String(record.position).split(' ')[0], 'the replay reaches the recorded final position');
 
+  // The archive in the lobby links to it.
+  const lobby = await alice.ctx.newPage();
+  await lobby.goto(`${server.url}/`);
+  await lobby.waitForSelector(`[data-replay-link="${id}"]`);
+  await lobby.close();
+
   const page = alice.page;
   await page.click('[data-action="replay"]');
   await page.waitForSelector(`[data-replay="${id}"][data-ply="0"]`);
@@ -212,7 +227,7 @@ test('the replay of the finished game steps through every action, identities sho
 });
 
 test('a game against the computer is played to the end', async () => {
-  const dave = await Player.open(browser, 'dave', `${server.url}/`, { width: 390, height: 844 });
+  const dave = await Player.open(browser, 'dave', `${server.url}/`, { width: 390, height: 844 }, true);
   players.push(dave);
   await dave.page.check('[data-field="opponent-computer"]');
   await dave.page.check('[data-field="level-1"]');
@@ -226,6 +241,10 @@ test('a game against the computer is played to the end', async () => {
   const me = Number((await dave.game(id)).you) as Side;
   await dave.shot('computer-phone');
   const rnd = seeded(11);
+  // The first move with the keyboard only.
+  const first = await waitTurn(dave, id, 60000);
+  const move = (first.legal as string[]).find((a) => /^[a-h][1-8]-[a-h][1-8]$/.test(a))!;
+  await keyboardMove(dave, id, move.slice(0, 2), move.slice(3, 5), me);
   for (let i = 0; i < 300; i++) {
     const s = await waitTurn(dave, id, 60000);
     if (s.status !== 'playing') break;
@@ -241,4 +260,70 @@ test('an unknown game shows a clear message', async () => {
   await alice.page.waitForSelector('[data-error="unknown_game"]');
   await alice.page.goto(`${server.url}/replay/gNOSUCHGAME`);
   await alice.page.waitForSelector('[data-error]');
+});
+
+test('invite link, draw by agreement and rematch', async () => {
+  const erin = await Player.open(browser, 'erin', `${server.url}/`);
+  players.push(erin);
+  await erin.page.check('[data-field="opponent-invite"]');
+  await erin.page.check('[data-field="side-1"]');
+  await erin.page.click('[data-action="create"]');
+  await erin.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const id = gameIdOf(erin.page);
+  const link = await erin.page.inputValue('[data-invite]');
+  assert.equal(link, `${server.url}/game/${id}`);
+  const frank = await Player.open(browser, 'frank', link);
+  players.push(frank);
+  await frank.page.click('[data-action="join"]');
+  await erin.page.waitForSelector('[data-status="setup"]');
+  await erin.page.click('[data-action="setup-confirm"]'); // the default arrangement: a link on d2
+  await frank.page.waitForSelector('[data-status="setup"]');
+  await frank.page.click('[data-action="setup-random"]');
+  await frank.page.click('[data-action="setup-confirm"]');
+  // Erin's link runs up the d file, takes whatever stands on d7, and enters the server; Frank
+  // walks his h8 card down the h file meanwhile.
+  const run = ['d2-d3', 'd3-d4', 'd4-d5', 'd5-d6', 'd6-d7', 'd7-d8', 'd8-srv'];
+  const walk = ['h8-h7', 'h7-h6', 'h6-h5', 'h5-h4', 'h4-h3', 'h3-h2'];
+  for (let i = 0; i < run.length; i++) {
+    await waitTurn(erin, id);
+    await play(erin, id, run[i], 1);
+    if (i < walk.length) {
+      await waitTurn(frank, id);
+      await play(frank, id, walk[i], 2);
+    }
+  }
+  await waitTurn(frank, id);
+  await settle(erin, id, (await frank.game(id)).v);
+  assert.equal(await erin.page.getAttribute('[data-stack="1"] .card.escaped', 'data-card'), 'L', 'the owner sees its escaped link');
+  assert.equal(await frank.page.getAttribute('[data-stack="1"] .card.escaped', 'data-card'), 'X', 'the opponent does not');
+  await erin.shot('escape-side1');
+  await frank.page.click('[data-action="draw-offer"]');
+  await erin.page.click('[data-action="draw-accept"]');
+  for (const p of [erin, frank]) await p.page.waitForSelector('[data-overlay="end"]');
+  await erin.page.click('[data-action="see-board"]');
+  await erin.page.waitForSelector('.endpanel[data-end="agreement"]');
+  await erin.page.click('[data-action="rematch"]');
+  await erin.page.waitForURL((u) => /\/game\/[A-Za-z0-9]+$/.test(u.pathname) && !u.pathname.endsWith(id));
+  await erin.page.waitForSelector('[data-status="open"][data-you="2"]');
+  // Nobody came: abort it.
+  await erin.page.click('[data-action="abort"]');
+  await erin.page.waitForSelector('[data-status="aborted"]');
+  assert.deepEqual(allLeaks(frank.messages(), '2'), []);
+});
+
+test('resigning takes a confirmation and ends the game', async () => {
+  const gina = await Player.open(browser, 'gina', `${server.url}/`);
+  players.push(gina);
+  await gina.page.check('[data-field="opponent-computer"]');
+  await gina.page.click('[data-action="create"]');
+  await gina.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  await gina.page.click('[data-action="setup-random"]');
+  await gina.page.click('[data-action="setup-confirm"]');
+  await gina.page.waitForSelector('[data-status="playing"]');
+  await gina.page.click('[data-action="resign"]');
+  await gina.page.click('[data-action="resign-confirm"]');
+  await gina.page.waitForSelector('[data-overlay="end"]');
+  await gina.page.click('[data-action="see-board"]');
+  await gina.page.waitForSelector('.endpanel[data-end="resign"]');
+  assert.match(await gina.page.textContent('.endpanel .result') ?? '', /You lose/);
 });

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { parseAction } from '../../src/actions.ts';
 import { parseView, type Side } from '../../src/view.ts';
+import { displayOrder } from '../../src/board.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const WEB = resolve(here, '../..');
@@ -103,11 +104,13 @@ export class Player {
     page.on('websocket', (ws) => ws.on('framereceived', (f) => this.frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString())));
     page.on('pageerror', (e) => this.errors.push(`${name}: ${e.message}`));
   }
-  static async open(browser: Browser, name: string, url: string, viewport = { width: 1200, height: 900 }): Promise<Player> {
-    const ctx = await browser.newContext({ viewport });
+  touch = false;
+  static async open(browser: Browser, name: string, url: string, viewport = { width: 1200, height: 900 }, touch = false): Promise<Player> {
+    const ctx = await browser.newContext({ viewport, hasTouch: touch, isMobile: touch });
     await ctx.addInitScript((n) => { if (!localStorage.getItem('rainet.name')) localStorage.setItem('rainet.name', n); }, name);
     const page = await ctx.newPage();
     const p = new Player(name, ctx, page);
+    p.touch = touch;
     await page.goto(url);
     await page.waitForSelector('[data-conn="online"]');
     return p;
@@ -121,6 +124,7 @@ export class Player {
   }
   async shot(name: string): Promise<void> {
     mkdirSync(OUT, { recursive: true });
+    await this.page.evaluate(() => window.scrollTo(0, 0));
     await this.page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
   }
 }
@@ -155,7 +159,9 @@ export async function clickAction(p: Player, action: string, me: Side): Promise<
   const a = parseAction(action);
   if (!a) throw new Error(`not an action: ${action}`);
   const page = p.page;
-  const sq = (s: string) => page.click(`[data-square="${s}"]`);
+  // A touch player taps (touch events, then the click the browser makes of them).
+  const press = (sel: string) => (p.touch ? page.tap(sel) : page.click(sel));
+  const sq = (s: string) => press(`[data-square="${s}"]`);
   switch (a.kind) {
     case 'move':
       await sq(a.from);
@@ -164,21 +170,21 @@ export async function clickAction(p: Player, action: string, me: Side): Promise<
       break;
     case 'enter':
       await sq(a.from);
-      await page.click(`[data-server="${me === 1 ? 2 : 1}"].target`);
+      await press(`[data-server="${me === 1 ? 2 : 1}"].target`);
       break;
     case 'lb': case 'fw': case 'vc': {
       const k = a.kind === 'lb' ? 'LB' : a.kind === 'fw' ? 'FW' : 'VC';
-      await page.click(`button[data-tcard="${k}"]:not([disabled])`);
+      await press(`button[data-tcard="${k}"]:not([disabled])`);
       await page.waitForSelector(`[data-square="${a.square}"].mark-target`);
       await sq(a.square);
       break;
     }
     case 'nf':
-      await page.click('button[data-tcard="NF"]:not([disabled])');
+      await press('button[data-tcard="NF"]:not([disabled])');
       await sq(a.a);
       await page.waitForSelector(`[data-square="${a.b}"].mark-target`);
       await sq(a.b);
-      await page.click(`[data-nf="${a.swap ? 'swap' : 'keep'}"]`);
+      await press(`[data-nf="${a.swap ? 'swap' : 'keep'}"]`);
       break;
   }
 }
@@ -189,7 +195,7 @@ export async function play(p: Player, id: string, action: string, me: Side): Pro
   const legal: string[] = (await p.game(id)).legal ?? [];
   if (!legal.includes(action)) throw new Error(`${p.name}: ${action} is not legal; legal: ${legal.join(' ')}`);
   await clickAction(p, action, me);
-  await waitVersion(p, id, before + 1);
+  await settle(p, id, before + 1);
 }
 
 /**
@@ -225,4 +231,20 @@ export function seeded(seed: number): () => number {
     x ^= x << 5; x >>>= 0;
     return x / 4294967296;
   };
+}
+
+/** Plays a move with the keyboard only: focus the card, Enter, arrows to the destination, Enter. */
+export async function keyboardMove(p: Player, id: string, from: string, to: string, bottom: Side): Promise<void> {
+  const before = (await p.game(id)).v;
+  const order = displayOrder(bottom);
+  const a = order.indexOf(from), b = order.indexOf(to);
+  await p.page.focus(`[data-square="${from}"]`);
+  await p.page.keyboard.press('Enter');
+  await p.page.waitForSelector(`[data-square="${from}"].selected`);
+  const dr = Math.floor(b / 8) - Math.floor(a / 8), dc = (b % 8) - (a % 8);
+  for (let i = 0; i < Math.abs(dr); i++) await p.page.keyboard.press(dr > 0 ? 'ArrowDown' : 'ArrowUp');
+  for (let i = 0; i < Math.abs(dc); i++) await p.page.keyboard.press(dc > 0 ? 'ArrowRight' : 'ArrowLeft');
+  await p.page.waitForFunction((sq) => (document.activeElement as HTMLElement | null)?.dataset?.square === sq, to);
+  await p.page.keyboard.press('Enter');
+  await waitVersion(p, id, before + 1);
 }

@@ -1,0 +1,95 @@
+// `rainet engine`, `rainet bench` and `rainet arena` as processes: output and exit status.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct CliRun {
+    int status;
+    std::string out;  // stdout and stderr together
+};
+
+CliRun run(const std::string& args, const std::string& input = "") {
+    std::string cmd = std::string(RAINET_BIN) + " " + args + " 2>&1";
+    if (!input.empty()) cmd = "printf '" + input + "' | " + cmd;
+    FILE* f = popen(cmd.c_str(), "r");
+    CliRun r{-1, ""};
+    if (!f) return r;
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
+    const int st = pclose(f);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+TEST(CliEngine, ScriptedSessionOverPipes) {
+    const CliRun r = run("engine --seed 3",
+                         "rainet\\nnewgame side 1\\nsetup\\nposition view "
+                         "xxx2xxx/3xx3/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/- 0 0\\ngo nodes 100\\n"
+                         "bogus\\ngo nodes\\nquit\\n");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("rainetok\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nsetup "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("info pvirus d7 0.50"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nbestaction "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("info string unknown command 'bogus'"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("error go: 'nodes' needs a value"), std::string::npos) << r.out;
+}
+
+TEST(CliEngine, EndOfInputLetsABoundedSearchAnswer) {
+    const CliRun r = run("engine",
+                         "newgame side 1\\nposition view xxx2xxx/3xx3/8/8/8/8/3LV3/LLL2VVV 1 "
+                         "CNcn -/- 0 0\\ngo nodes 200\\n");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("bestaction "), std::string::npos) << r.out;
+}
+
+TEST(CliEngine, UsageErrors) {
+    EXPECT_EQ(run("engine --bot nobody").status, 2);
+    EXPECT_EQ(run("engine --seed").status, 2);
+}
+
+TEST(CliBench, PrintsTheCommittedNodeCount) {
+    std::ifstream f(std::string(RAINET_SOURCE_DIR) + "/bench/bench_nodes.txt");
+    std::string nodes;
+    f >> nodes;
+    const CliRun r = run("bench");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("Nodes searched: " + nodes + "\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Nodes/second: "), std::string::npos);
+}
+
+TEST(CliArena, PlaysAndWritesRecords) {
+    const std::string dir = ::testing::TempDir() + "/rainet-cli-arena";
+    std::filesystem::remove_all(dir);
+    const CliRun r = run("arena greedy random --games 4 --concurrency 2 --seed 2 --records " + dir);
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("greedy vs random: games 4"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Elo difference: "), std::string::npos) << r.out;
+    for (int g = 1; g <= 4; ++g)
+        EXPECT_TRUE(std::filesystem::exists(dir + "/game-0000" + std::to_string(g) + ".txt"));
+}
+
+TEST(CliArena, ExternalEngineAgainstABot) {
+    const CliRun r = run(std::string("arena 'engine:") + RAINET_BIN +
+                         " engine --bot greedy' random --games 2 --seed 4");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("games 2"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("errors"), std::string::npos) << r.out;
+}
+
+TEST(CliArena, UsageErrors) {
+    EXPECT_EQ(run("arena greedy").status, 2);
+    EXPECT_EQ(run("arena greedy nobody").status, 2);
+    EXPECT_EQ(run("arena greedy random --games x").status, 2);
+    EXPECT_EQ(run("arena greedy random --frobnicate").status, 2);
+}
+
+}  // namespace
