@@ -32,12 +32,18 @@ Result<Hub::Identity> Hub::hello(const std::string& token, const std::string& na
             return Identity{*p, token};
         }
     }
-    const std::string fresh = ids_.token();
-    const std::string publicId = ids_.playerId();
-    auto p = store_.createPlayer(publicId, hashToken(fresh),
-                                 name.empty() ? "guest-" + publicId.substr(1) : name);
-    if (!p) return p.error();
-    return Identity{*p, fresh};
+    // A new id or token can collide with a stored one (numbered ids in test mode after a
+    // restart; random ones practically never): draw again.
+    Error last{"store: no identity"};
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const std::string fresh = ids_.token();
+        const std::string publicId = ids_.playerId();
+        auto p = store_.createPlayer(publicId, hashToken(fresh),
+                                     name.empty() ? "guest-" + publicId.substr(1) : name);
+        if (p) return Identity{*p, fresh};
+        last = p.error();
+    }
+    return last;
 }
 
 Json Hub::activeGames(const store::PlayerRow& p) {
@@ -62,7 +68,6 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
         }
     }
     store::GameRow row;
-    row.id = ids_.gameId();
     row.preset = m.preset;
     if (m.clock) {
         row.clockInitial = m.clock->initial;
@@ -80,7 +85,12 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     row.created = std::chrono::duration_cast<std::chrono::milliseconds>(
                       std::chrono::system_clock::now().time_since_epoch())
                       .count();
-    if (auto e = store_.insertGame(row)) {
+    std::optional<Error> e;
+    for (int attempt = 0; attempt < 100; ++attempt) {  // a new id may collide: draw again
+        row.id = ids_.gameId();
+        if (!(e = store_.insertGame(row))) break;
+    }
+    if (e) {
         logEvent("store_error", {{"message", e->message}});
         metrics_.error(ErrorCode::Internal);
         c->send(protocol::renderError(ErrorCode::Internal, "the game could not be stored", m.id));

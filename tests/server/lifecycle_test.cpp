@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#include <csignal>
 
 #include "players.h"
 
@@ -144,6 +145,27 @@ TEST(Lifecycle, OpenGameFromTheLobby) {
     EXPECT_TRUE(last["games"].empty()) << last.dump();
     Player c(server.port());
     EXPECT_EQ(c.request({{"type", "join"}, {"game", g}})["code"], "wrong_status");
+}
+
+TEST(Lifecycle, OpenGamesAreListedAgainAfterARestart) {
+    ServerProcess server(dbPath("lobbyrestart"));
+    std::string g, token;
+    {
+        Player a(server.port());
+        g = a.request({{"type", "create"}, {"opponent", "open"}, {"side", "2"}})["game"];
+        token = a.token();
+        server.kill(SIGKILL);
+    }
+    server.start();
+    Player b(server.port());
+    b.ws().send(Json{{"type", "lobby_subscribe"}});
+    Json listed = b.take([](const Json& j) { return j["type"] == "lobby"; });
+    ASSERT_EQ(listed["games"].size(), 1u);
+    EXPECT_EQ(listed["games"][0]["game"], g);
+    EXPECT_EQ(listed["games"][0]["side"], "2");
+    EXPECT_EQ(b.request({{"type", "join"}, {"game", g}})["type"], "ack");
+    b.take([](const Json& j) { return j["type"] == "snapshot"; });
+    EXPECT_EQ(b.game(g).you, "1");
 }
 
 TEST(Lifecycle, GamesAgainstTheComputer) {
