@@ -89,6 +89,7 @@ std::optional<std::string> gameRecordJson(store::Store& store, const std::string
     Json actions = Json::array();
     Json position = nullptr;
     Json recordText = nullptr;
+    Json positions = Json::array();
     if (d->setup[0] >= 0 && d->setup[1] >= 0) {
         Record rec;
         rec.setTag("Event", "rainet game");
@@ -113,20 +114,26 @@ std::optional<std::string> gameRecordJson(store::Store& store, const std::string
                                       static_cast<std::uint8_t>(d->setup[1]),
                                       Rules::byName(g.preset).value_or(Rules::standard()));
         if (p) {
+            // The position after every ply (full once over, the spectator's view before), so a
+            // replay screen renders what the engine computed instead of re-applying actions.
             Position pos = *p;
+            auto render = [&] { return over ? pos.toString() : View::of(pos, Viewer::Spectator).toString(); };
+            positions.push_back(render());
             for (const auto& row : d->actions) {
                 auto a = parseAction(row.action);
                 if (!a || !pos.isLegal(*a)) break;
                 actions.push_back(toString(*a, over ? Notation::Full : Notation::Public));
                 rec.actions.push_back(*a);
                 pos.doAction(*a);
+                positions.push_back(render());
             }
-            position = over ? pos.toString() : View::of(pos, Viewer::Spectator).toString();
+            position = render();
         }
         recordText = over ? writeFullRecord(rec) : writePublicRecord(rec);
     }
     j["actions"] = std::move(actions);
     j["position"] = std::move(position);
+    j["positions"] = std::move(positions);
     j["record"] = std::move(recordText);
     return j.dump();
 }

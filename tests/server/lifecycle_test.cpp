@@ -53,6 +53,11 @@ TEST(Lifecycle, RandomGamesEndByTheRulesWithSpectatorFollowing) {
         EXPECT_EQ(r["status"], "finished");
         EXPECT_EQ(r["actions"].size(), static_cast<std::size_t>(plies));
         EXPECT_EQ(r["position"], end["position"]);
+        // One position per ply, from the setups to the end, as the engine computed them.
+        ASSERT_EQ(r["positions"].size(), static_cast<std::size_t>(plies) + 1);
+        EXPECT_EQ(r["positions"].back(), end["position"]);
+        const std::string first = r["positions"][0];
+        EXPECT_EQ(first.substr(first.size() - 15), " 1 CNcn -/- 0 0");
         EXPECT_NE(r["record"].get<std::string>().find("[Setup1 \""), std::string::npos);
     }
     auto [status, list] = server.http("GET", "/api/games?player=" + a.id() + "&status=finished");
