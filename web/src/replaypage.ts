@@ -4,7 +4,6 @@ import { actionSquares, parseAction } from './actions.ts';
 import { renderBoard } from './board.ts';
 import { h } from './dom.ts';
 import { reasonText } from './game.ts';
-import { replayPositions } from './replay.ts';
 import { type App, clockLabel, fetchJson, renderHand, renderStack, sideDot } from './ui.ts';
 import { type Side, parseView } from './view.ts';
 
@@ -38,7 +37,9 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     .then((r) => {
       record = r;
       if (r.status !== 'finished') error = 'This game is not finished: it can be replayed once it is over.';
-      else positions = replayPositions(r);
+      // The server sends the engine's position after every ply: the client applies no rules.
+      else if (Array.isArray(r.positions) && r.positions.length === r.actions.length + 1) positions = r.positions;
+      else error = 'The server sent no positions for this game.';
     })
     .catch((e) => (error = e.status === 404 ? `Game ${id} does not exist.` : `Could not load the game: ${e.message}`))
     .finally(update);
