@@ -1,6 +1,8 @@
 // `rainet engine`, `rainet bench` and `rainet arena` as processes: output and exit status.
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
+#include "support/run_command.h"
 
 #include <array>
 #include <cstdio>
@@ -10,23 +12,9 @@
 
 namespace {
 
-struct CliRun {
-    int status;
-    std::string out;  // stdout and stderr together
-};
-
+using rainet::test::CliRun;
 CliRun run(const std::string& args, const std::string& input = "") {
-    std::string cmd = std::string(RAINET_BIN) + " " + args + " 2>&1";
-    if (!input.empty()) cmd = "printf '" + input + "' | " + cmd;
-    FILE* f = popen(cmd.c_str(), "r");
-    CliRun r{-1, ""};
-    if (!f) return r;
-    std::array<char, 4096> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-    const int st = pclose(f);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    return rainet::test::runRainet(args, input);
 }
 
 TEST(CliEngine, ScriptedSessionOverPipes) {

@@ -1,7 +1,9 @@
 // The rainet binary as a user runs it: exact output for the rules commands, usage errors exit 2,
 // bad input exits 1 with a clear message.
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
+#include "support/run_command.h"
 
 #include <algorithm>
 #include <array>
@@ -11,22 +13,9 @@
 
 namespace {
 
-struct CliRun {
-    int status;
-    std::string out;  // stdout and stderr together
-};
-
+using rainet::test::CliRun;
 CliRun run(const std::string& args) {
-    const std::string cmd = std::string(RAINET_BIN) + " " + args + " 2>&1";
-    FILE* f = popen(cmd.c_str(), "r");
-    CliRun r{-1, ""};
-    if (!f) return r;
-    std::array<char, 4096> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-    const int st = pclose(f);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    return rainet::test::runRainet(args);
 }
 
 int countLines(const std::string& s) {
