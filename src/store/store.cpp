@@ -310,9 +310,10 @@ std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
     return std::nullopt;
 }
 
-GameData Store::readGame(sqlite3_stmt* st) {
-    GameData d;
-    GameRow& g = d.game;
+namespace {
+// One games row in kGameColumns order (columns 0-17), shared by loading and listing.
+GameRow readGameRow(sqlite3_stmt* st) {
+    GameRow g;
     g.id = text(st, 0);
     g.preset = text(st, 1);
     g.clockInitial = sqlite3_column_int(st, 2);
@@ -331,6 +332,14 @@ GameData Store::readGame(sqlite3_stmt* st) {
     g.clock[1] = sqlite3_column_int64(st, 15);
     g.created = sqlite3_column_int64(st, 16);
     g.ended = sqlite3_column_int64(st, 17);
+    return g;
+}
+}  // namespace
+
+GameData Store::readGame(sqlite3_stmt* st) {
+    GameData d;
+    d.game = readGameRow(st);
+    GameRow& g = d.game;
     Stmt su(db_, "SELECT side, links FROM setups WHERE game = ?");
     su.bind(1, g.id);
     while (su.step() == SQLITE_ROW) {
@@ -409,20 +418,8 @@ std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
     std::vector<GameSummary> out;
     while (st.step() == SQLITE_ROW) {
         GameSummary s;
-        GameRow& g = s.game;
         sqlite3_stmt* r = st.get();
-        g.id = text(r, 0);
-        g.preset = text(r, 1);
-        g.clockInitial = sqlite3_column_int(r, 2);
-        g.clockIncrement = sqlite3_column_int(r, 3);
-        g.opponent = text(r, 4);
-        g.level = sqlite3_column_int(r, 5);
-        g.player[0] = sqlite3_column_int64(r, 8);
-        g.player[1] = sqlite3_column_int64(r, 9);
-        g.status = text(r, 10);
-        g.result = text(r, 11);
-        g.reason = text(r, 12);
-        g.created = sqlite3_column_int64(r, 16);
+        s.game = readGameRow(r);
         s.names[0] = text(r, 18);
         s.publicIds[0] = text(r, 19);
         s.names[1] = text(r, 20);
