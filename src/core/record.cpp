@@ -36,8 +36,11 @@ std::string write(const Record& r, bool full, Render rendered) {
         out += "[" + n + " \"" + escapeTag(v) + "\"]\n";
     };
     for (const auto& [n, v] : r.tags) tagLine(n, v);
-    tagLine("Preset", r.rules.name());
-    if (r.rules.name() == "custom")
+    // A preset plus, when it differs from the presets' 100, the no-progress limit.
+    Rules preset = r.rules;
+    preset.noProgressLimit = Rules::standard().noProgressLimit;
+    tagLine("Preset", preset.name());
+    if (r.rules.noProgressLimit != preset.noProgressLimit)
         tagLine("NoProgressLimit", std::to_string(r.rules.noProgressLimit));
     tagLine("Result", resultString(r.result));
     if (!r.termination.empty()) tagLine("Termination", r.termination);
@@ -172,6 +175,7 @@ Result<Record> parseRecord(std::string_view text) {
     Record r;
     r.isPublic = true;
     bool haveSetup1 = false, haveSetup2 = false, haveResult = false;
+    std::optional<int> noProgressLimit;
     std::size_t pos = 0;
     int lineNo = 0;
     auto lineErr = [&](const std::string& m) {
@@ -201,7 +205,10 @@ Result<Record> parseRecord(std::string_view text) {
             if (!rules) return lineErr("unknown preset '" + value + "'");
             r.rules = *rules;
         } else if (name == "NoProgressLimit") {
-            r.rules.noProgressLimit = std::atoi(value.c_str());
+            if (value.empty() || value.size() > 6 ||
+                value.find_first_not_of("0123456789") != std::string::npos)
+                return lineErr("bad no-progress limit '" + value + "'");
+            noProgressLimit = std::stoi(value);
         } else if (name == "Result") {
             bool ok;
             r.result = parseResult(value, ok);
@@ -220,6 +227,7 @@ Result<Record> parseRecord(std::string_view text) {
             r.setTag(name, value);
         }
     }
+    if (noProgressLimit) r.rules.noProgressLimit = *noProgressLimit;  // whatever the tag order
     if (!haveResult) return Error{"record: missing Result tag"};
     if (haveSetup1 != haveSetup2) return Error{"record: needs both Setup1 and Setup2"};
     r.isPublic = !haveSetup1 && !r.startPosition;

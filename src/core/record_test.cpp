@@ -82,6 +82,20 @@ TEST(Record, RulesEndingMustMatchTheFinalPosition) {
     EXPECT_FALSE(replay(*bad).ok());
 }
 
+TEST(Record, ANoProgressLimitOtherThanThePresetsRoundTrips) {
+    Record r = sampleGame();
+    r.rules = Rules::official();
+    r.rules.noProgressLimit = 20;
+    const std::string text = writeFullRecord(r);
+    EXPECT_NE(text.find("[Preset \"official\"]\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("[NoProgressLimit \"20\"]\n"), std::string::npos) << text;
+    auto back = parseRecord(text);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->rules, r.rules);
+    EXPECT_TRUE(replay(*back).ok());
+    EXPECT_EQ(writeFullRecord(Record(sampleGame())).find("NoProgressLimit"), std::string::npos);
+}
+
 TEST(Record, MalformedRecordsAreErrors) {
     EXPECT_FALSE(parseRecord("").ok());
     EXPECT_FALSE(parseRecord("[Result \"1-0\"]\n\n1. d2-d3").ok());             // no result token
@@ -91,6 +105,7 @@ TEST(Record, MalformedRecordsAreErrors) {
         parseRecord("[Result \"*\"]\n[Setup1 \"LLLLLVVV\"]\n[Setup2 \"LLLVVVLV\"]\n\n*").ok());
     EXPECT_FALSE(parseRecord("[Result \"*\"]\n[Setup1 \"LLLVVVLV\"]\n\n*").ok());  // one setup only
     EXPECT_FALSE(parseRecord("[Result \"*\"]\n\n1. d2-q3 *").ok());
+    EXPECT_FALSE(parseRecord("[Result \"*\"]\n[NoProgressLimit \"-5\"]\n\n*").ok());
 }
 
 }  // namespace
