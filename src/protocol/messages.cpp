@@ -9,7 +9,7 @@ const char* codeName(ErrorCode c) {
         "bad_json",          "bad_message",   "unknown_type", "too_large",      "rate_limited",
         "not_authenticated", "unknown_game",  "not_a_player", "wrong_status",   "not_your_turn",
         "illegal_action",    "stale_version", "bad_setup",    "already_set_up", "no_draw_offer",
-        "cannot_claim",      "cannot_abort",  "internal"};
+        "cannot_claim",      "cannot_abort",  "no_rematch_offer", "internal"};
     return kNames[static_cast<int>(c)];
 }
 
@@ -37,6 +37,9 @@ constexpr TypeEntry kTypes[] = {
     {"lobby_subscribe", MsgType::LobbySubscribe},
     {"lobby_unsubscribe", MsgType::LobbyUnsubscribe},
     {"ping", MsgType::Ping},
+    {"rematch", MsgType::Rematch},
+    {"rematch_decline", MsgType::RematchDecline},
+    {"rename", MsgType::Rename},
 };
 
 bool usesGame(MsgType t) {
@@ -46,6 +49,7 @@ bool usesGame(MsgType t) {
         case MsgType::LobbySubscribe:
         case MsgType::LobbyUnsubscribe:
         case MsgType::Ping:
+        case MsgType::Rename:
             return false;
         default:
             return true;
@@ -85,6 +89,9 @@ bool needsId(MsgType t) {
         case MsgType::DrawDecline:
         case MsgType::ClaimWin:
         case MsgType::Abort:
+        case MsgType::Rematch:
+        case MsgType::RematchDecline:
+        case MsgType::Rename:
             return true;
         default:
             return false;
@@ -127,14 +134,22 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
         out = it->get<std::string>();
         return true;
     };
+    // A display name, for hello and rename: at most 24 characters, none of them control characters.
+    auto badName = [&](std::string& name) -> const char* {
+        if (!str("name", name, 24)) return "'name' must be a string of at most 24 characters";
+        for (char c : name)
+            if (static_cast<unsigned char>(c) < 0x20) return "'name' has a control character";
+        return nullptr;
+    };
     switch (m.type) {
         case MsgType::Hello:
             if (!str("token", m.token, 128)) return bad("'token' must be a string");
-            if (!str("name", m.name, 24))
-                return bad("'name' must be a string of at most 24 characters");
-            for (char c : m.name)
-                if (static_cast<unsigned char>(c) < 0x20)
-                    return bad("'name' has a control character");
+            if (auto why = badName(m.name)) return bad(why);
+            break;
+        case MsgType::Rename:
+            if (auto why = badName(m.name)) return bad(why);
+            if (m.name.find_first_not_of(' ') == std::string::npos)
+                return bad("'name' must be a string of 1 to 24 characters, not all spaces");
             break;
         case MsgType::Create: {
             if (!str("preset", m.preset, 16) || (m.preset != "standard" && m.preset != "official"))

@@ -39,6 +39,7 @@ enum class ErrorCode : std::uint8_t {
     NoDrawOffer,
     CannotClaim,
     CannotAbort,
+    NoRematchOffer,
     Internal,
 };
 constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::Internal) + 1;
@@ -62,6 +63,9 @@ enum class MsgType : std::uint8_t {
     LobbySubscribe,
     LobbyUnsubscribe,
     Ping,
+    Rematch,
+    RematchDecline,
+    Rename,
 };
 const char* typeName(MsgType t);
 
@@ -76,7 +80,7 @@ struct ClientMessage {
     MsgType type = MsgType::Ping;
     Json id;           // null when absent; echoed verbatim in ack / error
     std::string game;  // empty when absent
-    // hello
+    // hello, rename
     std::string token, name;
     // create
     std::string preset = "standard";

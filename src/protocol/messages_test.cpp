@@ -57,6 +57,22 @@ TEST(Messages, FailureEchoesIdAndGame) {
         R"({"type":"error","code":"bad_message","message":"'action' must be an action string","id":7,"game":"g1"})");
 }
 
+TEST(Messages, RematchAndRename) {
+    auto r = parseClientMessage(R"({"type":"rematch","id":3,"game":"g9"})");
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(r));
+    EXPECT_EQ(std::get<ClientMessage>(r).type, MsgType::Rematch);
+    EXPECT_EQ(std::get<ClientMessage>(r).game, "g9");
+    r = parseClientMessage(R"({"type":"rename","id":"n1","name":"Mayuri"})");
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(r));
+    EXPECT_EQ(std::get<ClientMessage>(r).name, "Mayuri");
+    EXPECT_EQ(failCode(R"({"type":"rematch","id":3})"), ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"rematch_decline","game":"g9"})"), ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"rename","id":1})"), ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"rename","id":1,"name":7})"), ErrorCode::BadMessage);
+    EXPECT_STREQ(codeName(ErrorCode::NoRematchOffer), "no_rematch_offer");
+    EXPECT_STREQ(codeName(ErrorCode::Internal), "internal");
+}
+
 TEST(Messages, SetupMask) {
     EXPECT_EQ(setupMask(Side::One, {0, 1, 2, 11}), 0b01000111);
     EXPECT_FALSE(setupMask(Side::Two, {0, 1, 2, 11}));

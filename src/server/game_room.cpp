@@ -228,6 +228,7 @@ std::string GameRoom::snapshot(Viewer v) const {
     j["draw_offer"] = drawOffer_ ? Json(sideName(*drawOffer_)) : Json(nullptr);
     j["grace"] = hub_.config().graceCs;
     j["result"] = resultJson();
+    if (row_.status == "finished" || row_.status == "aborted") j["rematch"] = rematchJson();
     return j.dump();
 }
 
@@ -443,6 +444,10 @@ void GameRoom::handle(const std::shared_ptr<Client>& c, const store::PlayerRow& 
                              "your opponent is connected or within the grace period", m);
             return end(s, "abandoned", [&] { ack(c, s, m); });
         }
+        case MsgType::Rematch:
+            return rematch(c, s, m);
+        case MsgType::RematchDecline:
+            return declineRematch(c, s, m);
         case MsgType::Abort:
             if (ended) return error(c, ErrorCode::WrongStatus, "the game is over", m);
             if (st == "playing" && pos_->ply() >= 2)
@@ -453,8 +458,9 @@ void GameRoom::handle(const std::shared_ptr<Client>& c, const store::PlayerRow& 
     }
 }
 
-bool GameRoom::drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
-                         const char* kind) {
+template <class Render>
+bool GameRoom::bump(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+                    Render render) {
     const store::GameRow saved = row_;
     ++row_.version;
     if (!store(hub_.store().updateGame(row_), c, m)) {
@@ -462,11 +468,68 @@ bool GameRoom::drawEvent(const std::shared_ptr<Client>& c, Side s, const protoco
         return false;
     }
     ack(c, s, m);
-    emit([&](Viewer, Json& j) {
+    emit(render);
+    return true;
+}
+
+bool GameRoom::drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+                         const char* kind) {
+    return bump(c, s, m, [&](Viewer, Json& j) {
         j["kind"] = kind;
         j["side"] = sideName(s);
     });
-    return true;
+}
+
+GameRoom::Json GameRoom::rematchJson() const {
+    return Json{{"offer", rematchOffer_ ? Json(sideName(*rematchOffer_)) : Json(nullptr)},
+                {"next_game", nextGame_.empty() ? Json(nullptr) : Json(nextGame_)}};
+}
+
+void GameRoom::rematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m) {
+    if (row_.status != "finished" && row_.status != "aborted")
+        return error(c, ErrorCode::WrongStatus, "the game is not over", m);
+    const Seat& other = seats_[index(opponent(s))];
+    if (!other.player && !other.bot)
+        return error(c, ErrorCode::WrongStatus, "the game never had an opponent", m);
+    // Already agreed, or already offered: acknowledged, nothing new happens.
+    if (!nextGame_.empty() || rematchOffer_ == s) {
+        if (c) c->send(protocol::renderAck(m.id, id_));
+        return;
+    }
+    if (!other.bot && rematchOffer_ != opponent(s)) {
+        rematchOffer_ = s;
+        if (!bump(c, s, m, [&](Viewer, Json& j) {
+                j["kind"] = "rematch_offer";
+                j["side"] = sideName(s);
+            }))
+            rematchOffer_.reset();
+        return;
+    }
+    auto next = hub_.rematch(row_);
+    if (!next) return error(c, ErrorCode::Internal, "the rematch could not be stored", m);
+    nextGame_ = *next;
+    if (!bump(c, s, m, [&](Viewer, Json& j) {
+            j["kind"] = "rematch";
+            j["next_game"] = nextGame_;
+        })) {
+        // The new game exists (both players find it among their games) even if this one's
+        // version could not move on; say so without an event.
+        if (c) c->send(protocol::renderAck(m.id, id_));
+        return;
+    }
+    rematchOffer_.reset();
+}
+
+void GameRoom::declineRematch(const std::shared_ptr<Client>& c, Side s,
+                              const protocol::ClientMessage& m) {
+    if (!nextGame_.empty() || rematchOffer_ != opponent(s))
+        return error(c, ErrorCode::NoRematchOffer, "your opponent has not offered a rematch", m);
+    rematchOffer_.reset();
+    if (!bump(c, s, m, [&](Viewer, Json& j) {
+            j["kind"] = "rematch_decline";
+            j["side"] = sideName(s);
+        }))
+        rematchOffer_ = opponent(s);
 }
 
 void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& who,

@@ -121,6 +121,16 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void end(std::optional<Side> winner, const char* reason);
     bool drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
                    const char* kind);
+    // After the end: offer, accept (a second offer) or decline a rematch.
+    void rematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
+    void declineRematch(const std::shared_ptr<Client>& c, Side s,
+                        const protocol::ClientMessage& m);
+    // Stores a new version of the game row and broadcasts it; false (nothing changed) if the
+    // store failed.
+    template <class Render>
+    bool bump(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+              Render render);
+    Json rematchJson() const;
 
     // Clocks.
     std::int64_t remaining(Side s) const;
@@ -140,6 +150,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::optional<Position> start_, pos_;
     std::vector<Action> actions_;
     std::optional<Side> drawOffer_;
+    std::optional<Side> rematchOffer_;  // after the end, in memory only (like draw offers)
+    std::string nextGame_;              // the rematch, once created
     std::int64_t turnStart_ = 0;  // cs, when the side to move began its turn
     std::uint64_t timerGeneration_ = 0;
     Rng rng_;

@@ -82,6 +82,28 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     const int mine = m.side == "1" ? 0 : m.side == "2" ? 1 : static_cast<int>(ids_.seed() >> 63);
     row.player[mine] = p.id;
     row.status = computer ? "setup" : "open";
+    auto room = launch(
+        row, computer ? std::optional<Side>(mine ? Side::One : Side::Two) : std::nullopt);
+    if (!room) {
+        metrics_.error(ErrorCode::Internal);
+        c->send(protocol::renderError(ErrorCode::Internal, "the game could not be stored", m.id));
+        return nullptr;
+    }
+    const std::string ack = protocol::renderAck(m.id, row.id);
+    {
+        std::lock_guard lock(createdMu_);
+        created_[p.id][key] = ack;
+    }
+    if (m.opponent == "open") setLobbyEntry(row.id, lobbyEntry(row, p));
+    logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
+    (*room)->run([c, p, ack](GameRoom& r) {
+        r.welcomeCreator(c, p, ack);
+        r.activate();
+    });
+    return *room;
+}
+
+Result<std::shared_ptr<GameRoom>> Hub::launch(store::GameRow& row, std::optional<Side> botSide) {
     row.created = std::chrono::duration_cast<std::chrono::milliseconds>(
                       std::chrono::system_clock::now().time_since_epoch())
                       .count();
@@ -92,48 +114,72 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     }
     if (e) {
         logEvent("store_error", {{"message", e->message}});
-        metrics_.error(ErrorCode::Internal);
-        c->send(protocol::renderError(ErrorCode::Internal, "the game could not be stored", m.id));
-        return nullptr;
+        return *e;
     }
-    auto room = GameRoom::create(
-        *this, row, computer ? std::optional<Side>(mine ? Side::One : Side::Two) : std::nullopt);
-    {
-        std::lock_guard lock(roomsMu_);
-        rooms_[row.id] = room;
-    }
-    const std::string ack = protocol::renderAck(m.id, row.id);
-    {
-        std::lock_guard lock(createdMu_);
-        created_[p.id][key] = ack;
-    }
-    if (m.opponent == "open") setLobbyEntry(row.id, lobbyEntry(row, p));
-    logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
-    room->run([c, p, ack](GameRoom& r) {
-        r.welcomeCreator(c, p, ack);
-        r.activate();
-    });
+    auto room = GameRoom::create(*this, row, botSide);
+    std::lock_guard lock(roomsMu_);
+    rooms_[row.id] = room;
     return room;
 }
 
+Result<std::string> Hub::rematch(const store::GameRow& old) {
+    store::GameRow row;
+    row.preset = old.preset;
+    row.clockInitial = old.clockInitial;
+    row.clockIncrement = old.clockIncrement;
+    row.clock[0] = row.clock[1] = row.clockInitial;
+    const bool computer = old.opponent == "computer";
+    row.opponent = computer ? "computer" : "invite";  // never listed: both seats are taken
+    row.level = old.level;
+    row.creator = old.creator;
+    row.player[0] = old.player[1];
+    row.player[1] = old.player[0];
+    row.sideWish = row.player[0] == row.creator ? "1" : "2";
+    row.status = "setup";
+    std::optional<Side> botSide;
+    if (computer) botSide = row.player[0] == row.creator ? Side::Two : Side::One;
+    auto room = launch(row, botSide);
+    if (!room) return room.error();
+    logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}, {"rematch_of", old.id}});
+    (*room)->run([](GameRoom& r) { r.activate(); });
+    return row.id;
+}
+
 std::shared_ptr<GameRoom> Hub::open(const std::string& id) {
+    auto loaded = [&]() -> std::shared_ptr<GameRoom> {  // caller holds roomsMu_
+        if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;
+        if (auto it = finished_.find(id); it != finished_.end()) return it->second.lock();
+        return nullptr;
+    };
     {
         std::lock_guard lock(roomsMu_);
-        if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;
+        if (auto r = loaded()) return r;
     }
     auto data = store_.loadGame(id);
     if (!data) return nullptr;
-    if (data->game.status != "finished" && data->game.status != "aborted") {
-        // Loaded at start; it can only be missing if it just ended: read it again.
-        std::lock_guard lock(roomsMu_);
-        if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;
-    }
-    return GameRoom::restore(*this, *data);  // not registered: a finished game does not change
+    std::lock_guard lock(roomsMu_);
+    // Unfinished games are loaded at start, so one missing here just ended; another connection
+    // may also have rebuilt this finished game meanwhile: use the room already there.
+    if (auto r = loaded()) return r;
+    if (data->game.status != "finished" && data->game.status != "aborted") return nullptr;
+    auto room = GameRoom::restore(*this, *data);
+    if (room) keepFinished(id, room);
+    return room;
 }
 
 void Hub::retire(const std::string& id) {
     std::lock_guard lock(roomsMu_);
-    rooms_.erase(id);
+    auto it = rooms_.find(id);
+    if (it == rooms_.end()) return;
+    keepFinished(id, it->second);
+    rooms_.erase(it);
+}
+
+void Hub::keepFinished(const std::string& id, const std::shared_ptr<GameRoom>& room) {
+    finished_[id] = room;
+    if (finished_.size() < sweepAt_) return;
+    std::erase_if(finished_, [](const auto& e) { return e.second.expired(); });
+    sweepAt_ = std::max<std::size_t>(64, 2 * finished_.size());
 }
 
 std::size_t Hub::roomCount() {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -52,7 +53,12 @@ class Hub {
     // the new room, which the client follows (nullptr for a repeated or failed create).
     std::shared_ptr<GameRoom> create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
                                      const protocol::ClientMessage& m);
+    // The next game of a finished one (a rematch): the same settings, sides swapped, both
+    // seated and in setup (or the computer seated again). Returns its id.
+    Result<std::string> rematch(const store::GameRow& old);
     // A loaded room, or a room rebuilt from the store (finished games too); nullptr if unknown.
+    // Finished rooms are shared while any connection follows them, so that everyone watching
+    // an ended game sees the same room (rematch offers live there).
     std::shared_ptr<GameRoom> open(const std::string& id);
     // Called by a room when its game ended: it is no longer held in the registry.
     void retire(const std::string& id);
@@ -70,6 +76,10 @@ class Hub {
     std::vector<std::shared_ptr<GameRoom>> rooms();
 
   private:
+    // Stores a new game (drawing ids until one is free) and registers its room.
+    Result<std::shared_ptr<GameRoom>> launch(store::GameRow& row, std::optional<Side> botSide);
+    // Remembers an ended room while someone holds it (caller holds roomsMu_).
+    void keepFinished(const std::string& id, const std::shared_ptr<GameRoom>& room);
     std::string lobbyMessage();  // caller holds lobbyMu_
     static protocol::Json lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator);
 
@@ -83,6 +93,8 @@ class Hub {
 
     std::mutex roomsMu_;
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
+    std::unordered_map<std::string, std::weak_ptr<GameRoom>> finished_;  // under roomsMu_
+    std::size_t sweepAt_ = 64;  // sweep expired finished_ entries when it grows past this
     std::mutex createdMu_;
     std::unordered_map<std::int64_t, std::unordered_map<std::string, std::string>> created_;
     std::mutex lobbyMu_;

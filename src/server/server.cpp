@@ -174,6 +174,18 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                 if (auto room = hub_.create(self, *player_, m)) rooms_[room->id()] = room;
                 return;
             }
+            case MsgType::Rename: {
+                // Seats already taken keep the name they were taken with; new games use this one.
+                if (auto e = hub_.store().renamePlayer(player_->id, m.name)) {
+                    logEvent("store_error", {{"message", e->message}});
+                    return fail(ErrorCode::Internal, "the name could not be stored", m.id);
+                }
+                player_->name = m.name;
+                Json j{{"type", "ack"},
+                       {"id", m.id},
+                       {"player", {{"id", player_->publicId}, {"name", player_->name}}}};
+                return reply(j.dump());
+            }
             case MsgType::LobbySubscribe:
                 return hub_.subscribeLobby(self);
             case MsgType::LobbyUnsubscribe:
