@@ -98,6 +98,15 @@ export class Client {
   setName(name: string): void {
     this.opts.storage.setItem('rainet.name', name.slice(0, 24));
   }
+
+  /** Changes the display name: kept for the next hello, and sent now when connected. */
+  async rename(name: string): Promise<void> {
+    this.setName(name);
+    if (!name.trim()) return; // an empty name keeps the current one
+    const ack = await this.request({ type: 'rename', name: name.slice(0, 24) });
+    if (ack.player) this.player = ack.player;
+    this.emit();
+  }
   get authenticated(): boolean {
     return this.authed;
   }

@@ -54,6 +54,8 @@ export interface GameState {
   drawOffer: SideId | null;
   grace: number | null;
   result: Result | null;
+  /** After the end: a pending rematch offer, and the new game once agreed. */
+  rematch: { offer: SideId | null; next: string | null };
 }
 
 export function fromSnapshot(m: any, now: number): GameState {
@@ -77,6 +79,7 @@ export function fromSnapshot(m: any, now: number): GameState {
     drawOffer: m.draw_offer ?? null,
     grace: m.grace ?? null,
     result: m.result ? resultOf(m.result) : null,
+    rematch: { offer: m.rematch?.offer ?? null, next: m.rematch?.next_game ?? null },
   };
 }
 
@@ -130,6 +133,15 @@ export function applyEvent(s: GameState, ev: any, now: number): GameState {
       n.result = resultOf(ev);
       n.legal = null;
       n.drawOffer = null;
+      break;
+    case 'rematch_offer':
+      n.rematch = { ...s.rematch, offer: ev.side };
+      break;
+    case 'rematch_decline':
+      n.rematch = { ...s.rematch, offer: null };
+      break;
+    case 'rematch':
+      n.rematch = { offer: null, next: ev.next_game };
       break;
     default:
       break; // unknown kinds are ignored (protocol §1)

@@ -50,6 +50,9 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   };
   const el = h('main');
   let lastV = -1;
+  // The rematch as first seen: a players' page follows a rematch agreed while it is open.
+  let rematchSeen: { offer: SideId | null; next: string | null } | null = null;
+  let rematchDeclined = false;
 
   const clearSelection = () => {
     ui.selected = null;
@@ -128,6 +131,13 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       if (lastV !== -1) clearSelection();
       lastV = s.v;
     }
+    if (rematchSeen && s.rematch.next && !rematchSeen.next && s.you !== 'spectator') {
+      const next = s.rematch.next;
+      setTimeout(() => app.navigate(`/game/${next}`), 0);
+    }
+    if (rematchSeen?.offer === s.you && !s.rematch.offer && !s.rematch.next) rematchDeclined = true;
+    if (s.rematch.offer) rematchDeclined = false;
+    rematchSeen = s.rematch;
     const me = mySide(s);
     if (s.status === 'setup' && me && !s.setup[s.you as SideId] && !ui.setup) ui.setup = defaultArrangement(me);
     const yourTurn = s.status === 'playing' && me !== null && !!s.legal?.length;
@@ -417,10 +427,36 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       h('div.result', resultHeadline(r, s.you)),
       h('div.reason', `${r.result ?? 'no result'} · ${reasonText(r.reason)}`),
       r.position ? h('div.hint', 'Every card is revealed on the board.') : null,
+      rematchNote(s),
       h('div.row',
         s.status === 'finished' ? h('a.btn', { href: `/replay/${id}`, 'data-link': '', 'data-action': 'replay' }, 'Replay') : null,
-        s.you !== 'spectator' ? h('button.btn.primary', { type: 'button', 'data-action': 'rematch', on: { click: () => void rematch(s) } }, 'Rematch') : null,
+        ...rematchControls(s),
         h('a.btn', { href: '/', 'data-link': '' }, 'Lobby')));
+  }
+
+  function rematchNote(s: GameState): HTMLElement | null {
+    const me = s.you;
+    if (s.rematch.offer && s.rematch.offer !== me)
+      return h('div.banner', { 'data-rematch-offer': s.rematch.offer }, me === 'spectator' ? `Side ${s.rematch.offer} asks for a rematch.` : 'Your opponent asks for a rematch.');
+    if (rematchDeclined && me !== 'spectator') return h('div.banner', { 'data-rematch-declined': '' }, 'Your opponent declined the rematch.');
+    return null;
+  }
+
+  /** Rematch buttons after the end: offer, accept or decline, or a link to the agreed game. */
+  function rematchControls(s: GameState): (HTMLElement | null)[] {
+    const r = s.rematch;
+    if (r.next)
+      return [h('a.btn.primary', { href: `/game/${r.next}`, 'data-link': '', 'data-action': 'goto-rematch' }, s.you === 'spectator' ? 'Watch the rematch' : 'Go to the rematch')];
+    if (s.you === 'spectator') return [];
+    const opp: SideId = s.you === '1' ? '2' : '1';
+    if (!s.players[opp]) return []; // nobody ever sat there
+    if (r.offer === opp)
+      return [
+        h('button.btn.primary', { type: 'button', 'data-action': 'rematch-accept', on: { click: () => void send('rematch') } }, 'Accept rematch'),
+        h('button.btn', { type: 'button', 'data-action': 'rematch-decline', on: { click: () => void send('rematch_decline') } }, 'Decline'),
+      ];
+    if (r.offer === s.you) return [h('button.btn', { type: 'button', disabled: true, 'data-action': 'rematch-offered' }, 'Rematch offered…')];
+    return [h('button.btn.primary', { type: 'button', 'data-action': 'rematch', on: { click: () => void send('rematch') } }, 'Rematch')];
   }
 
   function endOverlay(s: GameState): HTMLElement {
@@ -430,21 +466,8 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       h('div.panel.dialog.endpanel', { role: 'dialog', 'aria-label': 'game over' },
         h('div.result', resultHeadline(r, s.you)),
         h('div.reason', `${r.result ?? 'no result'} · ${reasonText(r.reason)}`),
-        h('div.row', h('button.btn.primary', { type: 'button', 'data-action': 'see-board', on: { click: close } }, 'See the board'))));
-  }
-
-  async function rematch(s: GameState): Promise<void> {
-    // The protocol has no rematch message: start a new game with the same settings.
-    const msg: Record<string, unknown> = { type: 'create', preset: s.preset, clock: s.clock, side: s.you === '1' ? '2' : '1' };
-    if (s.opponent === 'computer') { msg.opponent = 'computer'; msg.level = s.level ?? 1; } else msg.opponent = 'invite';
-    try {
-      const ack = await client.request(msg);
-      client.follow(ack.game);
-      app.navigate(`/game/${ack.game}`);
-    } catch (e: any) {
-      ui.error = e.message ?? e.code;
-      update();
-    }
+        rematchNote(s),
+        h('div.row', h('button.btn', { type: 'button', 'data-action': 'see-board', on: { click: close } }, 'See the board'), ...rematchControls(s))));
   }
 
   function nfDialog(): HTMLElement {

@@ -83,8 +83,16 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     type: 'text', maxlength: 24, placeholder: 'guest', value: client.name, 'aria-label': 'display name', 'data-field': 'name',
     on: {
       change: (e: Event) => {
-        client.setName((e.target as HTMLInputElement).value.trim());
-        client.socket.reconnectNow(); // the name is sent with hello
+        client.rename((e.target as HTMLInputElement).value.trim()).catch((err) => {
+          error = `Could not change the name: ${err.message ?? err.code ?? err}`;
+          update();
+        });
+      },
+      // Enter confirms the name (a change event) instead of submitting the new-game form.
+      keydown: (e: KeyboardEvent) => {
+        if (e.key !== 'Enter') return;
+        e.preventDefault();
+        (e.target as HTMLInputElement).blur();
       },
     },
   });

@@ -302,12 +302,25 @@ test('invite link, draw by agreement and rematch', async () => {
   for (const p of [erin, frank]) await p.page.waitForSelector('[data-overlay="end"]');
   await erin.page.click('[data-action="see-board"]');
   await erin.page.waitForSelector('.endpanel[data-end="agreement"]');
+  // Rematch: Erin asks, Frank declines; Erin asks again and Frank accepts from the end dialog.
   await erin.page.click('[data-action="rematch"]');
-  await erin.page.waitForURL((u) => /\/game\/[A-Za-z0-9]+$/.test(u.pathname) && !u.pathname.endsWith(id));
-  await erin.page.waitForSelector('[data-status="open"][data-you="2"]');
-  // Nobody came: abort it.
+  await erin.page.waitForSelector('[data-action="rematch-offered"]');
+  await frank.page.waitForSelector('[data-overlay="end"] [data-rematch-offer="1"]');
+  await frank.shot('rematch-offer-side2');
+  await frank.page.click('[data-overlay="end"] [data-action="rematch-decline"]');
+  await erin.page.waitForSelector('[data-rematch-declined]');
+  await erin.page.click('[data-action="rematch"]');
+  await frank.page.click('[data-overlay="end"] [data-action="rematch-accept"]');
+  // Both land in the new game, sides swapped, setting up.
+  for (const p of [erin, frank]) await p.page.waitForURL((u) => /\/game\/[A-Za-z0-9]+$/.test(u.pathname) && !u.pathname.endsWith(`/${id}`));
+  const next = gameIdOf(erin.page);
+  assert.equal(gameIdOf(frank.page), next, 'both players are in the same new game');
+  await erin.page.waitForSelector('[data-status="setup"][data-you="2"]');
+  await frank.page.waitForSelector('[data-status="setup"][data-you="1"]');
+  assert.equal((await erin.game(next)).players['1'].name, 'frank');
+  // Erin changes her mind: abort it.
   await erin.page.click('[data-action="abort"]');
-  await erin.page.waitForSelector('[data-status="aborted"]');
+  await frank.page.waitForSelector('[data-status="aborted"]');
   assert.deepEqual(allLeaks(frank.messages(), '2'), []);
 });
 

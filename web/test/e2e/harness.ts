@@ -39,22 +39,23 @@ export class Server {
   readonly dir: string;
   readonly db: string;
   log = '';
-  constructor(readonly port: number) {
+  constructor(readonly port: number, readonly extra: string[] = []) {
     this.dir = mkdtempSync(join(tmpdir(), 'rainet-e2e-'));
     this.db = join(this.dir, 'games.db');
   }
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
-  static async start(): Promise<Server> {
+  /** `extra`: more `rainet serve` options, e.g. ['--grace', '2']. */
+  static async start(extra: string[] = []): Promise<Server> {
     if (!existsSync(BIN)) throw new Error(`server binary ${BIN} not found: build it first (cmake --build --preset default --target rainet)`);
     if (!existsSync(join(WEB, 'dist', 'index.html'))) throw new Error('web/dist is missing: run npm run build');
-    const s = new Server(await freePort());
+    const s = new Server(await freePort(), extra);
     await s.run();
     return s;
   }
   async run(): Promise<void> {
-    const p = spawn(BIN, ['serve', '--listen', `127.0.0.1:${this.port}`, '--db', this.db, '--web', join(WEB, 'dist')], {
+    const p = spawn(BIN, ['serve', '--listen', `127.0.0.1:${this.port}`, '--db', this.db, '--web', join(WEB, 'dist'), ...this.extra], {
       cwd: WEB,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -100,8 +101,9 @@ export async function launch(): Promise<Browser> {
 export class Player {
   frames: string[] = [];
   errors: string[] = [];
+  sockets = 0;
   constructor(readonly name: string, readonly ctx: BrowserContext, readonly page: Page) {
-    page.on('websocket', (ws) => ws.on('framereceived', (f) => this.frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString())));
+    page.on('websocket', (ws) => { this.sockets++; ws.on('framereceived', (f) => this.frames.push(typeof f.payload === 'string' ? f.payload : f.payload.toString())); });
     page.on('pageerror', (e) => this.errors.push(`${name}: ${e.message}`));
   }
   touch = false;

@@ -130,3 +130,17 @@ test('presence and lobby messages update the state; end event finishes the game'
   assert.equal(c.game('g1')?.status, 'finished');
   assert.equal(c.game('g1')?.result?.winner, '2');
 });
+
+test('rename: sent at once when connected, kept for the next hello, the ack updates the player', async () => {
+  const { c, sockets, last, sent, store } = setup();
+  c.start(); sockets[0].open();
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'guest-2' }, games: [] });
+  const done = c.rename('Kurisu');
+  const msg = sent().find((m) => m.type === 'rename');
+  assert.equal(msg?.name, 'Kurisu');
+  assert.equal(store.get('rainet.name'), 'Kurisu');
+  last().receive({ type: 'ack', id: msg.id, player: { id: 'p2', name: 'Kurisu' } });
+  await done;
+  assert.equal(c.player?.name, 'Kurisu');
+  assert.equal(sockets.length, 1, 'no reconnection');
+});

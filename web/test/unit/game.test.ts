@@ -52,3 +52,16 @@ test('the running clock counts down locally; formatting', () => {
   assert.equal(formatClock(950), '9.5');
   assert.equal(formatClock(360000), '1:00:00');
 });
+
+test('rematch offers, refusals and agreement after the end', () => {
+  let s = fromSnapshot({ ...base, status: 'finished', result: { result: '1-0', winner: '1', reason: 'resign' }, rematch: { offer: '2', next_game: null } }, 0);
+  assert.deepEqual(s.rematch, { offer: '2', next: null }, 'a snapshot carries a pending offer');
+  s = applyEvent(s, { v: 1, kind: 'rematch_decline', side: '1' }, 0);
+  assert.deepEqual(s.rematch, { offer: null, next: null });
+  s = applyEvent(s, { v: 2, kind: 'rematch_offer', side: '1' }, 0);
+  assert.equal(s.rematch.offer, '1');
+  s = applyEvent(s, { v: 3, kind: 'rematch', next_game: 'g7' }, 0);
+  assert.deepEqual(s.rematch, { offer: null, next: 'g7' });
+  assert.equal(s.status, 'finished', 'the ended game stays ended');
+  assert.deepEqual(fromSnapshot(base, 0).rematch, { offer: null, next: null }, 'no rematch field before the end');
+});

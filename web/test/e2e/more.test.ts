@@ -1,0 +1,136 @@
+// End to end, through the UI only: claiming a win from a player who left, an official-preset game
+// against the computer played to the end (then a rematch of it), and changing one's name without
+// reconnecting. The server runs with a 3-second grace period so that a claim can be shown.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import type { Side } from '../../src/view.ts';
+import { allLeaks } from './leaks.ts';
+import { chooseAction, gameIdOf, launch, play, Player, seeded, Server, waitTurn } from './harness.ts';
+
+const GRACE_S = 3;
+let server: Server;
+let browser: Browser;
+const players: Player[] = [];
+
+before(async () => {
+  server = await Server.start(['--grace', String(GRACE_S)]);
+  browser = await launch();
+});
+
+after(async () => {
+  const errors = players.flatMap((p) => p.errors);
+  await browser?.close();
+  await server?.dispose();
+  assert.deepEqual(errors, [], 'no uncaught errors in any page');
+});
+
+async function open(name: string, path = '/'): Promise<Player> {
+  const p = await Player.open(browser, name, `${server.url}${path}`);
+  players.push(p);
+  return p;
+}
+
+test('a player whose opponent left can claim the win after the grace period', async () => {
+  const henry = await open('henry');
+  await henry.page.check('[data-field="opponent-invite"]');
+  await henry.page.check('[data-field="side-1"]');
+  await henry.page.click('[data-action="create"]');
+  await henry.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const id = gameIdOf(henry.page);
+  const ivan = await open('ivan', `/game/${id}`);
+  await ivan.page.click('[data-action="join"]');
+  for (const p of [henry, ivan]) {
+    await p.page.waitForSelector('[data-action="setup-confirm"]');
+    await p.page.click('[data-action="setup-random"]');
+    await p.page.click('[data-action="setup-confirm"]');
+  }
+  await waitTurn(henry, id);
+  await play(henry, id, (await henry.game(id)).legal.find((a: string) => /^[a-h]\d-[a-h]\d$/.test(a)), 1);
+  // Ivan closes his browser.
+  await ivan.ctx.close();
+  await henry.page.waitForSelector('[data-offline="2"]');
+  await henry.page.waitForSelector('[data-action="claim"]');
+  // Too early: the server refuses and the page says why; the game goes on.
+  await henry.page.click('[data-action="claim"]');
+  await henry.page.waitForSelector('[data-error]');
+  assert.match((await henry.page.textContent('[data-error]')) ?? '', /grace period/);
+  assert.equal((await henry.game(id)).status, 'playing');
+  await henry.shot('claim-too-early');
+  await new Promise((r) => setTimeout(r, GRACE_S * 1000 + 500));
+  await henry.page.click('[data-action="claim"]');
+  await henry.page.waitForSelector('[data-overlay="end"]');
+  assert.match((await henry.page.textContent('[data-overlay="end"] .result')) ?? '', /You win/);
+  assert.match((await henry.page.textContent('[data-overlay="end"] .reason')) ?? '', /the opponent left the game/);
+  const end = await henry.game(id);
+  assert.equal(end.result.reason, 'abandoned');
+  assert.equal(end.result.winner, '1');
+});
+
+test('an official-preset game against the computer is played to the end, then a rematch starts with the sides swapped', async () => {
+  const jane = await open('jane');
+  await jane.page.check('[data-field="opponent-computer"]');
+  await jane.page.check('[data-field="preset-official"]');
+  await jane.page.check('[data-field="level-1"]');
+  await jane.page.check('[data-field="side-1"]');
+  await jane.page.click('[data-action="create"]');
+  await jane.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const id = gameIdOf(jane.page);
+  await jane.page.click('[data-action="setup-random"]');
+  await jane.page.click('[data-action="setup-confirm"]');
+  await jane.page.waitForSelector('[data-status="playing"]', { timeout: 30000 });
+  assert.match((await jane.page.textContent('[data-info]')) ?? '', /^official ·/);
+  assert.equal((await jane.game(id)).preset, 'official');
+  const me: Side = 1;
+  const rnd = seeded(23);
+  let plies = 0;
+  for (; plies < 400; plies++) {
+    const s = await waitTurn(jane, id, 60000);
+    if (s.status !== 'playing') break;
+    await play(jane, id, chooseAction(s.view, s.legal, me, rnd), me);
+  }
+  await jane.page.waitForSelector('[data-overlay="end"]', { timeout: 60000 });
+  await jane.shot('official-computer-end');
+  const end = await jane.game(id);
+  assert.ok(['four_links', 'four_viruses', 'no_progress'].includes(end.result.reason), `ended by the rules: ${end.result.reason}`);
+  assert.deepEqual(allLeaks(jane.messages(), '1'), []);
+  // The archive has it as an official game.
+  const record = await (await fetch(`${server.url}/api/games/${id}`)).json();
+  assert.equal(record.preset, 'official');
+  assert.match(record.record, /\[Preset "official"\]/);
+
+  // Rematch against the computer: at once, jane on side 2 now, same preset and level.
+  await jane.page.click('[data-overlay="end"] [data-action="rematch"]');
+  await jane.page.waitForURL((u) => /\/game\/[A-Za-z0-9]+$/.test(u.pathname) && !u.pathname.endsWith(`/${id}`));
+  await jane.page.waitForSelector('[data-status="setup"][data-you="2"]');
+  const next = await jane.game(gameIdOf(jane.page));
+  assert.equal(next.preset, 'official');
+  assert.equal(next.opponent, 'computer');
+  assert.equal(next.level, 1);
+  assert.equal(next.players['1'].bot, true);
+});
+
+test('changing one\'s name takes effect without reconnecting', async () => {
+  const kate = await open('kate');
+  await kate.page.waitForSelector('[data-conn="online"]');
+  const sockets = kate.sockets;
+  await kate.page.fill('[data-field="name"]', 'Daru');
+  await kate.page.press('[data-field="name"]', 'Enter');
+  await kate.page.waitForFunction(() => (window as any).rainet.client.player?.name === 'Daru');
+  assert.equal(kate.sockets, sockets, 'the same connection');
+  assert.equal(new URL(kate.page.url()).pathname, '/', 'Enter in the name field does not create a game');
+  // New games show the new name, also to others.
+  await kate.page.check('[data-field="opponent-open"]');
+  await kate.page.click('[data-action="create"]');
+  await kate.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const id = gameIdOf(kate.page);
+  const leo = await open('leo', `/game/${id}`);
+  await leo.page.waitForSelector('[data-status="open"]');
+  const snap = await leo.game(id);
+  const creator = snap.players['1'] ?? snap.players['2'];
+  assert.equal(creator.name, 'Daru');
+  // And a reload keeps it (it is stored, and sent again with hello).
+  await kate.page.reload();
+  await kate.page.waitForSelector('[data-conn="online"]');
+  await kate.page.waitForFunction(() => (window as any).rainet.client.player?.name === 'Daru');
+});
