@@ -2,30 +2,16 @@
 // virus check, 404 NOT FOUND) while a spectator watches; a page reload and a server restart in the
 // middle; every frame the opponent and the spectator receive is checked for hidden identities; the
 // replay steps through every action; a game against the computer is played to the end.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import { parseView, type Side } from '../../src/view.ts';
 import { allLeaks } from './leaks.ts';
-import { chooseAction, gameIdOf, keyboardMove, launch, play, Player, seeded, Server, settle, waitTurn, waitVersion } from './harness.ts';
+import { chooseAction, gameIdOf, keyboardMove, play, Player, seeded, useServerAndBrowser, settle, waitTurn, waitVersion } from './harness.ts';
 
-let server: Server;
-let browser: Browser;
 let finishedGame = '';
 let alice: Player;
-const players: Player[] = [];
-
-before(async () => {
-  server = await Server.start();
-  browser = await launch();
-});
-
-after(async () => {
-  const errors = players.flatMap((p) => p.errors);
-  await browser?.close();
-  await server?.dispose();
-  assert.deepEqual(errors, [], 'no uncaught errors in any page');
-});
+const env = useServerAndBrowser();
+const players = env.players;
 
 async function cardsOnBoard(p: Player): Promise<Record<string, string>> {
   return p.page.$$eval('.board [data-square]', (els) => Object.fromEntries(els.map((e) => {
@@ -52,7 +38,7 @@ async function finishGame(turns: Map<Side, Player>, id: string, seed: number, ma
 }
 
 test('two players set up and play a full game through the UI while a spectator watches; nothing hidden leaks', async () => {
-  alice = await Player.open(browser, 'alice', `${server.url}/`);
+  alice = await Player.open(env.browser, 'alice', `${env.server.url}/`);
   players.push(alice);
   await alice.shot('lobby');
   // Create an open game as side 1 with a clock.
@@ -65,14 +51,14 @@ test('two players set up and play a full game through the UI while a spectator w
   await alice.page.waitForSelector('[data-status="open"][data-you="1"]');
 
   // Bob finds it in the live lobby list and joins.
-  const bob = await Player.open(browser, 'bob', `${server.url}/`);
+  const bob = await Player.open(env.browser, 'bob', `${env.server.url}/`);
   players.push(bob);
   await bob.page.click(`[data-join="${id}"]`, { timeout: 15000 });
   await bob.page.waitForURL(new RegExp(`/game/${id}$`));
   await bob.page.waitForSelector('[data-status="setup"][data-you="2"]');
 
   // Carol watches from the game's link.
-  const carol = await Player.open(browser, 'carol', `${server.url}/game/${id}`);
+  const carol = await Player.open(env.browser, 'carol', `${env.server.url}/game/${id}`);
   players.push(carol);
   await carol.page.waitForSelector('[data-status="setup"][data-you="spectator"]');
 
@@ -126,7 +112,7 @@ test('two players set up and play a full game through the UI while a spectator w
 
   // The lobby lists the game among those being played, with a link to watch it.
   const lobby = await carol.ctx.newPage();
-  await lobby.goto(`${server.url}/`);
+  await lobby.goto(`${env.server.url}/`);
   await lobby.click(`[data-watch="${id}"]`, { timeout: 15000 });
   await lobby.waitForSelector('[data-status="playing"][data-you="spectator"]');
   await lobby.close();
@@ -149,10 +135,10 @@ test('two players set up and play a full game through the UI while a spectator w
     if (!restarted && ply >= 9) {
       restarted = true;
       const v = (await alice.game(id)).v;
-      await server.stop();
+      await env.server.stop();
       for (const p of [alice, bob, carol]) await p.page.waitForSelector('[data-conn="reconnecting"]');
       await alice.shot('reconnecting');
-      await server.run();
+      await env.server.run();
       for (const p of [alice, bob, carol]) {
         await p.page.waitForSelector('[data-conn="online"]', { timeout: 20000 });
         await waitVersion(p, id, v);
@@ -189,7 +175,7 @@ test('two players set up and play a full game through the UI while a spectator w
 test('the replay of the finished game steps through every action, identities shown', async () => {
   assert.ok(finishedGame, 'needs the finished game');
   const id = finishedGame;
-  const record = await (await fetch(`${server.url}/api/games/${id}`)).json();
+  const record = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
   assert.equal(record.status, 'finished');
   const positions: string[] = record.positions;
   assert.equal(positions.length, record.actions.length + 1, 'one position per ply from the server');
@@ -197,7 +183,7 @@ test('the replay of the finished game steps through every action, identities sho
 
   // The archive in the lobby links to it.
   const lobby = await alice.ctx.newPage();
-  await lobby.goto(`${server.url}/`);
+  await lobby.goto(`${env.server.url}/`);
   await lobby.waitForSelector(`[data-replay-link="${id}"]`);
   await lobby.close();
 
@@ -227,7 +213,7 @@ test('the replay of the finished game steps through every action, identities sho
 });
 
 test('a game against the computer is played to the end', async () => {
-  const dave = await Player.open(browser, 'dave', `${server.url}/`, { width: 390, height: 844 }, true);
+  const dave = await Player.open(env.browser, 'dave', `${env.server.url}/`, { width: 390, height: 844 }, true);
   players.push(dave);
   await dave.page.check('[data-field="opponent-computer"]');
   await dave.page.check('[data-field="level-1"]');
@@ -256,14 +242,14 @@ test('a game against the computer is played to the end', async () => {
 });
 
 test('an unknown game shows a clear message', async () => {
-  await alice.page.goto(`${server.url}/game/gNOSUCHGAME`);
+  await alice.page.goto(`${env.server.url}/game/gNOSUCHGAME`);
   await alice.page.waitForSelector('[data-error="unknown_game"]');
-  await alice.page.goto(`${server.url}/replay/gNOSUCHGAME`);
+  await alice.page.goto(`${env.server.url}/replay/gNOSUCHGAME`);
   await alice.page.waitForSelector('[data-error]');
 });
 
 test('invite link, draw by agreement and rematch', async () => {
-  const erin = await Player.open(browser, 'erin', `${server.url}/`);
+  const erin = await Player.open(env.browser, 'erin', `${env.server.url}/`);
   players.push(erin);
   await erin.page.check('[data-field="opponent-invite"]');
   await erin.page.check('[data-field="side-1"]');
@@ -271,8 +257,8 @@ test('invite link, draw by agreement and rematch', async () => {
   await erin.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
   const id = gameIdOf(erin.page);
   const link = await erin.page.inputValue('[data-invite]');
-  assert.equal(link, `${server.url}/game/${id}`);
-  const frank = await Player.open(browser, 'frank', link);
+  assert.equal(link, `${env.server.url}/game/${id}`);
+  const frank = await Player.open(env.browser, 'frank', link);
   players.push(frank);
   await frank.page.click('[data-action="join"]');
   await erin.page.waitForSelector('[data-status="setup"]');
@@ -325,7 +311,7 @@ test('invite link, draw by agreement and rematch', async () => {
 });
 
 test('resigning takes a confirmation and ends the game', async () => {
-  const gina = await Player.open(browser, 'gina', `${server.url}/`);
+  const gina = await Player.open(env.browser, 'gina', `${env.server.url}/`);
   players.push(gina);
   await gina.page.check('[data-field="opponent-computer"]');
   await gina.page.click('[data-action="create"]');

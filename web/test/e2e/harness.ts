@@ -7,6 +7,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { parseAction } from '../../src/actions.ts';
 import { parseView, type Side } from '../../src/view.ts';
@@ -249,4 +251,27 @@ export async function keyboardMove(p: Player, id: string, from: string, to: stri
   await p.page.waitForFunction((sq) => (document.activeElement as HTMLElement | null)?.dataset?.square === sq, to);
   await p.page.keyboard.press('Enter');
   await waitVersion(p, id, before + 1);
+}
+
+/**
+ * One server and one browser for a test file: started before its tests, stopped after them, and
+ * the file fails if any page it opened (listed in `players`) threw an uncaught error.
+ */
+export function useServerAndBrowser(extra: string[] = []): { readonly server: Server; readonly browser: Browser; players: Player[] } {
+  const env = { server: null as Server | null, browser: null as Browser | null, players: [] as Player[] };
+  before(async () => {
+    env.server = await Server.start(extra);
+    env.browser = await launch();
+  });
+  after(async () => {
+    const errors = env.players.flatMap((p) => p.errors);
+    await env.browser?.close();
+    await env.server?.dispose();
+    assert.deepEqual(errors, [], 'no uncaught errors in any page');
+  });
+  return {
+    get server() { return env.server!; },
+    get browser() { return env.browser!; },
+    players: env.players,
+  };
 }

@@ -1,32 +1,18 @@
 // End to end, through the UI only: claiming a win from a player who left, an official-preset game
 // against the computer played to the end (then a rematch of it), and changing one's name without
 // reconnecting. The server runs with a 3-second grace period so that a claim can be shown.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type { Side } from '../../src/view.ts';
 import { allLeaks } from './leaks.ts';
-import { chooseAction, gameIdOf, launch, play, Player, seeded, Server, waitTurn } from './harness.ts';
+import { chooseAction, gameIdOf, play, Player, seeded, useServerAndBrowser, waitTurn } from './harness.ts';
 
 const GRACE_S = 3;
-let server: Server;
-let browser: Browser;
-const players: Player[] = [];
-
-before(async () => {
-  server = await Server.start(['--grace', String(GRACE_S)]);
-  browser = await launch();
-});
-
-after(async () => {
-  const errors = players.flatMap((p) => p.errors);
-  await browser?.close();
-  await server?.dispose();
-  assert.deepEqual(errors, [], 'no uncaught errors in any page');
-});
+const env = useServerAndBrowser(['--grace', String(GRACE_S)]);
+const players = env.players;
 
 async function open(name: string, path = '/'): Promise<Player> {
-  const p = await Player.open(browser, name, `${server.url}${path}`);
+  const p = await Player.open(env.browser, name, `${env.server.url}${path}`);
   players.push(p);
   return p;
 }
@@ -95,7 +81,7 @@ test('an official-preset game against the computer is played to the end, then a 
   assert.ok(['four_links', 'four_viruses', 'no_progress'].includes(end.result.reason), `ended by the rules: ${end.result.reason}`);
   assert.deepEqual(allLeaks(jane.messages(), '1'), []);
   // The archive has it as an official game.
-  const record = await (await fetch(`${server.url}/api/games/${id}`)).json();
+  const record = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
   assert.equal(record.preset, 'official');
   assert.match(record.record, /\[Preset "official"\]/);
 
