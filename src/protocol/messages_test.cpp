@@ -57,6 +57,38 @@ TEST(Messages, FailureEchoesIdAndGame) {
         R"({"type":"error","code":"bad_message","message":"'action' must be an action string","id":7,"game":"g1"})");
 }
 
+TEST(Messages, AccountMessages) {
+    auto r = parseClientMessage(
+        R"({"type":"register","id":1,"username":"Alice_9-x","password":"correct horse"})");
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(r));
+    EXPECT_EQ(std::get<ClientMessage>(r).type, MsgType::Register);
+    EXPECT_EQ(std::get<ClientMessage>(r).username, "Alice_9-x");
+    EXPECT_EQ(std::get<ClientMessage>(r).password, "correct horse");
+    auto l = parseClientMessage(R"({"type":"login","username":"x","password":"y"})");
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(l));  // login checks no rules, only types
+    EXPECT_EQ(failCode(R"({"type":"register","username":"alice","password":"12345678"})"),
+              ErrorCode::BadMessage);  // no id
+    EXPECT_EQ(failCode(R"({"type":"register","id":1,"username":"al","password":"12345678"})"),
+              ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"register","id":1,"username":"al ice","password":"12345678"})"),
+              ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"register","id":1,"username":"alice","password":"1234567"})"),
+              ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"login","username":"alice"})"), ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"create","id":1,"rated":"yes"})"), ErrorCode::BadMessage);
+    EXPECT_TRUE(validUsername("abc"));
+    EXPECT_TRUE(validUsername(std::string(24, 'z')));
+    EXPECT_FALSE(validUsername(std::string(25, 'z')));
+    EXPECT_FALSE(
+        validUsername("a\xc3\xa9"
+                      "b"));
+    EXPECT_TRUE(validPassword(
+        "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"));  // 8 characters
+    EXPECT_FALSE(validPassword("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"));  // 8 bytes, 4 characters
+    EXPECT_TRUE(validPassword(std::string(128, 'p')));
+    EXPECT_FALSE(validPassword(std::string(129, 'p')));
+}
+
 TEST(Messages, SetupMask) {
     EXPECT_EQ(setupMask(Side::One, {0, 1, 2, 11}), 0b01000111);
     EXPECT_FALSE(setupMask(Side::Two, {0, 1, 2, 11}));
