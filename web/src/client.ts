@@ -281,6 +281,10 @@ export class Client {
           return;
         }
         if (f.state) f.state = applyEvent(f.state, m, this.now());
+        // A rated game of this player ended: its own rating changed too.
+        if (m.kind === 'end' && m.ratings && this.player && f.state)
+          for (const side of ['1', '2'] as const)
+            if (f.state.players[side]?.id === this.player.id && m.ratings[side]) this.player = { ...this.player, rating: m.ratings[side].after };
         break;
       }
       case 'presence': {

@@ -141,6 +141,10 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     if (!recentAsked && client.player && recent === null) { recentAsked = true; void refresh(); }
     if (client.player?.id !== recentOf) { recentOf = client.player?.id; recent = null; void refresh(); }
     account.update();
+    // An account is named after its username.
+    const isAccount = client.player?.kind === 'account';
+    (nameInput as HTMLInputElement).disabled = isAccount;
+    if (isAccount) (nameInput as HTMLInputElement).value = client.player!.name;
     errBox.replaceChildren(error ? h('div.banner.err', error) : '');
     const lobby = client.lobby;
     openBox.replaceChildren(
