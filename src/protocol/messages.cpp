@@ -6,10 +6,12 @@ namespace rainet::protocol {
 
 const char* codeName(ErrorCode c) {
     static constexpr const char* kNames[kErrorCodeCount] = {
-        "bad_json",          "bad_message",   "unknown_type", "too_large",      "rate_limited",
-        "not_authenticated", "unknown_game",  "not_a_player", "wrong_status",   "not_your_turn",
-        "illegal_action",    "stale_version", "bad_setup",    "already_set_up", "no_draw_offer",
-        "cannot_claim",      "cannot_abort",  "no_rematch_offer", "internal"};
+        "bad_json",         "bad_message",       "unknown_type",   "too_large",
+        "rate_limited",     "not_authenticated", "unknown_game",   "not_a_player",
+        "wrong_status",     "not_your_turn",     "illegal_action", "stale_version",
+        "bad_setup",        "already_set_up",    "no_draw_offer",  "cannot_claim",
+        "cannot_abort",     "no_rematch_offer",  "bad_credentials", "username_taken",
+        "already_registered", "internal"};
     return kNames[static_cast<int>(c)];
 }
 
@@ -40,6 +42,9 @@ constexpr TypeEntry kTypes[] = {
     {"rematch", MsgType::Rematch},
     {"rematch_decline", MsgType::RematchDecline},
     {"rename", MsgType::Rename},
+    {"register", MsgType::Register},
+    {"login", MsgType::Login},
+    {"logout", MsgType::Logout},
 };
 
 bool usesGame(MsgType t) {
@@ -50,6 +55,9 @@ bool usesGame(MsgType t) {
         case MsgType::LobbyUnsubscribe:
         case MsgType::Ping:
         case MsgType::Rename:
+        case MsgType::Register:
+        case MsgType::Login:
+        case MsgType::Logout:
             return false;
         default:
             return true;
@@ -92,6 +100,8 @@ bool needsId(MsgType t) {
         case MsgType::Rematch:
         case MsgType::RematchDecline:
         case MsgType::Rename:
+        case MsgType::Register:
+        case MsgType::Logout:
             return true;
         default:
             return false;
@@ -164,6 +174,10 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
                     return bad("'level' must be an integer from 1 to 5");
                 m.level = it->get<int>();
             }
+            if (auto it = j.find("rated"); it != j.end() && !it->is_null()) {
+                if (!it->is_boolean()) return bad("'rated' must be a boolean");
+                m.rated = it->get<bool>();
+            }
             if (auto it = j.find("clock"); it != j.end() && !it->is_null()) {
                 if (!it->is_object()) return bad("'clock' must be an object or null");
                 auto in = it->find("initial");
@@ -214,10 +228,36 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
             }
             break;
         }
+        case MsgType::Register:
+            if (!str("username", m.username, 64) || !validUsername(m.username))
+                return bad("'username' must be 3 to 24 letters, digits, '_' or '-'");
+            if (!str("password", m.password, 1024) || !validPassword(m.password))
+                return bad("'password' must be a string of 8 to 128 characters");
+            break;
+        case MsgType::Login:
+            if (!str("username", m.username, 64) || m.username.empty())
+                return bad("'username' must be a string");
+            if (!str("password", m.password, 1024) || m.password.empty())
+                return bad("'password' must be a string");
+            break;
         default:
             break;
     }
     return m;
+}
+
+bool validUsername(std::string_view u) {
+    if (u.size() < 3 || u.size() > 24) return false;
+    for (char c : u)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return false;
+    return true;
+}
+
+bool validPassword(std::string_view p) {
+    std::size_t chars = 0;  // UTF-8 code points: bytes that do not continue one
+    for (char c : p)
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++chars;
+    return chars >= 8 && chars <= 128;
 }
 
 std::string renderError(ErrorCode code, std::string_view message, const Json& id,

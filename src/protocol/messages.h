@@ -40,6 +40,9 @@ enum class ErrorCode : std::uint8_t {
     CannotClaim,
     CannotAbort,
     NoRematchOffer,
+    BadCredentials,
+    UsernameTaken,
+    AlreadyRegistered,
     Internal,
 };
 constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::Internal) + 1;
@@ -66,6 +69,9 @@ enum class MsgType : std::uint8_t {
     Rematch,
     RematchDecline,
     Rename,
+    Register,
+    Login,
+    Logout,
 };
 const char* typeName(MsgType t);
 
@@ -88,6 +94,7 @@ struct ClientMessage {
     std::string side = "random";    // "1", "2", "random"
     std::string opponent = "open";  // "open", "invite", "computer"
     int level = 1;
+    std::optional<bool> rated;  // absent: rated unless against the computer
     // resume / act
     std::optional<std::int64_t> v;
     // setup: squares, validated against the side by the game
@@ -95,7 +102,14 @@ struct ClientMessage {
     bool random = false;
     // act
     std::string action;
+    // register / login (register checks the rules below; login only the sizes)
+    std::string username, password;
 };
+
+// Account rules (docs/protocol.md §2): usernames of 3 to 24 letters, digits, '_' or '-', unique
+// whatever their case; passwords of 8 to 128 characters.
+bool validUsername(std::string_view u);
+bool validPassword(std::string_view p);
 
 struct Failure {
     ErrorCode code;

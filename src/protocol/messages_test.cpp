@@ -70,7 +70,40 @@ TEST(Messages, RematchAndRename) {
     EXPECT_EQ(failCode(R"({"type":"rename","id":1})"), ErrorCode::BadMessage);
     EXPECT_EQ(failCode(R"({"type":"rename","id":1,"name":7})"), ErrorCode::BadMessage);
     EXPECT_STREQ(codeName(ErrorCode::NoRematchOffer), "no_rematch_offer");
+    EXPECT_STREQ(codeName(ErrorCode::AlreadyRegistered), "already_registered");
     EXPECT_STREQ(codeName(ErrorCode::Internal), "internal");
+}
+
+TEST(Messages, AccountMessages) {
+    auto r = parseClientMessage(
+        R"({"type":"register","id":1,"username":"Alice_9-x","password":"correct horse"})");
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(r));
+    EXPECT_EQ(std::get<ClientMessage>(r).type, MsgType::Register);
+    EXPECT_EQ(std::get<ClientMessage>(r).username, "Alice_9-x");
+    EXPECT_EQ(std::get<ClientMessage>(r).password, "correct horse");
+    auto l = parseClientMessage(R"({"type":"login","username":"x","password":"y"})");
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(l));  // login checks no rules, only types
+    EXPECT_EQ(failCode(R"({"type":"register","username":"alice","password":"12345678"})"),
+              ErrorCode::BadMessage);  // no id
+    EXPECT_EQ(failCode(R"({"type":"register","id":1,"username":"al","password":"12345678"})"),
+              ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"register","id":1,"username":"al ice","password":"12345678"})"),
+              ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"register","id":1,"username":"alice","password":"1234567"})"),
+              ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"login","username":"alice"})"), ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"create","id":1,"rated":"yes"})"), ErrorCode::BadMessage);
+    EXPECT_TRUE(validUsername("abc"));
+    EXPECT_TRUE(validUsername(std::string(24, 'z')));
+    EXPECT_FALSE(validUsername(std::string(25, 'z')));
+    EXPECT_FALSE(
+        validUsername("a\xc3\xa9"
+                      "b"));
+    EXPECT_TRUE(validPassword(
+        "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"));  // 8 characters
+    EXPECT_FALSE(validPassword("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"));  // 8 bytes, 4 characters
+    EXPECT_TRUE(validPassword(std::string(128, 'p')));
+    EXPECT_FALSE(validPassword(std::string(129, 'p')));
 }
 
 TEST(Messages, SetupMask) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 
 #include "core/position.h"
@@ -77,6 +78,7 @@ std::optional<std::string> gameRecordJson(store::Store& store, const std::string
     j["created"] = isoTime(g.created);
     j["result"] = resultOrNull(g.result);
     j["reason"] = resultOrNull(g.reason);
+    j["rated"] = g.rated;
     if (over) {
         Json setups;
         for (int i = 0; i < 2; ++i)
@@ -117,7 +119,9 @@ std::optional<std::string> gameRecordJson(store::Store& store, const std::string
             // The position after every ply (full once over, the spectator's view before), so a
             // replay screen renders what the engine computed instead of re-applying actions.
             Position pos = *p;
-            auto render = [&] { return over ? pos.toString() : View::of(pos, Viewer::Spectator).toString(); };
+            auto render = [&] {
+                return over ? pos.toString() : View::of(pos, Viewer::Spectator).toString();
+            };
             positions.push_back(render());
             for (const auto& row : d->actions) {
                 auto a = parseAction(row.action);
@@ -157,10 +161,40 @@ std::string gameListJson(store::Store& store, const std::string& player, const s
                          {"players", players},
                          {"result", resultOrNull(s.game.result)},
                          {"reason", resultOrNull(s.game.reason)},
+                         {"rated", s.game.rated},
                          {"created", isoTime(s.game.created)}});
     }
     return Json{
         {"games", std::move(games)}, {"page", page}, {"per_page", perPage}, {"total", total}}
+        .dump();
+}
+
+std::optional<std::string> playerProfileJson(store::Store& store, const std::string& publicId) {
+    auto s = store.playerStats(publicId);
+    if (!s) return std::nullopt;
+    const store::PlayerRow& p = s->player;
+    return Json{{"id", p.publicId},        {"name", p.name},
+                {"kind", p.kind},          {"rating", std::lround(p.rating)},
+                {"rd", std::lround(p.rd)}, {"rated_games", p.ratedGames},
+                {"games", s->games},       {"wins", s->wins},
+                {"draws", s->draws},       {"losses", s->losses}}
+        .dump();
+}
+
+std::string leaderboardJson(store::Store& store, int page, int perPage) {
+    std::int64_t total = 0;
+    Json players = Json::array();
+    std::int64_t rank = static_cast<std::int64_t>(page - 1) * perPage;
+    for (const auto& p : store.leaderboard(page, perPage, &total))
+        players.push_back({{"rank", ++rank},
+                           {"id", p.publicId},
+                           {"name", p.name},
+                           {"kind", p.kind},
+                           {"rating", std::lround(p.rating)},
+                           {"rd", std::lround(p.rd)},
+                           {"rated_games", p.ratedGames}});
+    return Json{
+        {"players", std::move(players)}, {"page", page}, {"per_page", perPage}, {"total", total}}
         .dump();
 }
 

@@ -12,5 +12,9 @@ namespace rainet::server {
 std::optional<std::string> gameRecordJson(store::Store& store, const std::string& id);
 std::string gameListJson(store::Store& store, const std::string& player, const std::string& status,
                          int page, int perPage);
+// A player's public profile (GET /api/players/{id}); nullopt for an unknown id.
+std::optional<std::string> playerProfileJson(store::Store& store, const std::string& publicId);
+// Players with a rated game, best first (GET /api/leaderboard).
+std::string leaderboardJson(store::Store& store, int page, int perPage);
 
 }  // namespace rainet::server

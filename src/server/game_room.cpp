@@ -3,6 +3,7 @@
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/post.hpp>
 #include <chrono>
+#include <cmath>
 
 #include "server/hub.h"
 #include "server/log.h"
@@ -56,6 +57,7 @@ GameRoom::GameRoom(Hub& hub, store::GameRow row)
         if (auto p = hub_.store().playerById(seat.player)) {
             seat.publicId = p->publicId;
             seat.name = p->name;
+            seat.rating = p->rating;
         }
     }
 }
@@ -101,6 +103,7 @@ std::shared_ptr<GameRoom> GameRoom::restore(Hub& hub, const store::GameData& d) 
     auto r = create(hub, d.game, botSide);
     r->setups_[0] = d.setup[0];
     r->setups_[1] = d.setup[1];
+    r->ratings_ = d.ratings;
     if (d.setup[0] < 0 || d.setup[1] < 0) return r;
     auto rules = Rules::byName(d.game.preset);
     if (!rules) return nullptr;
@@ -161,6 +164,7 @@ GameRoom::Json GameRoom::playerJson(Side s) const {
     if (!seat.player && !seat.bot) return nullptr;
     return Json{{"id", seat.publicId},
                 {"name", seat.name},
+                {"rating", seat.bot ? Json(nullptr) : Json(std::lround(seat.rating))},
                 {"connected", seat.bot || seat.connections > 0},
                 {"bot", seat.bot}};
 }
@@ -180,6 +184,13 @@ GameRoom::Json GameRoom::resultJson() const {
             setups_[i] < 0 ? Json::array()
                            : protocol::setupJson(sideAt(i), static_cast<std::uint8_t>(setups_[i]));
     j["setups"] = setups;
+    if (ratings_.size() == 2) {
+        Json r;
+        for (int i = 0; i < 2; ++i)
+            r[sideName(sideAt(i))] = {{"before", std::lround(ratings_[i].before)},
+                                      {"after", std::lround(ratings_[i].after)}};
+        j["ratings"] = r;
+    }
     return j;
 }
 
@@ -199,6 +210,7 @@ std::string GameRoom::snapshot(Viewer v) const {
     j["preset"] = row_.preset;
     j["opponent"] = row_.opponent;
     j["level"] = row_.opponent == "computer" ? Json(row_.level) : Json(nullptr);
+    j["rated"] = row_.rated;
     j["clock"] = isTimed()
                      ? Json{{"initial", row_.clockInitial}, {"increment", row_.clockIncrement}}
                      : Json(nullptr);
@@ -555,13 +567,15 @@ void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
     seat.player = who.id;
     seat.publicId = who.publicId;
     seat.name = who.name;
+    seat.rating = hub_.store().playerById(who.id).value_or(who).rating;  // who's may be older
     seat.goneSince = hub_.time().nowCs();
     hub_.setLobbyEntry(id_, nullptr);
     c->send(protocol::renderAck(m.id, id_, row_.version));
     emit([&](Viewer, Json& j) {
         j["kind"] = "joined";
         j["side"] = sideName(sideAt(i));
-        j["player"] = {{"id", seat.publicId}, {"name", seat.name}};
+        j["player"] = {
+            {"id", seat.publicId}, {"name", seat.name}, {"rating", std::lround(seat.rating)}};
     });
     subscribe(c, viewerOf(sideAt(i)));
     c->send(snapshot(viewerOf(sideAt(i))));
@@ -688,12 +702,16 @@ void GameRoom::end(std::optional<Side> winner, const char* reason, F beforeBroad
     row_.reason = reasonText;
     row_.ended = unixMs();
     ++row_.version;
-    if (auto e = hub_.store().updateGame(row_)) {
-        logEvent("store_error", {{"game", id_}, {"message", e->message}});
+    // The result and the ratings it changes are stored together (store::Store::finishGame).
+    auto rated = hub_.store().finishGame(row_);
+    if (!rated) {
+        logEvent("store_error", {{"game", id_}, {"message", rated.error().message}});
         setStatus(oldStatus);
         row_ = saved;
         return;
     }
+    ratings_ = std::move(*rated);
+    for (std::size_t i = 0; i < ratings_.size() && i < 2; ++i) seats_[i].rating = ratings_[i].after;
     drawOffer_.reset();
     ++timerGeneration_;
     timer_.cancel();

@@ -65,6 +65,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     struct Seat {
         std::int64_t player = 0;
         std::string publicId, name;
+        double rating = 1500;
         bool bot = false;
         int connections = 0;
         std::int64_t goneSince = 0;  // cs, while connections == 0
@@ -163,6 +164,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::deque<Event> events_;                              // the last kEventsHeld
     std::unordered_map<std::string, std::string> done_[2];  // request id -> ack, per side
     bool stopped_ = false;
+    std::vector<store::RatingChange> ratings_;  // by side, once a rated game has ended
 };
 
 }  // namespace rainet::server

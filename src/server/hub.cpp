@@ -1,6 +1,8 @@
 #include "server/hub.h"
 
+#include <cctype>
 #include <chrono>
+#include <cmath>
 
 #include "server/game_room.h"
 #include "server/log.h"
@@ -21,13 +23,16 @@ Hub::Hub(asio::io_context& io, store::Store& store, TimeSource& time, IdSource& 
       bots_(static_cast<std::size_t>(std::max(1, config.botThreads))) {}
 
 Hub::~Hub() {
+    passwords_.join();
     bots_.join();
 }
 
 Result<Hub::Identity> Hub::hello(const std::string& token, const std::string& name) {
     if (!token.empty()) {
         if (auto p = store_.playerByTokenHash(hashToken(token))) {
-            if (!name.empty() && name != p->name && !store_.renamePlayer(p->id, name))
+            // An account is named after its username: `name` renames guests only.
+            if (!name.empty() && name != p->name && p->kind != "account" &&
+                !store_.renamePlayer(p->id, name))
                 p->name = name;
             return Identity{*p, token};
         }
@@ -56,6 +61,95 @@ Json Hub::activeGames(const store::PlayerRow& p) {
     return games;
 }
 
+Json Hub::playerJson(const store::PlayerRow& p) {
+    return {
+        {"id", p.publicId}, {"name", p.name}, {"kind", p.kind}, {"rating", std::lround(p.rating)}};
+}
+
+std::string Hub::welcome(const Identity& who, const Json& id) {
+    Json j{{"type", "welcome"},
+           {"token", who.token},
+           {"player", playerJson(who.player)},
+           {"games", activeGames(who.player)}};
+    if (!id.is_null()) j["id"] = id;
+    return j.dump();
+}
+
+void Hub::registerAccount(const store::PlayerRow& p, std::string username, std::string password,
+                          AuthDone done) {
+    asio::post(passwords_, [this, p, username = std::move(username), password = std::move(password),
+                            done = std::move(done)] {
+        AuthReply r;
+        auto hash = hashPassword(password, config_.testMode);
+        if (!hash) {
+            r.message = "the password could not be hashed";
+            return done(std::move(r));
+        }
+        auto outcome = store_.registerAccount(p.id, username, *hash);
+        if (!outcome) {
+            logEvent("store_error", {{"message", outcome.error().message}});
+            r.message = "the account could not be stored";
+        } else if (*outcome == store::Registration::UsernameTaken) {
+            r.code = ErrorCode::UsernameTaken;
+            r.message = "this username is taken";
+        } else if (*outcome == store::Registration::AlreadyRegistered) {
+            r.code = ErrorCode::AlreadyRegistered;
+            r.message = "you already have an account; log out to register another";
+        } else if (auto fresh = store_.playerById(p.id)) {
+            r.identity = Identity{*fresh, {}};
+            logEvent("account_registered", {{"player", fresh->publicId}});
+        } else {
+            r.message = "the account could not be read back";
+        }
+        done(std::move(r));
+    });
+}
+
+void Hub::login(const std::string& ip, std::string username, std::string password, AuthDone done) {
+    std::string key = username;
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::vector<std::string> keys = {"ip:" + ip, "user:" + key};
+    if (const std::int64_t wait = throttle_.wait(keys, time_.nowCs())) {
+        return done(AuthReply{
+            std::nullopt, ErrorCode::RateLimited,
+            "too many failed logins; try again in " + std::to_string((wait + 99) / 100) + " s"});
+    }
+    asio::post(passwords_, [this, keys = std::move(keys), username = std::move(username),
+                            password = std::move(password), done = std::move(done)] {
+        std::call_once(dummyOnce_, [&] {
+            dummyHash_ = hashPassword("not a password of anyone", config_.testMode).value_or("");
+        });
+        auto account = store_.accountByUsername(username);
+        const bool ok = verifyPassword(account ? account->passwordHash : dummyHash_, password);
+        AuthReply r;
+        if (!account || !ok) {
+            throttle_.fail(keys, time_.nowCs());
+            r.code = ErrorCode::BadCredentials;
+            r.message = "wrong username or password";
+            return done(std::move(r));
+        }
+        auto p = store_.playerById(account->player);
+        std::optional<Error> e = Error{"store: no player"};
+        std::string token;
+        for (int attempt = 0; p && e && attempt < 100; ++attempt) {  // a token may collide
+            token = ids_.token();
+            e = store_.addToken(p->id, hashToken(token));
+        }
+        if (e) {
+            logEvent("store_error", {{"message", e->message}});
+            r.message = "the login could not be stored";
+            return done(std::move(r));
+        }
+        logEvent("login", {{"player", p->publicId}});
+        r.identity = Identity{*p, token};
+        done(std::move(r));
+    });
+}
+
+std::optional<Error> Hub::logout(const std::string& token) {
+    return store_.revokeToken(hashToken(token));
+}
+
 std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
                                       const protocol::ClientMessage& m) {
     const std::string key = m.id.dump();
@@ -78,6 +172,7 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     const bool computer = m.opponent == "computer";
     row.level = computer ? m.level : 0;
     row.sideWish = m.side;
+    row.rated = !computer && m.rated.value_or(true);
     row.creator = p.id;
     const int mine = m.side == "1" ? 0 : m.side == "2" ? 1 : static_cast<int>(ids_.seed() >> 63);
     row.player[mine] = p.id;
@@ -94,7 +189,8 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
         std::lock_guard lock(createdMu_);
         created_[p.id][key] = ack;
     }
-    if (m.opponent == "open") setLobbyEntry(row.id, lobbyEntry(row, p));
+    if (m.opponent == "open")
+        setLobbyEntry(row.id, lobbyEntry(row, store_.playerById(p.id).value_or(p)));
     logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
     (*room)->run([c, p, ack](GameRoom& r) {
         r.welcomeCreator(c, p, ack);
@@ -131,6 +227,7 @@ Result<std::string> Hub::rematch(const store::GameRow& old) {
     const bool computer = old.opponent == "computer";
     row.opponent = computer ? "computer" : "invite";  // never listed: both seats are taken
     row.level = old.level;
+    row.rated = old.rated;  // false against the computer, as create made it
     row.creator = old.creator;
     row.player[0] = old.player[1];
     row.player[1] = old.player[0];
@@ -224,8 +321,12 @@ Json Hub::lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator) {
     return {{"game", g.id},
             {"preset", g.preset},
             {"clock", clock},
-            {"creator", {{"id", creator.publicId}, {"name", creator.name}}},
-            {"side", g.sideWish}};
+            {"creator",
+             {{"id", creator.publicId},
+              {"name", creator.name},
+              {"rating", std::lround(creator.rating)}}},
+            {"side", g.sideWish},
+            {"rated", g.rated}};
 }
 
 std::string Hub::lobbyMessage() {

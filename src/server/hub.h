@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "protocol/messages.h"
+#include "server/accounts.h"
 #include "server/client.h"
 #include "server/config.h"
 #include "server/ids.h"
@@ -48,6 +49,24 @@ class Hub {
     Result<Identity> hello(const std::string& token, const std::string& name);
     // The player's games that are not over, for welcome.
     protocol::Json activeGames(const store::PlayerRow& p);
+    // The `welcome` message for an identity (`id`: the login's request id, when it had one).
+    std::string welcome(const Identity& who, const protocol::Json& id = nullptr);
+    // The public fields of a player: id, name, kind, rating (rounded).
+    static protocol::Json playerJson(const store::PlayerRow& p);
+
+    // Accounts (docs/protocol.md §2). Register and login hash a password, slow by design: they
+    // run on the hub's password thread and call `done` there, with an identity or an error.
+    struct AuthReply {
+        std::optional<Identity> identity;  // register: the player (token empty); login: a token
+        protocol::ErrorCode code = protocol::ErrorCode::Internal;
+        std::string message;
+    };
+    using AuthDone = std::function<void(AuthReply)>;
+    void registerAccount(const store::PlayerRow& p, std::string username, std::string password,
+                         AuthDone done);
+    // `ip` keys the throttle on failed logins, with the username.
+    void login(const std::string& ip, std::string username, std::string password, AuthDone done);
+    std::optional<Error> logout(const std::string& token);
 
     // Handles `create` completely (validation done by the parser): answers the client. Returns
     // the new room, which the client follows (nullptr for a repeated or failed create).
@@ -90,6 +109,10 @@ class Hub {
     Config config_;
     Metrics& metrics_;
     asio::thread_pool bots_;
+    asio::thread_pool passwords_{1};
+    LoginThrottle throttle_;
+    std::once_flag dummyOnce_;
+    std::string dummyHash_;  // verified against when a username is unknown: same time either way
 
     std::mutex roomsMu_;
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;

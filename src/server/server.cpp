@@ -85,6 +85,9 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
             registry_.sessions[this] = weak_from_this();
         }
         last_ = std::chrono::steady_clock::now();
+        beast::error_code e;
+        const auto remote = beast::get_lowest_layer(ws_).socket().remote_endpoint(e);
+        if (!e) ip_ = remote.address().to_string();
         doRead();
     }
 
@@ -148,7 +151,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         if (auto* f = std::get_if<protocol::Failure>(&parsed))
             return fail(f->code, f->message, f->id, f->game);
         const auto& m = std::get<protocol::ClientMessage>(parsed);
-        if (!player_ && m.type != MsgType::Hello)
+        if (!player_ && m.type != MsgType::Hello && m.type != MsgType::Login)
             return fail(ErrorCode::NotAuthenticated, "say hello first", m.id, m.game);
         auto self = shared_from_this();
         switch (m.type) {
@@ -160,11 +163,37 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                     return fail(ErrorCode::Internal, "the identity could not be stored", m.id);
                 }
                 player_ = who->player;
-                Json j{{"type", "welcome"},
-                       {"token", who->token},
-                       {"player", {{"id", player_->publicId}, {"name", player_->name}}},
-                       {"games", hub_.activeGames(*player_)}};
-                return reply(j.dump());
+                token_ = who->token;
+                return reply(hub_.welcome(*who));
+            }
+            case MsgType::Register:
+            case MsgType::Login: {
+                if (authBusy_)
+                    return fail(ErrorCode::RateLimited, "a login or registration is under way",
+                                m.id);
+                if (m.type == MsgType::Register && player_->kind == "account")
+                    return fail(ErrorCode::AlreadyRegistered,
+                                "you already have an account; log out to register another", m.id);
+                authBusy_ = true;
+                // Called on the hub's password thread: back to this session's strand.
+                auto done = [self, id = m.id, type = m.type](Hub::AuthReply r) {
+                    asio::post(self->ws_.get_executor(),
+                               [self, id, type, r = std::move(r)] { self->authDone(type, id, r); });
+                };
+                if (m.type == MsgType::Register)
+                    hub_.registerAccount(*player_, m.username, m.password, std::move(done));
+                else
+                    hub_.login(ip_, m.username, m.password, std::move(done));
+                return;
+            }
+            case MsgType::Logout: {
+                if (auto e = hub_.logout(token_)) {
+                    logEvent("store_error", {{"message", e->message}});
+                    return fail(ErrorCode::Internal, "the logout could not be stored", m.id);
+                }
+                logEvent("logout", {{"player", player_->publicId}});
+                dropIdentity();
+                return reply(protocol::renderAck(m.id));
             }
             case MsgType::Create: {
                 if (rooms_.size() >= kMaxGamesPerConnection)
@@ -176,15 +205,17 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
             }
             case MsgType::Rename: {
                 // Seats already taken keep the name they were taken with; new games use this one.
+                if (player_->kind == "account")
+                    return fail(ErrorCode::BadMessage, "an account is named after its username",
+                                m.id);
                 if (auto e = hub_.store().renamePlayer(player_->id, m.name)) {
                     logEvent("store_error", {{"message", e->message}});
                     return fail(ErrorCode::Internal, "the name could not be stored", m.id);
                 }
                 player_->name = m.name;
-                Json j{{"type", "ack"},
-                       {"id", m.id},
-                       {"player", {{"id", player_->publicId}, {"name", player_->name}}}};
-                return reply(j.dump());
+                return reply(
+                    Json{{"type", "ack"}, {"id", m.id}, {"player", Hub::playerJson(*player_)}}
+                        .dump());
             }
             case MsgType::LobbySubscribe:
                 return hub_.subscribeLobby(self);
@@ -209,6 +240,33 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         else
             rooms_[m.game] = room;
         room->run([self, p = *player_, m](GameRoom& r) { r.handle(self, p, m); });
+    }
+
+    void authDone(MsgType type, const Json& id, const Hub::AuthReply& r) {
+        authBusy_ = false;
+        if (closing_ || finished_) return;
+        if (!r.identity) return fail(r.code, r.message, id);
+        if (type == MsgType::Register) {
+            player_ = r.identity->player;
+            Json j{{"type", "ack"}, {"id", id}, {"player", Hub::playerJson(*player_)}};
+            return reply(j.dump());
+        }
+        // A login replaces the connection's identity: what it followed as the old player is
+        // dropped; the client follows its games again after the welcome.
+        dropIdentity();
+        player_ = r.identity->player;
+        token_ = r.identity->token;
+        reply(hub_.welcome(*r.identity, id));
+    }
+
+    // Unsubscribes from every game and the lobby and forgets the player.
+    void dropIdentity() {
+        for (auto& [gid, room] : rooms_)
+            room->run([key = this](GameRoom& r) { r.unsubscribe(key); });
+        rooms_.clear();
+        hub_.unsubscribeLobby(this);
+        player_.reset();
+        token_.clear();
     }
 
     void enqueue(std::shared_ptr<const std::string> m) {
@@ -268,6 +326,9 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     Registry& registry_;
     std::deque<std::shared_ptr<const std::string>> queue_;
     std::optional<store::PlayerRow> player_;
+    std::string token_;  // the token player_ was identified by (for logout)
+    std::string ip_;     // the peer's address, a key of the login throttle
+    bool authBusy_ = false;
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
     double tokens_ = 2.0 * hub_.config().ratePerSecond;
     std::chrono::steady_clock::time_point last_;
@@ -427,6 +488,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             if (auto r = gameRecordJson(hub_.store(), path.substr(11)))
                 return respond(req, http::status::ok, json, std::move(*r));
             return respond(req, http::status::not_found, json, R"({"error":"unknown_game"})");
+        }
+        if (path == "/api/leaderboard")
+            return respond(req, http::status::ok, json,
+                           leaderboardJson(hub_.store(), intParam(query, "page", 1, 1, 1000000),
+                                           intParam(query, "per_page", 20, 1, 100)));
+        if (path.rfind("/api/players/", 0) == 0) {
+            if (auto r = playerProfileJson(hub_.store(), path.substr(13)))
+                return respond(req, http::status::ok, json, std::move(*r));
+            return respond(req, http::status::not_found, json, R"({"error":"unknown_player"})");
         }
         if (path.rfind("/api/", 0) == 0)
             return respond(req, http::status::not_found, json, R"({"error":"not_found"})");

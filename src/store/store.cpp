@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
+#include <span>
+
+#include "store/glicko2.h"
 
 namespace rainet::store {
 
@@ -11,10 +15,19 @@ namespace {
 
 // Small pages: every action is one row appended to `actions`, so a commit writes about one page
 // to the WAL (the write volume, not the CPU, bounds the actions per second under load).
-constexpr const char* kSchema = R"sql(
+constexpr const char* kPragmas = R"sql(
 PRAGMA page_size=1024;
 PRAGMA journal_mode=WAL;
 PRAGMA foreign_keys=ON;
+)sql";
+
+// The schema as a list of steps: step i takes a database from PRAGMA user_version i to i + 1, in
+// one transaction. A new database runs them all; an existing one only the steps it lacks. Append
+// a step for every schema change; never edit a step that has shipped.
+constexpr const char* kMigrations[] = {
+    // 1: players, games, setups, actions. Databases made before migrations existed hold exactly
+    // these tables at user_version 0, hence IF NOT EXISTS.
+    R"sql(
 CREATE TABLE IF NOT EXISTS players (
   id INTEGER PRIMARY KEY,
   public_id TEXT NOT NULL UNIQUE,
@@ -61,15 +74,77 @@ CREATE TABLE IF NOT EXISTS actions (
   version INTEGER NOT NULL,
   PRIMARY KEY (game, ply)
 ) WITHOUT ROWID;
-)sql";
+)sql",
+    // 2: accounts; several tokens per player (every guest token is carried over, so existing
+    // browsers keep their identity; players.token_hash is no longer read); Glicko-2 ratings.
+    R"sql(
+CREATE TABLE tokens (
+  hash TEXT PRIMARY KEY,
+  player INTEGER NOT NULL REFERENCES players(id),
+  created INTEGER NOT NULL DEFAULT (CAST(strftime('%s','now') AS INTEGER) * 1000)
+) WITHOUT ROWID;
+CREATE INDEX tokens_player ON tokens(player);
+INSERT INTO tokens (hash, player, created) SELECT token_hash, id, created FROM players;
+CREATE TABLE accounts (
+  player INTEGER PRIMARY KEY REFERENCES players(id),
+  username TEXT NOT NULL,
+  username_key TEXT NOT NULL UNIQUE,
+  password_hash TEXT NOT NULL,
+  created INTEGER NOT NULL DEFAULT (CAST(strftime('%s','now') AS INTEGER) * 1000)
+);
+ALTER TABLE players ADD COLUMN rating REAL NOT NULL DEFAULT 1500;
+ALTER TABLE players ADD COLUMN rating_rd REAL NOT NULL DEFAULT 350;
+ALTER TABLE players ADD COLUMN rating_volatility REAL NOT NULL DEFAULT 0.06;
+ALTER TABLE players ADD COLUMN rated_games INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX players_rated ON players(rating DESC) WHERE rated_games > 0;
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE game_ratings (
+  game TEXT NOT NULL REFERENCES games(id),
+  side INTEGER NOT NULL,
+  player INTEGER NOT NULL REFERENCES players(id),
+  before REAL NOT NULL,
+  after REAL NOT NULL,
+  rd_before REAL NOT NULL,
+  rd_after REAL NOT NULL,
+  PRIMARY KEY (game, side)
+) WITHOUT ROWID;
+)sql",
+};
+constexpr int kSchemaVersion = static_cast<int>(std::size(kMigrations));
+
+constexpr const char* kPlayerColumns =
+    "p.id, p.public_id, p.name, p.kind, p.rating, p.rating_rd, p.rating_volatility, "
+    "p.rated_games";
 
 constexpr const char* kGameColumns =
     "id, preset, clock_initial, clock_increment, opponent, level, side_wish, creator, player1, "
-    "player2, status, result, reason, version, clock1, clock2, created, ended";
+    "player2, status, result, reason, version, clock1, clock2, created, ended, rated";
 
 std::string text(sqlite3_stmt* st, int col) {
     const unsigned char* t = sqlite3_column_text(st, col);
     return t ? reinterpret_cast<const char*>(t) : "";
+}
+
+// One players row in kPlayerColumns order, from column `at`.
+PlayerRow readPlayerRow(sqlite3_stmt* st, int at = 0) {
+    PlayerRow p;
+    p.id = sqlite3_column_int64(st, at);
+    p.publicId = text(st, at + 1);
+    p.name = text(st, at + 2);
+    p.kind = text(st, at + 3);
+    p.rating = sqlite3_column_double(st, at + 4);
+    p.rd = sqlite3_column_double(st, at + 5);
+    p.volatility = sqlite3_column_double(st, at + 6);
+    p.ratedGames = sqlite3_column_int(st, at + 7);
+    return p;
+}
+
+// Usernames are unique whatever their case (they are ASCII letters, digits, '_' and '-').
+std::string usernameKey(const std::string& username) {
+    std::string k = username;
+    for (char& c : k)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return k;
 }
 
 // A prepared statement: prepared for this use and finalized after it, or, for the hot writes,
@@ -105,6 +180,7 @@ class Stmt {
     sqlite3_stmt* get() const { return st_; }
     explicit operator bool() const { return st_ != nullptr; }
     void bind(int i, std::int64_t v) { sqlite3_bind_int64(st_, i, v); }
+    void bindReal(int i, double v) { sqlite3_bind_double(st_, i, v); }
     void bind(int i, const std::string& v) {
         sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
     }
@@ -132,7 +208,8 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& path, const std::s
                         nullptr) != SQLITE_OK)
         return Error{"store: cannot open " + path + ": " + sqlite3_errmsg(s->db_)};
     sqlite3_busy_timeout(s->db_, 5000);
-    if (auto e = s->exec(kSchema)) return *e;
+    if (auto e = s->exec(kPragmas)) return *e;
+    if (auto e = s->migrate()) return *e;
     if (auto e = s->exec(("PRAGMA synchronous=" + sync).c_str())) return *e;
     if (auto e = s->exec("PRAGMA wal_autocheckpoint=0")) return *e;
     s->checkpointer_ = std::thread(&Store::checkpointLoop, s.get(), path);
@@ -185,33 +262,191 @@ std::optional<Error> Store::exec(const char* sql) {
     return std::nullopt;
 }
 
+int Store::schemaVersion() {
+    return kSchemaVersion;
+}
+
+std::optional<Error> Store::migrate() {
+    int version = 0;
+    {
+        Stmt st(db_, "PRAGMA user_version");
+        if (st.step() == SQLITE_ROW) version = sqlite3_column_int(st.get(), 0);
+    }
+    if (version > kSchemaVersion)
+        return Error{"store: the database has schema version " + std::to_string(version) +
+                     ", newer than this build's " + std::to_string(kSchemaVersion)};
+    for (; version < kSchemaVersion; ++version) {
+        if (auto e = exec("BEGIN IMMEDIATE")) return e;
+        std::optional<Error> e = exec(kMigrations[version]);
+        if (!e) e = exec(("PRAGMA user_version=" + std::to_string(version + 1)).c_str());
+        if (e) {
+            exec("ROLLBACK");
+            return Error{"store: migration to schema version " + std::to_string(version + 1) +
+                         " failed: " + e->message};
+        }
+        if (auto e2 = exec("COMMIT")) return e2;
+    }
+    return std::nullopt;
+}
+
+std::optional<PlayerRow> Store::readPlayer(const char* where, const std::string& key,
+                                           std::int64_t id) {
+    Stmt st(db_, (std::string("SELECT ") + kPlayerColumns + " FROM players p " + where).c_str());
+    if (key.empty())
+        st.bind(1, id);
+    else
+        st.bind(1, key);
+    if (st.step() != SQLITE_ROW) return std::nullopt;
+    return readPlayerRow(st.get());
+}
+
 std::optional<PlayerRow> Store::playerByTokenHash(const std::string& hash) {
     std::lock_guard lock(mu_);
-    Stmt st(db_, "SELECT id, public_id, name, kind FROM players WHERE token_hash = ?");
-    st.bind(1, hash);
-    if (st.step() != SQLITE_ROW) return std::nullopt;
-    return PlayerRow{sqlite3_column_int64(st.get(), 0), text(st.get(), 1), text(st.get(), 2),
-                     text(st.get(), 3)};
+    return readPlayer("JOIN tokens t ON t.player = p.id WHERE t.hash = ?", hash, 0);
 }
 
 std::optional<PlayerRow> Store::playerById(std::int64_t id) {
     std::lock_guard lock(mu_);
-    Stmt st(db_, "SELECT id, public_id, name, kind FROM players WHERE id = ?");
-    st.bind(1, id);
-    if (st.step() != SQLITE_ROW) return std::nullopt;
-    return PlayerRow{sqlite3_column_int64(st.get(), 0), text(st.get(), 1), text(st.get(), 2),
-                     text(st.get(), 3)};
+    return readPlayer("WHERE p.id = ?", {}, id);
+}
+
+std::optional<PlayerRow> Store::playerByPublicId(const std::string& publicId) {
+    std::lock_guard lock(mu_);
+    if (publicId.empty()) return std::nullopt;
+    return readPlayer("WHERE p.public_id = ?", publicId, 0);
+}
+
+std::optional<Error> Store::insertToken(std::int64_t player, const std::string& tokenHash) {
+    Stmt st(db_, "INSERT INTO tokens (hash, player) VALUES (?, ?)");
+    st.bind(1, tokenHash);
+    st.bind(2, player);
+    if (st.step() != SQLITE_DONE) return Error{std::string("store: ") + sqlite3_errmsg(db_)};
+    return std::nullopt;
 }
 
 Result<PlayerRow> Store::createPlayer(const std::string& publicId, const std::string& tokenHash,
                                       const std::string& name) {
     std::lock_guard lock(mu_);
+    if (auto e = run("BEGIN")) return *e;
+    // players.token_hash (schema 1) is NOT NULL UNIQUE: it gets the first token, unread since.
     Stmt st(db_, "INSERT INTO players (public_id, token_hash, name) VALUES (?, ?, ?)");
     st.bind(1, publicId);
     st.bind(2, tokenHash);
     st.bind(3, name);
+    std::optional<Error> e;
+    if (st.step() != SQLITE_DONE) e = Error{std::string("store: ") + sqlite3_errmsg(db_)};
+    const std::int64_t id = sqlite3_last_insert_rowid(db_);
+    if (!e) e = insertToken(id, tokenHash);
+    if (e) {
+        run("ROLLBACK");
+        return *e;
+    }
+    if (auto c = run("COMMIT")) return *c;
+    PlayerRow p;
+    p.id = id;
+    p.publicId = publicId;
+    p.name = name;
+    return p;
+}
+
+std::optional<Error> Store::addToken(std::int64_t player, const std::string& tokenHash) {
+    std::lock_guard lock(mu_);
+    return insertToken(player, tokenHash);
+}
+
+std::optional<Error> Store::revokeToken(const std::string& tokenHash) {
+    std::lock_guard lock(mu_);
+    Stmt st(db_, "DELETE FROM tokens WHERE hash = ?");
+    st.bind(1, tokenHash);
     if (st.step() != SQLITE_DONE) return Error{std::string("store: ") + sqlite3_errmsg(db_)};
-    return PlayerRow{sqlite3_last_insert_rowid(db_), publicId, name, "guest"};
+    return std::nullopt;
+}
+
+Result<Registration> Store::registerAccount(std::int64_t player, const std::string& username,
+                                            const std::string& passwordHash) {
+    std::lock_guard lock(mu_);
+    if (auto e = run("BEGIN IMMEDIATE")) return *e;
+    auto finish = [&](std::optional<Error> e, Registration r) -> Result<Registration> {
+        if (e || r != Registration::Registered) {
+            run("ROLLBACK");
+            if (e) return *e;
+            return r;
+        }
+        if (auto c = run("COMMIT")) return *c;
+        return r;
+    };
+    {
+        Stmt st(db_, "SELECT 1 FROM accounts WHERE player = ?");
+        st.bind(1, player);
+        if (st.step() == SQLITE_ROW) return finish(std::nullopt, Registration::AlreadyRegistered);
+    }
+    {
+        Stmt st(db_, "SELECT 1 FROM accounts WHERE username_key = ?");
+        st.bind(1, usernameKey(username));
+        if (st.step() == SQLITE_ROW) return finish(std::nullopt, Registration::UsernameTaken);
+    }
+    Stmt ins(db_,
+             "INSERT INTO accounts (player, username, username_key, password_hash) VALUES (?, ?, "
+             "?, ?)");
+    ins.bind(1, player);
+    ins.bind(2, username);
+    ins.bind(3, usernameKey(username));
+    ins.bind(4, passwordHash);
+    if (ins.step() != SQLITE_DONE)
+        return finish(Error{std::string("store: ") + sqlite3_errmsg(db_)}, {});
+    Stmt up(db_, "UPDATE players SET kind = 'account', name = ? WHERE id = ?");
+    up.bind(1, username);
+    up.bind(2, player);
+    if (up.step() != SQLITE_DONE || sqlite3_changes(db_) != 1)
+        return finish(Error{std::string("store: no player ") + std::to_string(player)}, {});
+    return finish(std::nullopt, Registration::Registered);
+}
+
+std::optional<AccountRow> Store::accountByUsername(const std::string& username) {
+    std::lock_guard lock(mu_);
+    Stmt st(db_, "SELECT player, username, password_hash FROM accounts WHERE username_key = ?");
+    st.bind(1, usernameKey(username));
+    if (st.step() != SQLITE_ROW) return std::nullopt;
+    return AccountRow{sqlite3_column_int64(st.get(), 0), text(st.get(), 1), text(st.get(), 2)};
+}
+
+std::optional<PlayerStats> Store::playerStats(const std::string& publicId) {
+    std::lock_guard lock(mu_);
+    auto p = readPlayer("WHERE p.public_id = ?", publicId, 0);
+    if (!p) return std::nullopt;
+    PlayerStats s;
+    s.player = *p;
+    Stmt st(db_,
+            "SELECT COUNT(*), "
+            "SUM((player1 = ?1 AND result = '1-0') OR (player2 = ?1 AND result = '0-1')), "
+            "SUM(result = '1/2-1/2'), "
+            "SUM((player1 = ?1 AND result = '0-1') OR (player2 = ?1 AND result = '1-0')) "
+            "FROM games WHERE status = 'finished' AND (player1 = ?1 OR player2 = ?1)");
+    st.bind(1, p->id);
+    if (st.step() == SQLITE_ROW) {
+        s.games = sqlite3_column_int64(st.get(), 0);
+        s.wins = sqlite3_column_int64(st.get(), 1);
+        s.draws = sqlite3_column_int64(st.get(), 2);
+        s.losses = sqlite3_column_int64(st.get(), 3);
+    }
+    return s;
+}
+
+std::vector<PlayerRow> Store::leaderboard(int page, int perPage, std::int64_t* total) {
+    std::lock_guard lock(mu_);
+    {
+        Stmt c(db_, "SELECT COUNT(*) FROM players WHERE rated_games > 0");
+        *total = c.step() == SQLITE_ROW ? sqlite3_column_int64(c.get(), 0) : 0;
+    }
+    Stmt st(db_, (std::string("SELECT ") + kPlayerColumns +
+                  " FROM players p WHERE p.rated_games > 0 ORDER BY p.rating DESC, "
+                  "p.rated_games DESC, p.id LIMIT ? OFFSET ?")
+                     .c_str());
+    st.bind(1, static_cast<std::int64_t>(perPage));
+    st.bind(2, static_cast<std::int64_t>(page - 1) * perPage);
+    std::vector<PlayerRow> out;
+    while (st.step() == SQLITE_ROW) out.push_back(readPlayerRow(st.get()));
+    return out;
 }
 
 std::optional<Error> Store::renamePlayer(std::int64_t id, const std::string& name) {
@@ -225,7 +460,7 @@ std::optional<Error> Store::renamePlayer(std::int64_t id, const std::string& nam
 
 std::optional<Error> Store::writeGame(const GameRow& g, bool insert) {
     static const std::string kInsert = std::string("INSERT INTO games (") + kGameColumns +
-                                       ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+                                       ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static constexpr const char* kUpdate =
         "UPDATE games SET player1 = ?2, player2 = ?3, status = ?4, result = ?5, reason = ?6, "
         "version = ?7, clock1 = ?8, clock2 = ?9, ended = ?10 WHERE id = ?1";
@@ -249,6 +484,7 @@ std::optional<Error> Store::writeGame(const GameRow& g, bool insert) {
         st.bind(16, g.clock[1]);
         st.bind(17, g.created);
         st.bind(18, g.ended);
+        st.bind(19, static_cast<std::int64_t>(g.rated));
         if (st.step() != SQLITE_DONE) return Error{std::string("store: ") + sqlite3_errmsg(db_)};
         return std::nullopt;
     }
@@ -275,6 +511,64 @@ std::optional<Error> Store::insertGame(const GameRow& g) {
 std::optional<Error> Store::updateGame(const GameRow& g) {
     std::lock_guard lock(mu_);
     return writeGame(g, false);
+}
+
+Result<std::vector<RatingChange>> Store::rate(const GameRow& g) {
+    std::vector<RatingChange> changes;
+    if (!g.rated || g.status != "finished" || g.result.empty() || !g.player[0] || !g.player[1] ||
+        g.player[0] == g.player[1])
+        return changes;
+    // Both ratings are read inside the transaction that writes them: two games of one player
+    // ending at once are rated one after the other.
+    glicko2::Rating before[2];
+    for (int i = 0; i < 2; ++i) {
+        auto p = readPlayer("WHERE p.id = ?", {}, g.player[i]);
+        if (!p) return Error{"store: no player " + std::to_string(g.player[i])};
+        before[i] = {p->rating, p->rd, p->volatility};
+    }
+    const double score1 = g.result == "1-0" ? 1 : g.result == "0-1" ? 0 : 0.5;
+    for (int i = 0; i < 2; ++i) {
+        const glicko2::Game game{before[1 - i], i == 0 ? score1 : 1 - score1};
+        const glicko2::Rating after = glicko2::update(before[i], std::span(&game, 1));
+        Stmt up(db_,
+                "UPDATE players SET rating = ?, rating_rd = ?, rating_volatility = ?, "
+                "rated_games = rated_games + 1 WHERE id = ?");
+        up.bindReal(1, after.rating);
+        up.bindReal(2, after.rd);
+        up.bindReal(3, after.volatility);
+        up.bind(4, g.player[i]);
+        if (up.step() != SQLITE_DONE) return Error{std::string("store: ") + sqlite3_errmsg(db_)};
+        Stmt ins(db_,
+                 "INSERT INTO game_ratings (game, side, player, before, after, rd_before, "
+                 "rd_after) VALUES (?, ?, ?, ?, ?, ?, ?)");
+        ins.bind(1, g.id);
+        ins.bind(2, static_cast<std::int64_t>(i + 1));
+        ins.bind(3, g.player[i]);
+        ins.bindReal(4, before[i].rating);
+        ins.bindReal(5, after.rating);
+        ins.bindReal(6, before[i].rd);
+        ins.bindReal(7, after.rd);
+        if (ins.step() != SQLITE_DONE) return Error{std::string("store: ") + sqlite3_errmsg(db_)};
+        changes.push_back({g.player[i], before[i].rating, after.rating, before[i].rd, after.rd});
+    }
+    return changes;
+}
+
+Result<std::vector<RatingChange>> Store::finishGame(const GameRow& g) {
+    std::lock_guard lock(mu_);
+    if (auto e = run("BEGIN IMMEDIATE")) return *e;
+    auto e = writeGame(g, false);
+    Result<std::vector<RatingChange>> changes = std::vector<RatingChange>{};
+    if (!e) {
+        changes = rate(g);
+        if (!changes) e = changes.error();
+    }
+    if (!e) e = run("COMMIT");
+    if (e) {
+        run("ROLLBACK");
+        return *e;
+    }
+    return changes;
 }
 
 std::optional<Error> Store::saveSetup(const GameRow& g, int side, int links) {
@@ -311,7 +605,7 @@ std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
 }
 
 namespace {
-// One games row in kGameColumns order (columns 0-17), shared by loading and listing.
+// One games row in kGameColumns order (columns 0-18), shared by loading and listing.
 GameRow readGameRow(sqlite3_stmt* st) {
     GameRow g;
     g.id = text(st, 0);
@@ -332,6 +626,7 @@ GameRow readGameRow(sqlite3_stmt* st) {
     g.clock[1] = sqlite3_column_int64(st, 15);
     g.created = sqlite3_column_int64(st, 16);
     g.ended = sqlite3_column_int64(st, 17);
+    g.rated = sqlite3_column_int(st, 18) != 0;
     return g;
 }
 }  // namespace
@@ -357,6 +652,18 @@ GameData Store::readGame(sqlite3_stmt* st) {
         g.clock[a.ply % 2] = a.clockAfter;
         g.version = std::max(g.version, a.version);
         d.actions.push_back(std::move(a));
+    }
+    if (g.rated && g.status == "finished") {
+        Stmt sr(db_,
+                "SELECT side, player, before, after, rd_before, rd_after FROM game_ratings WHERE "
+                "game = ? ORDER BY side");
+        sr.bind(1, g.id);
+        while (sr.step() == SQLITE_ROW)
+            d.ratings.push_back(
+                {sqlite3_column_int64(sr.get(), 1), sqlite3_column_double(sr.get(), 2),
+                 sqlite3_column_double(sr.get(), 3), sqlite3_column_double(sr.get(), 4),
+                 sqlite3_column_double(sr.get(), 5)});
+        if (d.ratings.size() != 2) d.ratings.clear();
     }
     return d;
 }
@@ -420,10 +727,10 @@ std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
         GameSummary s;
         sqlite3_stmt* r = st.get();
         s.game = readGameRow(r);
-        s.names[0] = text(r, 18);
-        s.publicIds[0] = text(r, 19);
-        s.names[1] = text(r, 20);
-        s.publicIds[1] = text(r, 21);
+        s.names[0] = text(r, 19);
+        s.publicIds[0] = text(r, 20);
+        s.names[1] = text(r, 21);
+        s.publicIds[1] = text(r, 22);
         out.push_back(std::move(s));
     }
     return out;

@@ -22,12 +22,35 @@ struct sqlite3_stmt;
 
 namespace rainet::store {
 
-// A player: guests now; accounts later add a row in a credentials table keyed by `id`.
+// A player: a guest, or an account (kind "account": a row in `accounts` holds its username and
+// password hash). A player may hold several tokens (one per browser), kept hashed in `tokens`.
 struct PlayerRow {
     std::int64_t id = 0;
     std::string publicId;  // "p..."
     std::string name;
-    std::string kind = "guest";
+    std::string kind = "guest";                         // guest, account
+    double rating = 1500, rd = 350, volatility = 0.06;  // Glicko-2 (store/glicko2.h)
+    int ratedGames = 0;
+};
+
+struct AccountRow {
+    std::int64_t player = 0;
+    std::string username;      // as registered
+    std::string passwordHash;  // libsodium crypto_pwhash_str
+};
+
+enum class Registration { Registered, UsernameTaken, AlreadyRegistered };
+
+// A player's rating before and after one rated game.
+struct RatingChange {
+    std::int64_t player = 0;
+    double before = 0, after = 0, rdBefore = 0, rdAfter = 0;
+};
+
+// A player's profile: the row and its finished games, counted.
+struct PlayerStats {
+    PlayerRow player;
+    std::int64_t games = 0, wins = 0, draws = 0, losses = 0;
 };
 
 // One game as stored. Clocks are the remaining centiseconds at the last action (or start).
@@ -46,6 +69,7 @@ struct GameRow {
     std::int64_t version = 0;
     std::int64_t clock[2] = {0, 0};
     std::int64_t created = 0, ended = 0;  // unix ms
+    bool rated = false;                   // human vs human, the creator's choice
 };
 
 struct ActionRow {
@@ -61,6 +85,7 @@ struct GameData {
     GameRow game;
     int setup[2] = {-1, -1};  // link masks, -1 when not submitted
     std::vector<ActionRow> actions;
+    std::vector<RatingChange> ratings;  // by side (2 entries) for a rated finished game, else none
 };
 
 struct GameSummary {
@@ -77,14 +102,37 @@ class Store {
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
 
+    // The schema version this build writes (PRAGMA user_version); open() migrates older files.
+    static int schemaVersion();
+
     std::optional<PlayerRow> playerByTokenHash(const std::string& hash);
     std::optional<PlayerRow> playerById(std::int64_t id);
+    std::optional<PlayerRow> playerByPublicId(const std::string& publicId);
+    // A new guest holding one token.
     Result<PlayerRow> createPlayer(const std::string& publicId, const std::string& tokenHash,
                                    const std::string& name);
     std::optional<Error> renamePlayer(std::int64_t id, const std::string& name);
+    // Tokens: another one for a player (a login), or one revoked (a logout).
+    std::optional<Error> addToken(std::int64_t player, const std::string& tokenHash);
+    std::optional<Error> revokeToken(const std::string& tokenHash);
+
+    // Accounts. Usernames are unique case-insensitively (ASCII). Registering makes the player an
+    // account named after its username; nothing changes unless the answer is Registered.
+    Result<Registration> registerAccount(std::int64_t player, const std::string& username,
+                                         const std::string& passwordHash);
+    std::optional<AccountRow> accountByUsername(const std::string& username);
+
+    // Ratings and profiles.
+    std::optional<PlayerStats> playerStats(const std::string& publicId);
+    // Players with at least one rated game, best first (ties: more games, then older).
+    std::vector<PlayerRow> leaderboard(int page, int perPage, std::int64_t* total);
 
     std::optional<Error> insertGame(const GameRow& g);
     std::optional<Error> updateGame(const GameRow& g);
+    // Ends game g (status finished or aborted): writes its row and, when it is rated and has a
+    // result, both players' new Glicko-2 ratings and the changes, in one transaction. Returns the
+    // changes by side (none for an unrated game).
+    Result<std::vector<RatingChange>> finishGame(const GameRow& g);
     std::optional<Error> saveSetup(const GameRow& g, int side, int links);
     // Appends an action of game g. The games row is not rewritten: loading takes the version and
     // the clocks from the last actions.
@@ -103,9 +151,13 @@ class Store {
     // connection. Measured: docs/performance.md.
     void checkpointLoop(std::string path);
     std::optional<Error> exec(const char* sql);  // any SQL, prepared each time
-    std::optional<Error> run(const char* sql);   // one cached statement (BEGIN, COMMIT, ...)
+    std::optional<Error> migrate();
+    std::optional<Error> run(const char* sql);  // one cached statement (BEGIN, COMMIT, ...)
     std::optional<Error> writeGame(const GameRow& g, bool insert);
     GameData readGame(sqlite3_stmt* st);
+    std::optional<PlayerRow> readPlayer(const char* where, const std::string& key, std::int64_t id);
+    std::optional<Error> insertToken(std::int64_t player, const std::string& tokenHash);
+    Result<std::vector<RatingChange>> rate(const GameRow& g);
     std::mutex mu_;
     sqlite3* db_ = nullptr;
     StatementCache cache_;

@@ -1,6 +1,7 @@
 #include "store/store.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <filesystem>
 
@@ -86,6 +87,208 @@ TEST_F(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     EXPECT_EQ(list[0].names[0], "alice");
     EXPECT_EQ(list[0].publicIds[1], "pB");
     EXPECT_TRUE(store_->listGames("pA", "playing", 1, 10, &total).empty());
+}
+
+TEST_F(StoreTest, SeveralTokensPerPlayerAndRevocation) {
+    auto p = store_->createPlayer("pA", "ha", "alice");
+    ASSERT_TRUE(p);
+    ASSERT_FALSE(store_->addToken(p->id, "hb"));
+    EXPECT_TRUE(store_->addToken(p->id, "hb"));  // a token belongs to one player
+    EXPECT_EQ(store_->playerByTokenHash("ha")->id, p->id);
+    EXPECT_EQ(store_->playerByTokenHash("hb")->id, p->id);
+    ASSERT_FALSE(store_->revokeToken("ha"));
+    EXPECT_FALSE(store_->playerByTokenHash("ha"));
+    EXPECT_EQ(store_->playerByTokenHash("hb")->id, p->id);
+}
+
+TEST_F(StoreTest, AccountsAreUniqueCaseInsensitively) {
+    auto a = store_->createPlayer("pA", "ha", "guest-A");
+    auto b = store_->createPlayer("pB", "hb", "guest-B");
+    ASSERT_TRUE(a && b);
+    auto r = store_->registerAccount(a->id, "Alice_1", "hash-1");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(*r, Registration::Registered);
+    EXPECT_EQ(*store_->registerAccount(b->id, "alice_1", "hash-2"), Registration::UsernameTaken);
+    EXPECT_EQ(*store_->registerAccount(a->id, "other", "hash-3"), Registration::AlreadyRegistered);
+    EXPECT_EQ(store_->playerById(b->id)->kind, "guest");
+    const PlayerRow p = *store_->playerById(a->id);
+    EXPECT_EQ(p.kind, "account");
+    EXPECT_EQ(p.name, "Alice_1");
+    auto acc = store_->accountByUsername("ALICE_1");
+    ASSERT_TRUE(acc);
+    EXPECT_EQ(acc->player, a->id);
+    EXPECT_EQ(acc->username, "Alice_1");
+    EXPECT_EQ(acc->passwordHash, "hash-1");
+    EXPECT_FALSE(store_->accountByUsername("bob"));
+}
+
+GameRow finishedGame(const std::string& id, std::int64_t p1, std::int64_t p2,
+                     const std::string& result, bool rated) {
+    GameRow g;
+    g.id = id;
+    g.creator = p1;
+    g.player[0] = p1;
+    g.player[1] = p2;
+    g.status = "finished";
+    g.result = result;
+    g.reason = "resign";
+    g.rated = rated;
+    return g;
+}
+
+TEST_F(StoreTest, FinishingARatedGameRatesBothPlayersOnce) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    GameRow g = finishedGame("g1", a->id, b->id, "1-0", true);
+    g.status = "playing";
+    ASSERT_FALSE(store_->insertGame(g));
+    g.status = "finished";
+    auto changes = store_->finishGame(g);
+    ASSERT_TRUE(changes) << changes.error().message;
+    ASSERT_EQ(changes->size(), 2u);
+    EXPECT_EQ((*changes)[0].player, a->id);
+    EXPECT_EQ((*changes)[0].before, 1500);
+    EXPECT_GT((*changes)[0].after, 1500);
+    EXPECT_LT((*changes)[1].after, 1500);
+    const PlayerRow pa = *store_->playerById(a->id), pb = *store_->playerById(b->id);
+    EXPECT_EQ(pa.rating, (*changes)[0].after);
+    EXPECT_EQ(pb.rating, (*changes)[1].after);
+    EXPECT_LT(pa.rd, 350);
+    EXPECT_EQ(pa.ratedGames, 1);
+    auto d = store_->loadGame("g1");
+    ASSERT_EQ(d->ratings.size(), 2u);
+    EXPECT_EQ(d->ratings[1].after, pb.rating);
+    EXPECT_TRUE(d->game.rated);
+    // A second finish of the same game is refused whole: the ratings do not move twice.
+    EXPECT_FALSE(store_->finishGame(g));
+    EXPECT_EQ(store_->playerById(a->id)->rating, pa.rating);
+    EXPECT_EQ(store_->playerById(a->id)->ratedGames, 1);
+
+    std::int64_t total = 0;
+    auto top = store_->leaderboard(1, 10, &total);
+    EXPECT_EQ(total, 2);
+    ASSERT_EQ(top.size(), 2u);
+    EXPECT_EQ(top[0].publicId, "pA");
+    auto stats = store_->playerStats("pB");
+    ASSERT_TRUE(stats);
+    EXPECT_EQ(stats->games, 1);
+    EXPECT_EQ(stats->losses, 1);
+    EXPECT_EQ(stats->wins, 0);
+    EXPECT_FALSE(store_->playerStats("pZ"));
+}
+
+TEST_F(StoreTest, UnratedAndAbortedGamesChangeNoRating) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    GameRow unrated = finishedGame("g1", a->id, b->id, "1-0", false);
+    GameRow aborted = finishedGame("g2", a->id, b->id, "", true);
+    aborted.status = "aborted";
+    GameRow computer = finishedGame("g3", a->id, 0, "1-0", true);
+    for (GameRow* g : {&unrated, &aborted, &computer}) {
+        ASSERT_FALSE(store_->insertGame(*g));
+        auto c = store_->finishGame(*g);
+        ASSERT_TRUE(c);
+        EXPECT_TRUE(c->empty());
+    }
+    EXPECT_EQ(store_->playerById(a->id)->rating, 1500);
+    EXPECT_EQ(store_->playerById(a->id)->ratedGames, 0);
+    std::int64_t total = 0;
+    EXPECT_TRUE(store_->leaderboard(1, 10, &total).empty());
+    EXPECT_EQ(total, 0);
+}
+
+// A database written by the schema before migrations existed (user_version 0, one token per
+// player in players.token_hash) opens at the current version: its guests keep their tokens, get
+// the default rating, and its games are unrated.
+TEST(StoreMigration, OpensADatabaseOfTheFirstSchema) {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("rainet_store_migration_" + std::to_string(::getpid()) + ".db"))
+                                 .string();
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        const char* old = R"sql(
+PRAGMA journal_mode=WAL;
+CREATE TABLE players (id INTEGER PRIMARY KEY, public_id TEXT NOT NULL UNIQUE,
+  token_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'guest',
+  created INTEGER NOT NULL DEFAULT (CAST(strftime('%s','now') AS INTEGER) * 1000));
+CREATE TABLE games (id TEXT PRIMARY KEY, preset TEXT NOT NULL, clock_initial INTEGER NOT NULL,
+  clock_increment INTEGER NOT NULL, opponent TEXT NOT NULL, level INTEGER NOT NULL,
+  side_wish TEXT NOT NULL, creator INTEGER NOT NULL REFERENCES players(id),
+  player1 INTEGER REFERENCES players(id), player2 INTEGER REFERENCES players(id),
+  status TEXT NOT NULL, result TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '',
+  version INTEGER NOT NULL, clock1 INTEGER NOT NULL, clock2 INTEGER NOT NULL,
+  created INTEGER NOT NULL, ended INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX games_status ON games(status);
+CREATE INDEX games_player1 ON games(player1);
+CREATE INDEX games_player2 ON games(player2);
+CREATE TABLE setups (game TEXT NOT NULL REFERENCES games(id), side INTEGER NOT NULL,
+  links INTEGER NOT NULL, PRIMARY KEY (game, side));
+CREATE TABLE actions (game TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
+  action TEXT NOT NULL, client_id TEXT NOT NULL, clock_after INTEGER NOT NULL,
+  version INTEGER NOT NULL, PRIMARY KEY (game, ply)) WITHOUT ROWID;
+INSERT INTO players (public_id, token_hash, name) VALUES ('pA', 'hash-a', 'alice');
+INSERT INTO players (public_id, token_hash, name) VALUES ('pB', 'hash-b', 'bob');
+INSERT INTO games VALUES ('g1', 'standard', 0, 0, 'open', 0, '1', 1, 1, 2, 'finished', '1-0',
+  'resign', 5, 0, 0, 1000, 2000);
+)sql";
+        char* msg = nullptr;
+        ASSERT_EQ(sqlite3_exec(db, old, nullptr, nullptr, &msg), SQLITE_OK) << msg;
+        sqlite3_close(db);
+    }
+    {
+        auto s = Store::open(path);
+        ASSERT_TRUE(s) << s.error().message;
+        Store& store = **s;
+        auto p = store.playerByTokenHash("hash-a");
+        ASSERT_TRUE(p);
+        EXPECT_EQ(p->publicId, "pA");
+        EXPECT_EQ(p->kind, "guest");
+        EXPECT_EQ(p->rating, 1500);
+        EXPECT_EQ(p->rd, 350);
+        EXPECT_EQ(p->ratedGames, 0);
+        auto g = store.loadGame("g1");
+        ASSERT_TRUE(g);
+        EXPECT_FALSE(g->game.rated);
+        EXPECT_EQ(g->game.result, "1-0");
+        EXPECT_EQ(store.playerStats("pA")->wins, 1);
+        // The new tables work on the migrated file.
+        ASSERT_FALSE(store.addToken(p->id, "hash-a2"));
+        EXPECT_EQ(*store.registerAccount(p->id, "alice", "pw"), Registration::Registered);
+        auto c = store.createPlayer("pC", "hash-c", "carol");
+        EXPECT_TRUE(c);
+    }
+    {
+        auto s = Store::open(path);  // a second open runs no migration again
+        ASSERT_TRUE(s) << s.error().message;
+        EXPECT_EQ((*s)->playerByTokenHash("hash-a2")->kind, "account");
+    }
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr);
+    ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+    EXPECT_EQ(sqlite3_column_int(st, 0), Store::schemaVersion());
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+}
+
+TEST(StoreMigration, RefusesADatabaseFromANewerBuild) {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("rainet_store_newer_" + std::to_string(::getpid()) + ".db"))
+                                 .string();
+    std::filesystem::remove(path);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, ("PRAGMA user_version=" + std::to_string(Store::schemaVersion() + 1)).c_str(),
+                 nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    auto s = Store::open(path);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().message.find("newer"), std::string::npos);
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
 }
 
 }  // namespace

@@ -147,7 +147,9 @@ TEST(Rename, ChangesTheNameWithoutReconnecting) {
     Player a(server.port()), b(server.port());
     Json ack = a.request({{"type", "rename"}, {"name", "Okabe"}});
     EXPECT_EQ(ack["type"], "ack");
-    EXPECT_EQ(ack["player"], (Json{{"id", a.id()}, {"name", "Okabe"}}));
+    EXPECT_EQ(ack["player"]["id"], a.id());
+    EXPECT_EQ(ack["player"]["name"], "Okabe");
+    EXPECT_EQ(ack["player"]["kind"], "guest");
     // Bad names are refused and change nothing.
     EXPECT_EQ(a.request({{"type", "rename"}, {"name", ""}})["code"], "bad_message");
     EXPECT_EQ(a.request({{"type", "rename"}, {"name", "   "}})["code"], "bad_message");
@@ -155,6 +157,10 @@ TEST(Rename, ChangesTheNameWithoutReconnecting) {
               "bad_message");
     EXPECT_EQ(a.request({{"type", "rename"}, {"name", "a\tb"}})["code"], "bad_message");
     EXPECT_EQ(a.request({{"type", "rename"}})["code"], "bad_message");
+    // An account is named after its username.
+    Player acct(server.port());
+    ASSERT_EQ(acct.request({{"type", "register"}, {"username", "hououin"}, {"password", "elpsykongroo"}})["type"], "ack");
+    EXPECT_EQ(acct.request({{"type", "rename"}, {"name", "Kyouma"}})["code"], "bad_message");
     // New games carry the new name, and it is stored.
     const std::string g = startGame(a, b);
     EXPECT_EQ(snapshotOf(b, g)["players"]["1"]["name"], "Okabe");

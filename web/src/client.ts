@@ -43,9 +43,17 @@ interface Followed {
 
 export type Listener = () => void;
 
+/** The identity the server gave this client (docs/protocol.md §5 welcome). */
+export interface Me {
+  id: string;
+  name: string;
+  kind?: 'guest' | 'account';
+  rating?: number;
+}
+
 export class Client {
   readonly socket: ReconnectingSocket;
-  player: { id: string; name: string } | null = null;
+  player: Me | null = null;
   myGames: { game: string; side: string; status: string }[] = [];
   lobby: any[] | null = null;
   lastError: ServerError | null = null;
@@ -90,7 +98,7 @@ export class Client {
     return this.socket.state;
   }
   get token(): string | null {
-    return this.opts.storage.getItem('rainet.token');
+    return this.opts.storage.getItem('rainet.token') || null;
   }
   get name(): string {
     return this.opts.storage.getItem('rainet.name') ?? '';
@@ -168,6 +176,31 @@ export class Client {
     return this.request({ type: 'act', game, action, ...(v !== undefined ? { v } : {}) });
   }
 
+  /** Registers the current player as an account; resolves with the ack (its `player`). */
+  async register(username: string, password: string): Promise<any> {
+    const ack = await this.request({ type: 'register', username, password });
+    if (ack.player) {
+      this.player = ack.player;
+      this.setName(ack.player.name);
+      this.emit();
+    }
+    return ack;
+  }
+
+  /** Logs in: the answer is a welcome with a token of this browser for the account's player. */
+  login(username: string, password: string): Promise<any> {
+    return this.request({ type: 'login', username, password });
+  }
+
+  /** Revokes this browser's token, forgets it, and starts again as a new guest. */
+  async logout(): Promise<void> {
+    await this.request({ type: 'logout' });
+    this.opts.storage.setItem('rainet.token', '');
+    this.opts.storage.setItem('rainet.name', '');
+    this.authed = false;
+    this.socket.reconnectNow();
+  }
+
   get pendingCount(): number {
     return this.pending.size;
   }
@@ -195,16 +228,25 @@ export class Client {
   private onMessage(m: any): void {
     if (!m || typeof m.type !== 'string') return;
     switch (m.type) {
-      case 'welcome':
+      case 'welcome': {
         this.authed = true;
         if (typeof m.token === 'string') this.opts.storage.setItem('rainet.token', m.token);
+        const before = this.player?.id;
         this.player = m.player ?? null;
+        if (this.player?.kind === 'account') this.setName(this.player.name);
         this.myGames = Array.isArray(m.games) ? m.games : [];
+        // Another player now (a login): roles may differ, so every game starts from a snapshot.
+        if (before !== undefined && before !== this.player?.id) for (const f of this.games.values()) f.tracker.forget();
+        // A welcome answering a login resolves it (and is not resent below).
+        const login = m.id !== undefined ? this.pending.get(String(m.id)) : undefined;
+        if (login) this.pending.delete(String(m.id));
         for (const [id, f] of this.games) this.subscribeGame(id, f);
         if (this.lobbyWanted) this.raw({ type: 'lobby_subscribe' });
         for (const p of this.pending.values()) this.raw(p.msg);
         this.startPing();
+        login?.resolve(m);
         break;
+      }
       case 'ack': {
         const p = this.pending.get(String(m.id));
         if (p) {
@@ -248,6 +290,10 @@ export class Client {
           return;
         }
         if (f.state) f.state = applyEvent(f.state, m, this.now());
+        // A rated game of this player ended: its own rating changed too.
+        if (m.kind === 'end' && m.ratings && this.player && f.state)
+          for (const side of ['1', '2'] as const)
+            if (f.state.players[side]?.id === this.player.id && m.ratings[side]) this.player = { ...this.player, rating: m.ratings[side].after };
         break;
       }
       case 'presence': {

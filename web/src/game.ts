@@ -8,6 +8,8 @@ export type Status = 'open' | 'setup' | 'playing' | 'finished' | 'aborted';
 export interface Player {
   id: string;
   name: string;
+  /** Glicko-2 rating, rounded; null for the computer. */
+  rating?: number | null;
   connected?: boolean;
   bot?: boolean;
 }
@@ -31,6 +33,8 @@ export interface Result {
   reason: string;
   position?: string;
   setups?: { '1': string[]; '2': string[] };
+  /** Rated games: each side's rating before and after. */
+  ratings?: Record<SideId, { before: number; after: number }>;
 }
 
 export interface GameState {
@@ -41,6 +45,7 @@ export interface GameState {
   preset: string;
   opponent: string;
   level: number | null;
+  rated: boolean;
   clock: { initial: number; increment: number } | null;
   clocks: Clocks | null;
   /** performance.now() when `clocks` was received, for the local countdown. */
@@ -67,6 +72,7 @@ export function fromSnapshot(m: any, now: number): GameState {
     preset: m.preset ?? 'standard',
     opponent: m.opponent ?? 'open',
     level: m.level ?? null,
+    rated: !!m.rated,
     clock: m.clock ?? null,
     clocks: m.clocks ?? null,
     clocksAt: now,
@@ -90,7 +96,9 @@ function historyEntry(e: any): HistoryEntry {
 }
 
 function resultOf(r: any): Result {
-  return { result: r.result ?? null, winner: r.winner ?? null, reason: r.reason, position: r.position, setups: r.setups };
+  const out: Result = { result: r.result ?? null, winner: r.winner ?? null, reason: r.reason, position: r.position, setups: r.setups };
+  if (r.ratings) out.ratings = r.ratings;
+  return out;
 }
 
 /** The state after one event (the caller has checked that `ev.v` is the next version). */
@@ -133,6 +141,14 @@ export function applyEvent(s: GameState, ev: any, now: number): GameState {
       n.result = resultOf(ev);
       n.legal = null;
       n.drawOffer = null;
+      if (ev.ratings) {
+        const players = { ...s.players };
+        for (const side of ['1', '2'] as SideId[]) {
+          const p = players[side];
+          if (p && ev.ratings[side]) players[side] = { ...p, rating: ev.ratings[side].after };
+        }
+        n.players = players;
+      }
       break;
     case 'rematch_offer':
       n.rematch = { ...s.rematch, offer: ev.side };

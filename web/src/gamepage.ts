@@ -244,7 +244,8 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       const isTurn = playing && view?.toMove === side;
       const who = me === side ? ' (you)' : '';
       return h(`div.player-bar`, { class: isTurn ? 'turn' : '', 'data-player': sid },
-        h('span.name', sideDot(side), p ? `${p.name}${who}` : h('span.hint', 'waiting for a player…'), p?.bot ? h('span.tag', 'BOT') : null),
+        h('span.name', sideDot(side), p ? `${p.name}${who}` : h('span.hint', 'waiting for a player…'), p?.bot ? h('span.tag', 'BOT') : null,
+          p && typeof p.rating === 'number' ? h('span.rating', { 'data-rating': sid }, String(p.rating)) : null),
         p && p.connected === false && !p.bot ? h('span.offline', { 'data-offline': sid }, 'disconnected') : null,
         h('span.grow'),
         s.clocks ? h('span.clock', { class: s.clocks.running === sid && playing ? 'running' : '', 'data-clock': sid }, '') : null,
@@ -400,7 +401,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
 
     const finished = s.status === 'finished' || s.status === 'aborted';
     const info = h('div.hint', { 'data-info': '' },
-      `${s.preset} · ${clockLabel(s.clock)}${s.opponent === 'computer' ? ` · computer level ${s.level ?? '?'}` : ''} · `,
+      `${s.preset} · ${clockLabel(s.clock)}${s.opponent === 'computer' ? ` · computer level ${s.level ?? '?'}` : ''} · ${s.rated ? 'rated' : 'casual'} · `,
       h('span.mono', id), me === null ? ' · spectating' : '');
     const drawNote = s.status === 'playing' && s.drawOffer && s.drawOffer !== s.you ? h('div.banner', { 'data-draw-offer': s.drawOffer }, me ? 'Your opponent offers a draw.' : `Side ${s.drawOffer} offers a draw.`) : null;
     const readiness = s.status === 'setup' ? h('div.readiness', { 'data-readiness': '' },
@@ -426,6 +427,10 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     return h('div.panel.endpanel', { 'data-end': r.reason },
       h('div.result', resultHeadline(r, s.you)),
       h('div.reason', `${r.result ?? 'no result'} · ${reasonText(r.reason)}`),
+      r.ratings ? h('div.hint', { 'data-rating-change': '' }, (['1', '2'] as SideId[]).map((sd) => {
+        const d = r.ratings![sd].after - r.ratings![sd].before;
+        return `${s.players[sd]?.name ?? `side ${sd}`}: ${r.ratings![sd].after} (${d >= 0 ? '+' : ''}${d})`;
+      }).join(' · ')) : null,
       r.position ? h('div.hint', 'Every card is revealed on the board.') : null,
       rematchNote(s),
       h('div.row',

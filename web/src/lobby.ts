@@ -1,4 +1,5 @@
 // Home / lobby: create a game, the live list of open games, games being played, your recent games.
+import { renderAccountBox } from './account.ts';
 import { h } from './dom.ts';
 import { type App, clockLabel, fetchJson } from './ui.ts';
 
@@ -8,6 +9,7 @@ interface CreateForm {
   preset: 'standard' | 'official';
   side: 'random' | '1' | '2';
   clock: string; // "none" or "initial+increment" in minutes+seconds
+  rated: boolean; // against people only
 }
 
 const CLOCKS: [string, string][] = [
@@ -19,7 +21,7 @@ const CLOCKS: [string, string][] = [
   ['30+0', '30 min'],
 ];
 
-const form: CreateForm = { opponent: 'computer', level: 2, preset: 'standard', side: 'random', clock: 'none' };
+const form: CreateForm = { opponent: 'computer', level: 2, preset: 'standard', side: 'random', clock: 'none', rated: true };
 
 export function clockOf(spec: string): { initial: number; increment: number } | null {
   if (spec === 'none') return null;
@@ -49,6 +51,9 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const archiveBox = h('div');
   const errBox = h('div');
   const levelBox = h('div.field');
+  const ratedBox = h('label.field', h('span', 'rated'),
+    h('input', { type: 'checkbox', checked: form.rated, 'data-field': 'rated', on: { change: (e: Event) => (form.rated = (e.target as HTMLInputElement).checked) } }));
+  const account = renderAccountBox(app);
 
   const renderLevel = () => {
     levelBox.replaceChildren(
@@ -56,6 +61,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
       seg('level', form.level, [1, 2, 3, 4, 5].map((n) => [n, String(n)] as [number, string]), (v) => (form.level = v)),
     );
     levelBox.style.display = form.opponent === 'computer' ? '' : 'none';
+    ratedBox.style.display = form.opponent === 'computer' ? 'none' : '';
   };
   renderLevel();
 
@@ -68,6 +74,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     try {
       const msg: Record<string, unknown> = { type: 'create', preset: form.preset, side: form.side, opponent: form.opponent, clock: clockOf(form.clock) };
       if (form.opponent === 'computer') msg.level = form.level;
+      else msg.rated = form.rated;
       const ack = await client.request(msg);
       client.follow(ack.game);
       app.navigate(`/game/${ack.game}`);
@@ -104,6 +111,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     h('label.field', h('span', 'your name'), nameInput),
     h('div.field', h('span', 'opponent'), seg('opponent', form.opponent, [['computer', 'computer'], ['open', 'open game'], ['invite', 'invite link']], (v) => { form.opponent = v; renderLevel(); })),
     levelBox,
+    ratedBox,
     h('div.field', h('span', 'rules'), seg('preset', form.preset, [['standard', 'standard'], ['official', 'official']], (v) => (form.preset = v))),
     h('div.field', h('span', 'your side'), seg('side', form.side, [['random', 'random'], ['1', 'side 1 (first)'], ['2', 'side 2']], (v) => (form.side = v))),
     h('label.field', h('span', 'clock'), h('select', { 'data-field': 'clock', on: { change: (e: Event) => (form.clock = (e.target as HTMLSelectElement).value) } },
@@ -136,8 +144,15 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const names = (g: any) => `${g.players?.['1']?.name ?? '—'} vs ${g.players?.['2']?.name ?? '—'}`;
 
   let recentAsked = false;
+  let recentOf = client.player?.id; // whose games `recent` lists (a login changes the player)
   function update(): void {
     if (!recentAsked && client.player && recent === null) { recentAsked = true; void refresh(); }
+    if (client.player?.id !== recentOf) { recentOf = client.player?.id; recent = null; void refresh(); }
+    account.update();
+    // An account is named after its username.
+    const isAccount = client.player?.kind === 'account';
+    (nameInput as HTMLInputElement).disabled = isAccount;
+    if (isAccount) (nameInput as HTMLInputElement).value = client.player!.name;
     errBox.replaceChildren(error ? h('div.banner.err', error) : '');
     const lobby = client.lobby;
     openBox.replaceChildren(
@@ -146,7 +161,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
           h('tbody', lobby.map((g) => {
             const mine = g.creator?.id === client.player?.id;
             return h('tr', { 'data-open-game': g.game },
-              h('td', g.creator?.name ?? '?'), h('td', g.preset), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? 'random' : `creator plays ${g.side}`),
+              h('td', g.creator?.name ?? '?', g.creator?.rating ? h('span.rating', ` ${g.creator.rating}`) : null, g.rated ? null : h('span.tag', 'casual')), h('td', g.preset), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? 'random' : `creator plays ${g.side}`),
               h('td', mine ? h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, 'yours') :
                 h('button.btn.small.primary', { type: 'button', 'data-join': g.game, on: { click: () => join(g.game) } }, 'Join')));
           }))),
@@ -188,7 +203,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
 
   update();
   const el = h('main', h('div.lobby',
-    h('div.col', createForm),
+    h('div.col', account.el, createForm),
     h('div.col',
       h('section.panel', h('h2', 'Open games'), openBox),
       h('section.panel', h('h2', 'Being played'), playingBox),

@@ -1,8 +1,10 @@
-// Entry point: the connection, the router (/, /game/<id>, /replay/<id>) and the header.
+// Entry point: the connection, the router (/, /game/<id>, /replay/<id>, /leaderboard,
+// /player/<id>) and the header.
 import { Client } from './client.ts';
 import { h } from './dom.ts';
 import { renderGamePage } from './gamepage.ts';
 import { renderLobby } from './lobby.ts';
+import { renderLeaderboard, renderPlayerPage } from './playerspages.ts';
 import { renderReplayPage } from './replaypage.ts';
 import type { SocketLike } from './socket.ts';
 import type { App } from './ui.ts';
@@ -44,7 +46,8 @@ function header(): void {
   connBox.textContent = label;
   connBox.className = `conn ${s === 'open' && !client.authenticated ? 'connecting' : s}`;
   connBox.dataset.conn = s === 'open' && client.authenticated ? 'online' : s;
-  meBox.textContent = client.player ? client.player.name : '';
+  const me = client.player;
+  meBox.replaceChildren(me ? h('a', { href: `/player/${me.id}`, 'data-link': '', 'data-me': me.kind ?? 'guest' }, me.name, typeof me.rating === 'number' ? h('span.rating', ` ${me.rating}`) : '') : '');
 }
 
 function route(): void {
@@ -53,9 +56,11 @@ function route(): void {
   let m: RegExpMatchArray | null;
   if ((m = path.match(/^\/game\/([A-Za-z0-9]+)\/?$/))) screen = renderGamePage(app, m[1]);
   else if ((m = path.match(/^\/replay\/([A-Za-z0-9]+)\/?$/))) screen = renderReplayPage(app, m[1]);
+  else if ((m = path.match(/^\/player\/([A-Za-z0-9]+)\/?$/))) screen = renderPlayerPage(app, m[1]);
+  else if (/^\/leaderboard\/?$/.test(path)) screen = renderLeaderboard(app);
   else screen = renderLobby(app);
   root.replaceChildren(
-    h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'), meBox, connBox),
+    h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'), h('a.nav', { href: '/leaderboard', 'data-link': '', 'data-nav': 'leaderboard' }, 'Leaderboard'), meBox, connBox),
     screen.el,
   );
   header();

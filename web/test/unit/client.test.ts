@@ -144,3 +144,57 @@ test('rename: sent at once when connected, kept for the next hello, the ack upda
   assert.equal(c.player?.name, 'Kurisu');
   assert.equal(sockets.length, 1, 'no reconnection');
 });
+
+test('login: the welcome answering it resolves it, is not resent, and every game starts again from a snapshot', async () => {
+  const { c, sockets, store, sent, last } = setup();
+  c.start(); sockets[0].open();
+  last().receive({ type: 'welcome', token: 'guest', player: { id: 'p2', name: 'b', kind: 'guest', rating: 1500 }, games: [] });
+  c.follow('g1');
+  last().receive(SNAP);
+  const p = c.login('alice', 'secret pw');
+  const login = sent().find((m) => m.type === 'login');
+  assert.deepEqual({ ...login, id: undefined }, { type: 'login', username: 'alice', password: 'secret pw', id: undefined });
+  last().receive({ type: 'welcome', id: login.id, token: 'acct', player: { id: 'p7', name: 'alice', kind: 'account', rating: 1612 }, games: [] });
+  const w = await p;
+  assert.equal(w.player.id, 'p7');
+  assert.equal(store.get('rainet.token'), 'acct');
+  assert.equal(store.get('rainet.name'), 'alice');
+  assert.equal(c.player?.rating, 1612);
+  assert.equal(c.pendingCount, 0);
+  const afterLogin = sent().slice(sent().findIndex((m) => m.id === login.id) + 1);
+  assert.deepEqual(afterLogin, [{ type: 'watch', game: 'g1' }], 'a watch (not a resume): the role may have changed');
+});
+
+test('register updates the player; logout forgets the token and says hello again as a new guest', async () => {
+  const { c, sockets, store, sent, last, timers } = setup('tok');
+  c.start(); sockets[0].open();
+  last().receive({ type: 'welcome', token: 'tok', player: { id: 'p2', name: 'guest-2', kind: 'guest', rating: 1500 }, games: [] });
+  const r = c.register('bob', 'password1');
+  const reg = sent().find((m) => m.type === 'register');
+  last().receive({ type: 'ack', id: reg.id, player: { id: 'p2', name: 'bob', kind: 'account', rating: 1500 } });
+  await r;
+  assert.equal(c.player?.kind, 'account');
+  assert.equal(store.get('rainet.name'), 'bob');
+  const out = c.logout();
+  const lo = sent().find((m) => m.type === 'logout');
+  last().receive({ type: 'ack', id: lo.id });
+  await out;
+  assert.equal(store.get('rainet.token'), '');
+  timers.advance(1000);
+  last().open();
+  assert.deepEqual(sent(sockets.length - 1), [{ type: 'hello' }], 'no token, no name');
+});
+
+test('an end event with ratings updates the players', () => {
+  const { c, sockets, last } = setup();
+  c.start(); sockets[0].open();
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
+  c.follow('g1');
+  last().receive({ ...SNAP, rated: true, players: { '1': { id: 'p1', name: 'a', rating: 1500 }, '2': { id: 'p2', name: 'b', rating: 1500 } } });
+  assert.equal(c.game('g1')?.rated, true);
+  last().receive({ type: 'event', game: 'g1', v: 5, kind: 'end', result: '1-0', winner: '1', reason: 'resign', setups: { '1': [], '2': [] }, clocks: null,
+    ratings: { '1': { before: 1500, after: 1662 }, '2': { before: 1500, after: 1338 } } });
+  assert.equal(c.game('g1')?.players['1']?.rating, 1662);
+  assert.equal(c.game('g1')?.players['2']?.rating, 1338);
+  assert.equal(c.game('g1')?.result?.ratings?.['2'].after, 1338);
+});
