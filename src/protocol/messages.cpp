@@ -45,6 +45,9 @@ constexpr TypeEntry kTypes[] = {
     {"register", MsgType::Register},
     {"login", MsgType::Login},
     {"logout", MsgType::Logout},
+    {"chat", MsgType::Chat},
+    {"seek", MsgType::Seek},
+    {"unseek", MsgType::Unseek},
 };
 
 bool usesGame(MsgType t) {
@@ -58,6 +61,8 @@ bool usesGame(MsgType t) {
         case MsgType::Register:
         case MsgType::Login:
         case MsgType::Logout:
+        case MsgType::Seek:
+        case MsgType::Unseek:
             return false;
         default:
             return true;
@@ -102,6 +107,8 @@ bool needsId(MsgType t) {
         case MsgType::Rename:
         case MsgType::Register:
         case MsgType::Logout:
+        case MsgType::Seek:
+        case MsgType::Unseek:
             return true;
         default:
             return false;
@@ -161,7 +168,24 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
             if (m.name.find_first_not_of(' ') == std::string::npos)
                 return bad("'name' must be a string of 1 to 24 characters, not all spaces");
             break;
-        case MsgType::Create: {
+        case MsgType::Chat: {
+            auto it = j.find("text");
+            if (it == j.end() || !it->is_string()) return bad("'text' must be a string");
+            const std::string& raw = it->get_ref<const std::string&>();
+            const auto first = raw.find_first_not_of(" \t\r\n");
+            if (first == std::string::npos) return bad("'text' is empty");
+            m.text = raw.substr(first, raw.find_last_not_of(" \t\r\n") - first + 1);
+            std::size_t chars = 0;
+            for (unsigned char c : m.text) {
+                if (c < 0x20 || c == 0x7f) return bad("'text' has a control character");
+                chars += (c & 0xc0) != 0x80;  // count code points, not bytes
+            }
+            if (chars > kMaxChat)
+                return bad("'text' is longer than " + std::to_string(kMaxChat) + " characters");
+            break;
+        }
+        case MsgType::Create:
+        case MsgType::Seek: {  // a seek names the game it wants like create does
             if (!str("preset", m.preset, 16) || (m.preset != "standard" && m.preset != "official"))
                 return bad("'preset' must be \"standard\" or \"official\"");
             if (!str("side", m.side, 8) || (m.side != "1" && m.side != "2" && m.side != "random"))

@@ -72,6 +72,9 @@ enum class MsgType : std::uint8_t {
     Register,
     Login,
     Logout,
+    Chat,
+    Seek,
+    Unseek,
 };
 const char* typeName(MsgType t);
 
@@ -104,7 +107,10 @@ struct ClientMessage {
     std::string action;
     // register / login (register checks the rules below; login only the sizes)
     std::string username, password;
+    // chat: 1 to kMaxChat characters, trimmed, no control characters
+    std::string text;
 };
+constexpr std::size_t kMaxChat = 300;  // characters (code points) of one chat message
 
 // Account rules (docs/protocol.md §2): usernames of 3 to 24 letters, digits, '_' or '-', unique
 // whatever their case; passwords of 8 to 128 characters.

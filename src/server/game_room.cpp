@@ -16,6 +16,7 @@ using protocol::MsgType;
 namespace {
 
 constexpr std::size_t kEventsHeld = 128;
+constexpr std::size_t kChatHeld = 50;  // chat lines per channel sent again in snapshots
 constexpr Viewer kViewers[3] = {Viewer::Side1, Viewer::Side2, Viewer::Spectator};
 
 const char* sideName(Side s) {
@@ -241,6 +242,10 @@ std::string GameRoom::snapshot(Viewer v) const {
     j["grace"] = hub_.config().graceCs;
     j["result"] = resultJson();
     if (row_.status == "finished" || row_.status == "aborted") j["rematch"] = rematchJson();
+    if (const auto& lines = chat_[isSide(v) ? 0 : 1]; !lines.empty()) {
+        Json& out = j["chat"] = Json::array();
+        for (const Json& line : lines) out.push_back(line);
+    }
     return j.dump();
 }
 
@@ -384,6 +389,9 @@ void GameRoom::handle(const std::shared_ptr<Client>& c, const store::PlayerRow& 
         case MsgType::Join:
             join(c, who, m);
             return;
+        case MsgType::Chat:
+            chat(c, who, m);
+            return;
         default:
             break;
     }
@@ -490,6 +498,27 @@ bool GameRoom::drawEvent(const std::shared_ptr<Client>& c, Side s, const protoco
         j["kind"] = kind;
         j["side"] = sideName(s);
     });
+}
+
+void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                    const protocol::ClientMessage& m) {
+    // Two rooms so that nobody watching can whisper to a player during the game.
+    const auto side = sideOf(who.id);
+    const int channel = side ? 0 : 1;
+    Json line{{"channel", side ? "players" : "spectators"},
+              {"from", {{"id", who.publicId}, {"name", who.name}}},
+              {"side", side ? Json(sideName(*side)) : Json(nullptr)},
+              {"text", m.text},
+              {"at", unixMs()}};
+    Json msg{{"type", "chat"}, {"game", id_}};
+    for (auto& [k, v] : line.items()) msg[k] = v;
+    auto text = std::make_shared<const std::string>(msg.dump());
+    if (!m.id.is_null()) c->send(protocol::renderAck(m.id, id_));  // the ack first, as for events
+    for (const Sub& sub : subs_)
+        if ((isSide(sub.role) ? 0 : 1) == channel)
+            if (auto to = sub.client.lock()) to->send(text);
+    chat_[channel].push_back(std::move(line));
+    if (chat_[channel].size() > kChatHeld) chat_[channel].pop_front();
 }
 
 GameRoom::Json GameRoom::rematchJson() const {

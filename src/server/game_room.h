@@ -122,6 +122,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void end(std::optional<Side> winner, const char* reason);
     bool drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
                    const char* kind);
+    // A chat line: players talk among players, spectators among spectators.
+    void chat(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+              const protocol::ClientMessage& m);
     // After the end: offer, accept (a second offer) or decline a rematch.
     void rematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
     void declineRematch(const std::shared_ptr<Client>& c, Side s,
@@ -153,6 +156,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::optional<Side> drawOffer_;
     std::optional<Side> rematchOffer_;  // after the end, in memory only (like draw offers)
     std::string nextGame_;              // the rematch, once created
+    std::deque<Json> chat_[2];          // the last lines of the players' and spectators' chat
     std::int64_t turnStart_ = 0;  // cs, when the side to move began its turn
     std::uint64_t timerGeneration_ = 0;
     Rng rng_;

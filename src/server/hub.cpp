@@ -335,7 +335,122 @@ std::string Hub::lobbyMessage() {
         if (games.size() >= 100) break;
         games.push_back(entry);
     }
-    return Json{{"type", "lobby"}, {"games", std::move(games)}}.dump();
+    return Json{{"type", "lobby"}, {"games", std::move(games)}, {"seeks", seekSummary_}}.dump();
+}
+
+void Hub::broadcastLobby() {
+    if (lobbySubs_.empty()) return;
+    auto text = std::make_shared<const std::string>(lobbyMessage());
+    std::erase_if(lobbySubs_, [](const std::weak_ptr<Client>& w) { return w.expired(); });
+    for (auto& w : lobbySubs_)
+        if (auto c = w.lock()) c->send(text);
+}
+
+// ---------------------------------------------------------------- matchmaking
+
+Json Hub::seekSummary() const {
+    Json out = Json::array();
+    for (const Seek& s : seeks_) {
+        Json clock = s.clockInitial
+                         ? Json{{"initial", s.clockInitial}, {"increment", s.clockIncrement}}
+                         : Json(nullptr);
+        bool counted = false;
+        for (auto& e : out)
+            if (e["preset"] == s.preset && e["clock"] == clock && e["rated"] == s.rated) {
+                e["players"] = e["players"].get<int>() + 1;
+                counted = true;
+            }
+        if (!counted)
+            out.push_back(
+                {{"preset", s.preset}, {"clock", clock}, {"rated", s.rated}, {"players", 1}});
+    }
+    return out;
+}
+
+void Hub::setSeekSummary(Json summary) {
+    std::lock_guard lock(lobbyMu_);
+    if (summary == seekSummary_) return;
+    seekSummary_ = std::move(summary);
+    broadcastLobby();
+}
+
+void Hub::seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+               const protocol::ClientMessage& m) {
+    Seek mine{p, c, c.get(), m.preset};
+    if (m.clock) {
+        mine.clockInitial = m.clock->initial;
+        mine.clockIncrement = m.clock->increment;
+    }
+    mine.rated = m.rated.value_or(true);
+    std::optional<Seek> other;
+    Json summary;
+    {
+        std::lock_guard lock(seeksMu_);
+        std::erase_if(seeks_, [&](const Seek& s) {  // a new seek replaces the player's last one
+            return s.player.id == p.id || s.client.expired();
+        });
+        for (auto it = seeks_.begin(); it != seeks_.end(); ++it)
+            if (it->preset == mine.preset && it->clockInitial == mine.clockInitial &&
+                it->clockIncrement == mine.clockIncrement && it->rated == mine.rated) {
+                other = std::move(*it);
+                seeks_.erase(it);
+                break;
+            }
+        if (!other) seeks_.push_back(mine);
+        summary = seekSummary();
+    }
+    if (!other) {
+        setSeekSummary(std::move(summary));
+        c->send(protocol::renderAck(m.id));
+        return;
+    }
+    store::GameRow row;
+    row.preset = mine.preset;
+    row.clockInitial = mine.clockInitial;
+    row.clockIncrement = mine.clockIncrement;
+    row.clock[0] = row.clock[1] = row.clockInitial;
+    row.opponent = "match";  // paired by the server; never listed
+    row.rated = mine.rated;
+    row.creator = other->player.id;
+    row.sideWish = "random";
+    const int waiting = static_cast<int>(ids_.seed() >> 63);  // the side of the one who waited
+    row.player[waiting] = other->player.id;
+    row.player[1 - waiting] = p.id;
+    row.status = "setup";
+    auto room = launch(row, std::nullopt);
+    if (!room) {
+        {
+            std::lock_guard lock(seeksMu_);
+            seeks_.insert(seeks_.begin(), *other);  // it keeps its place
+            summary = seekSummary();
+        }
+        setSeekSummary(std::move(summary));
+        metrics_.error(ErrorCode::Internal);
+        c->send(protocol::renderError(ErrorCode::Internal, "the game could not be stored", m.id));
+        return;
+    }
+    setSeekSummary(std::move(summary));
+    logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
+    auto matched = [&](int side) {
+        return Json{{"type", "matched"}, {"game", row.id}, {"side", side == 0 ? "1" : "2"}}.dump();
+    };
+    c->send(protocol::renderAck(m.id, row.id));
+    c->send(matched(1 - waiting));
+    if (auto w = other->client.lock()) w->send(matched(waiting));
+}
+
+void Hub::unseek(const Client* c, std::int64_t player) {
+    Json summary;
+    {
+        std::lock_guard lock(seeksMu_);
+        const auto before = seeks_.size();
+        std::erase_if(seeks_, [&](const Seek& s) {
+            return (player ? s.player.id == player : s.key == c) || s.client.expired();
+        });
+        if (seeks_.size() == before) return;
+        summary = seekSummary();
+    }
+    setSeekSummary(std::move(summary));
 }
 
 void Hub::setLobbyEntry(const std::string& id, Json entry) {
@@ -352,11 +467,7 @@ void Hub::setLobbyEntry(const std::string& id, Json entry) {
         lobby_.emplace_back(id, std::move(entry));
         changed = true;
     }
-    if (!changed || lobbySubs_.empty()) return;
-    auto text = std::make_shared<const std::string>(lobbyMessage());
-    std::erase_if(lobbySubs_, [](const std::weak_ptr<Client>& w) { return w.expired(); });
-    for (auto& w : lobbySubs_)
-        if (auto c = w.lock()) c->send(text);
+    if (changed) broadcastLobby();
 }
 
 void Hub::subscribeLobby(const std::shared_ptr<Client>& c) {

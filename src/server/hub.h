@@ -84,6 +84,13 @@ class Hub {
     void loadUnfinished();
     std::size_t roomCount();
 
+    // Matchmaking: `seek` pairs the player with the oldest compatible seek of another player
+    // (same preset, clock and rated flag) in a new game, or queues it; answers the client.
+    void seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+              const protocol::ClientMessage& m);
+    // Withdraws the player's seek (`unseek`) or, with player 0, every seek of a closing connection.
+    void unseek(const Client* c, std::int64_t player);
+
     // Lobby: open games anyone may join.
     void setLobbyEntry(const std::string& id, protocol::Json entry);  // null removes
     void subscribeLobby(const std::shared_ptr<Client>& c);
@@ -100,6 +107,10 @@ class Hub {
     // Remembers an ended room while someone holds it (caller holds roomsMu_).
     void keepFinished(const std::string& id, const std::shared_ptr<GameRoom>& room);
     std::string lobbyMessage();  // caller holds lobbyMu_
+    // The seeks waiting, by kind, for the lobby (caller holds seeksMu_).
+    protocol::Json seekSummary() const;
+    void setSeekSummary(protocol::Json summary);
+    void broadcastLobby();  // caller holds lobbyMu_
     static protocol::Json lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator);
 
     asio::io_context& io_;
@@ -123,6 +134,18 @@ class Hub {
     std::mutex lobbyMu_;
     std::vector<std::pair<std::string, protocol::Json>> lobby_;  // oldest first
     std::vector<std::weak_ptr<Client>> lobbySubs_;
+    protocol::Json seekSummary_ = protocol::Json::array();  // under lobbyMu_
+
+    struct Seek {
+        store::PlayerRow player;
+        std::weak_ptr<Client> client;
+        const Client* key;
+        std::string preset;
+        int clockInitial = 0, clockIncrement = 0;
+        bool rated = true;
+    };
+    std::mutex seeksMu_;
+    std::vector<Seek> seeks_;  // oldest first
 };
 
 }  // namespace rainet::server

@@ -217,6 +217,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                     Json{{"type", "ack"}, {"id", m.id}, {"player", Hub::playerJson(*player_)}}
                         .dump());
             }
+            case MsgType::Seek:
+                return hub_.seek(self, *player_, m);
+            case MsgType::Unseek:
+                hub_.unseek(this, player_->id);
+                return reply(protocol::renderAck(m.id));
             case MsgType::LobbySubscribe:
                 return hub_.subscribeLobby(self);
             case MsgType::LobbyUnsubscribe:
@@ -315,6 +320,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
             room->run([key = this](GameRoom& r) { r.unsubscribe(key); });
         rooms_.clear();
         hub_.unsubscribeLobby(this);
+        hub_.unseek(this, 0);
         if (counted_) --hub_.metrics().connections;
         std::lock_guard lock(registry_.mu);
         registry_.sessions.erase(this);

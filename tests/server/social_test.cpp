@@ -1,0 +1,157 @@
+// Chat (players among players, spectators among spectators, kept for snapshots) and matchmaking
+// (seek / unseek pairing compatible players in a new game).
+#include <gtest/gtest.h>
+
+#include "players.h"
+
+namespace rainet::test {
+namespace {
+
+Json snapshotOf(Player& p, const std::string& g) {
+    p.ws().send(Json{{"type", "watch"}, {"game", g}});
+    return p.take([&](const Json& j) { return j["type"] == "snapshot" && j["game"] == g; });
+}
+
+Json nextChat(Player& p) {
+    return p.take([](const Json& j) { return j["type"] == "chat"; });
+}
+
+// Whether `p` has received (waiting a little for late ones) a chat line of that room.
+bool heard(Player& p, const std::string& channel) {
+    p.drain(200ms);
+    for (const auto& m : p.ws().log())
+        if (Json j = Json::parse(m); j["type"] == "chat" && j["channel"] == channel) return true;
+    return false;
+}
+
+TEST(Chat, PlayersAndSpectatorsHaveTheirOwnRooms) {
+    ServerProcess server(dbPath("chat"));
+    Player a(server.port()), b(server.port()), s(server.port());
+    const std::string g = startGame(a, b);
+    snapshotOf(s, g);
+    // A player's line reaches both players (the sender too), with who said it.
+    a.ws().send(Json{{"type", "chat"}, {"game", g}, {"text", "  good luck, have fun  "}});
+    for (Player* p : {&a, &b}) {
+        Json line = nextChat(*p);
+        EXPECT_EQ(line["game"], g);
+        EXPECT_EQ(line["channel"], "players");
+        EXPECT_EQ(line["side"], "1");
+        EXPECT_EQ(line["from"]["id"], a.id());
+        EXPECT_EQ(line["text"], "good luck, have fun") << "trimmed";
+        EXPECT_TRUE(line["at"].is_number_integer());
+    }
+    // A spectator's line reaches spectators only; with an id it is acknowledged.
+    Json ack = s.request({{"type", "chat"}, {"game", g}, {"text", "d4 looks strong"}});
+    EXPECT_EQ(ack["type"], "ack");
+    EXPECT_EQ(nextChat(s)["channel"], "spectators");
+    EXPECT_FALSE(heard(a, "spectators"));
+    EXPECT_FALSE(heard(b, "spectators"));
+    // Snapshots carry each role's room only.
+    Player late(server.port());
+    Json ss = snapshotOf(late, g);
+    ASSERT_EQ(ss["chat"].size(), 1u);
+    EXPECT_EQ(ss["chat"][0]["text"], "d4 looks strong");
+    Json sa = snapshotOf(a, g);
+    ASSERT_EQ(sa["chat"].size(), 1u);
+    EXPECT_EQ(sa["chat"][0]["text"], "good luck, have fun");
+}
+
+TEST(Chat, BadLinesAreRefusedAndNothingIsSent) {
+    ServerProcess server(dbPath("chatbad"));
+    Player a(server.port()), b(server.port());
+    const std::string g = startGame(a, b);
+    auto code = [&](Json m) {
+        m["type"] = "chat";
+        m["id"] = 77;
+        a.ws().send(m);
+        return a.take([](const Json& j) { return j["type"] == "error" || j["type"] == "ack"; })
+            .value("code", "ack");
+    };
+    EXPECT_EQ(code({{"game", g}}), "bad_message");
+    EXPECT_EQ(code({{"game", g}, {"text", "   "}}), "bad_message");
+    EXPECT_EQ(code({{"game", g}, {"text", "a\u0007b"}}), "bad_message");
+    EXPECT_EQ(code({{"game", g}, {"text", std::string(301, 'x')}}), "bad_message");
+    EXPECT_EQ(code({{"game", "gNOPE"}, {"text", "hi"}}), "unknown_game");
+    EXPECT_EQ(code({{"text", "hi"}}), "bad_message");
+    EXPECT_FALSE(heard(b, "players"));
+    // 300 characters of two bytes each are fine: the limit counts characters.
+    std::string accented;
+    for (int i = 0; i < 300; ++i) accented += "\xc3\xa9";
+    EXPECT_EQ(code({{"game", g}, {"text", accented}}), "ack");
+    EXPECT_EQ(nextChat(b)["text"], accented);
+}
+
+TEST(Matchmaking, CompatibleSeeksArePairedInANewGame) {
+    ServerProcess server(dbPath("seek"));
+    Player a(server.port()), b(server.port()), c(server.port()), watcher(server.port());
+    watcher.ws().send(Json{{"type", "lobby_subscribe"}});
+    EXPECT_TRUE(watcher.take([](const Json& j) { return j["type"] == "lobby"; })["seeks"].empty());
+    const Json blitz{{"initial", 30000}, {"increment", 200}};
+    // A waits; the lobby shows one player seeking that kind of game.
+    Json ack = a.request({{"type", "seek"}, {"preset", "official"}, {"clock", blitz}});
+    EXPECT_EQ(ack["type"], "ack");
+    EXPECT_FALSE(ack.contains("game"));
+    Json lobby = watcher.take([](const Json& j) { return j["type"] == "lobby"; });
+    ASSERT_EQ(lobby["seeks"].size(), 1u);
+    EXPECT_EQ(lobby["seeks"][0],
+              (Json{{"preset", "official"}, {"clock", blitz}, {"rated", true}, {"players", 1}}));
+    // C wants another clock: no pairing. B matches A.
+    EXPECT_FALSE(c.request({{"type", "seek"}, {"preset", "official"}}).contains("game"));
+    Json bAck = b.request({{"type", "seek"}, {"preset", "official"}, {"clock", blitz}});
+    const std::string g = bAck["game"];
+    Json toA = a.take([](const Json& j) { return j["type"] == "matched"; });
+    Json toB = b.take([](const Json& j) { return j["type"] == "matched"; });
+    EXPECT_EQ(toA["game"], g);
+    EXPECT_EQ(toB["game"], g);
+    EXPECT_NE(toA["side"], toB["side"]);
+    // The new game: both seated, setting up, with the settings sought.
+    Json s = snapshotOf(a, g);
+    EXPECT_EQ(s["you"], toA["side"]);
+    EXPECT_EQ(s["status"], "setup");
+    EXPECT_EQ(s["preset"], "official");
+    EXPECT_EQ(s["clock"], blitz);
+    EXPECT_TRUE(s["rated"].get<bool>());
+    // Only C is still seeking.
+    Json after = watcher.take([](const Json& j) {
+        return j["type"] == "lobby" && j["seeks"].size() == 1 && j["seeks"][0]["clock"].is_null();
+    });
+    EXPECT_EQ(after["seeks"][0]["players"], 1);
+}
+
+TEST(Matchmaking, UnseekClosingAndSelfNeverPair) {
+    ServerProcess server(dbPath("unseek"));
+    Player a(server.port()), b(server.port()), watcher(server.port());
+    watcher.ws().send(Json{{"type", "lobby_subscribe"}});
+    watcher.take([](const Json& j) { return j["type"] == "lobby"; });
+    auto seeking = [&](int n) {
+        watcher.take([&](const Json& j) {
+            int total = 0;
+            if (j["type"] == "lobby")
+                for (const auto& e : j["seeks"]) total += e["players"].get<int>();
+            return j["type"] == "lobby" && total == n;
+        });
+    };
+    EXPECT_EQ(a.request({{"type", "seek"}})["type"], "ack");
+    seeking(1);
+    // The same player seeking again (another tab) replaces its seek and is never paired with it.
+    Player a2(server.port(), a.token());
+    Json again = a2.request({{"type", "seek"}});
+    EXPECT_FALSE(again.contains("game"));
+    EXPECT_EQ(a.request({{"type", "unseek"}})["type"], "ack");
+    seeking(0);
+    // A seek ends with its connection.
+    EXPECT_EQ(a.request({{"type", "seek"}, {"rated", false}})["type"], "ack");
+    seeking(1);
+    a.disconnect();
+    seeking(0);
+    // Rated and casual seekers are not paired together.
+    EXPECT_EQ(b.request({{"type", "seek"}, {"rated", false}})["type"], "ack");
+    Json casual = a2.request({{"type", "seek"}, {"rated", true}});
+    EXPECT_FALSE(casual.contains("game"));
+    seeking(2);
+    EXPECT_EQ(a2.request({{"type", "seek"}, {"level", 3}, {"preset", "checkers"}})["code"],
+              "bad_message");
+}
+
+}  // namespace
+}  // namespace rainet::test
