@@ -170,7 +170,14 @@ std::string describeEvent(const Json& j, const GameState& s) {
         std::string name = str(j.value("player", Json::object()), "name");
         return (name.empty() ? "a player" : name) + " joined as side " + side;
     }
-    if (kind == "setup") return seatName(s, side) + " has arranged its cards";
+    if (kind == "setup") {
+        std::string line = seatName(s, side) + " has arranged its cards";
+        if (j.contains("links")) {
+            line += ": links on";
+            for (const auto& sq : strings(j["links"])) line += " " + sq;
+        }
+        return line;
+    }
     if (kind == "start") return "both sides are set up: play starts, side 1 to move";
     if (kind == "action") {
         std::string line = seatName(s, side) + " played " + str(j, "action");

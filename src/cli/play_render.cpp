@@ -83,7 +83,7 @@ std::string seatLine(const GameState& s, const detail::PositionFields* f, int i,
     } else {
         line += "  " + (seat->name.empty() ? seat->id : seat->name);
         if (s.you == side) line += " (you)";
-        if (seat->bot)
+        if (seat->bot && seat->name.find("computer") == std::string::npos)
             line += " (computer)";
         else if (!seat->connected && s.you != side)
             line += " (away)";
