@@ -138,6 +138,7 @@ class PlayClient {
         connect();
     }
     void onLine(std::string line) {
+        promptShown_ = false;  // the line typed ended with a newline
         // `quit` is obeyed at once, even while an answer is awaited.
         auto in = play::parseInput(line);
         if (in && in->kind == Input::Kind::Quit) return quit();
@@ -506,14 +507,25 @@ class PlayClient {
 
     // ------------------------------------------------------------ output
 
-    void say(const std::string& line) { std::cout << line << "\n" << std::flush; }
+    void say(const std::string& line) {
+        clearPrompt();
+        std::cout << line << "\n" << std::flush;
+    }
     void show() {
+        clearPrompt();
         play::RenderOptions o;
         o.color = cfg_.color;
         std::cout << "\n" << play::renderGame(game_->state(), o) << std::flush;
     }
     void prompt() {
-        if (cfg_.interactive) std::cout << "> " << std::flush;
+        if (!cfg_.interactive || promptShown_) return;
+        std::cout << "> " << std::flush;
+        promptShown_ = true;
+    }
+    // Output that arrives while the prompt waits is written over it (it is shown again after).
+    void clearPrompt() {
+        if (promptShown_) std::cout << "\r";
+        promptShown_ = false;
     }
 
     void quit() {
@@ -532,6 +544,7 @@ class PlayClient {
     std::string token_, idPrefix_;
     long nextId_ = 0;
     bool welcomed_ = false, everWelcomed_ = false, lost_ = false, quitting_ = false, eof_ = false;
+    bool promptShown_ = false;
     int status_ = 0;
     std::deque<std::string> lines_;
     std::vector<std::pair<std::string, Json>> pending_;  // requests not yet answered, in order

@@ -110,6 +110,12 @@ TEST(Play, FullGameAgainstTheComputer) {
     const std::string end = lastGame(p.output());
     EXPECT_NE(end.find("game over: "), std::string::npos) << end;
     EXPECT_NE(end.find("finished"), std::string::npos);
+    // Played to an end of the rules, not abandoned.
+    EXPECT_TRUE(end.find("four links") != std::string::npos ||
+                end.find("four viruses") != std::string::npos ||
+                end.find("no progress") != std::string::npos)
+        << end;
+    RecordProperty("turns", turns);
     // At the end every identity is shown: no `?` on the final board.
     EXPECT_FALSE(cardCells(end).empty());
     for (const std::string& c : cardCells(end)) EXPECT_NE(c[1], '?') << end;
