@@ -3,6 +3,8 @@
 // read loop handing each text frame to a callback, and a bounded write queue (Beast allows one
 // write in flight per stream). Single-threaded: every callback runs on the io_context's thread. It
 // does not reconnect by itself: the owner makes a new one when onClose fires.
+#include <utility>  // before Boost.Asio under C++20
+
 #include <functional>
 #include <memory>
 #include <string>

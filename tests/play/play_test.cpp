@@ -12,6 +12,7 @@
 #include "cli/play_render.h"
 #include "core/view.h"
 #include "play/play_process.h"
+#include "support/run_command.h"
 
 namespace rainet::test {
 namespace {
@@ -277,8 +278,33 @@ TEST(Play, BadInputIsExplainedAndNothingIsSent) {
     p.expect("side 1 (you) played d2-d3");
     p.type("quit");
     EXPECT_EQ(p.wait(), 0);
-    // Only the requests that were sent reached the server: no illegal action was tried there.
-    EXPECT_EQ(server.logText().find("illegal_action"), std::string::npos);
+    // Only the requests that passed the client's checks reached the server: it refused exactly
+    // the three sent (bad_setup, cannot_claim, unknown_game), no action and no malformed message.
+    const std::string metrics = server.get("/metrics");
+    auto errors = [&](const std::string& code) {
+        const std::string name = "rainet_errors_total{code=\"" + code + "\"} ";
+        const auto p = metrics.find(name);
+        return p == std::string::npos ? -1 : std::stoi(metrics.substr(p + name.size()));
+    };
+    EXPECT_EQ(errors("bad_setup"), 1) << metrics;
+    EXPECT_EQ(errors("cannot_claim"), 1);
+    EXPECT_EQ(errors("unknown_game"), 1);
+    for (const char* code : {"illegal_action", "not_your_turn", "wrong_status", "bad_message",
+                             "unknown_type", "bad_json"})
+        EXPECT_EQ(errors(code), 0) << code;
+}
+
+TEST(Play, AScriptThroughStdinRunsInOrderAndEndsWithItsInput) {
+    Server server("script");
+    const auto args = common(server, "alice");
+    std::string line;
+    for (const auto& a : args) line += " " + a;
+    const CliRun r = runRainet("play" + line,
+                               "new computer 2 side 1\\nsetup random\\nwait\\nd2-d3\\nwait\\n"
+                               "history\\nresign\\n");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("1. side 1 d2-d3\n2. side 2 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("game over: 0-1, side 2 wins by resignation"), std::string::npos);
 }
 
 TEST(Play, CommandLineErrors) {
