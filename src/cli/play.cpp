@@ -1,0 +1,604 @@
+// `rainet play`: the terminal client. Reads commands line by line (a prompt on a terminal, or a
+// script through stdin), speaks docs/protocol.md to a server over one WebSocket, and prints the
+// followed game after every event. Reconnects by itself: hello with the kept token, resume with
+// the last version, and every unacknowledged request sent again with its id (protocol §8).
+//
+// One thread runs the io_context (network, timers, commands); a second one only reads stdin and
+// posts each line to it. A command that asks the server something holds back the next line until
+// it is answered, so that a script runs in order (`new computer 1` then `setup random`).
+#include <utility>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <thread>
+
+#include "cli/command.h"
+#include "cli/options.h"
+#include "cli/play_follower.h"
+#include "cli/play_input.h"
+#include "cli/play_render.h"
+#include "cli/ws_client.h"
+
+namespace rainet::cli {
+namespace {
+
+namespace asio = boost::asio;
+using play::GameFollower;
+using play::GameState;
+using play::Input;
+using play::Json;
+
+struct Config {
+    play::ServerUrl url;
+    std::string urlText;
+    std::string tokenFile;
+    std::string name;
+    bool color = false;
+    bool interactive = false;  // stdin is a terminal: show a prompt
+    std::string startLine;     // a command run once connected ("watch g1", "new computer 3")
+    bool autoJoin = false;     // `rainet play GAME`: take the free seat of an open game
+};
+
+std::string defaultTokenFile() {
+    const char* home = std::getenv("HOME");
+    return std::string(home ? home : ".") + "/.config/rainet/token";
+}
+
+std::string readToken(const std::string& path) {
+    std::ifstream in(path);
+    std::string t;
+    in >> t;
+    return t;
+}
+
+// Writes the token readable by its owner only; returns an error message or "".
+std::string writeToken(const std::string& path, const std::string& token) {
+    std::error_code ec;
+    const auto dir = std::filesystem::path(path).parent_path();
+    if (!dir.empty()) std::filesystem::create_directories(dir, ec);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) return "cannot write the token to " + path + ": " + std::strerror(errno);
+    ::fchmod(fd, 0600);
+    const std::string text = token + "\n";
+    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ::close(fd);
+    return ok ? "" : "cannot write the token to " + path;
+}
+
+// Reads stdin on its own thread and posts each line (then the end of input) to the io_context.
+class StdinReader {
+  public:
+    StdinReader(asio::io_context& io, std::function<void(std::string)> onLine,
+                std::function<void()> onEof)
+        : thread_([this, &io, onLine = std::move(onLine), onEof = std::move(onEof)] {
+              std::string pending;
+              char buf[4096];
+              while (!stop_) {
+                  pollfd p{0, POLLIN, 0};
+                  const int r = ::poll(&p, 1, 100);
+                  if (r < 0 && errno == EINTR) continue;
+                  if (r <= 0) {
+                      if (r < 0) break;
+                      continue;
+                  }
+                  const ssize_t n = ::read(0, buf, sizeof buf);
+                  if (n < 0 && errno == EINTR) continue;
+                  if (n <= 0) break;
+                  pending.append(buf, static_cast<std::size_t>(n));
+                  for (auto nl = pending.find('\n'); nl != std::string::npos;
+                       nl = pending.find('\n')) {
+                      std::string line = pending.substr(0, nl);
+                      if (!line.empty() && line.back() == '\r') line.pop_back();
+                      pending.erase(0, nl + 1);
+                      asio::post(io, [onLine, line] { onLine(line); });
+                  }
+              }
+              if (!stop_) {
+                  if (!pending.empty()) asio::post(io, [onLine, pending] { onLine(pending); });
+                  asio::post(io, onEof);
+              }
+          }) {}
+    ~StdinReader() {
+        stop_ = true;
+        thread_.join();
+    }
+
+  private:
+    std::atomic<bool> stop_{false};
+    std::thread thread_;  // last: started once stop_ exists
+};
+
+class PlayClient {
+  public:
+    PlayClient(asio::io_context& io, Config c) : io_(io), cfg_(std::move(c)), retry_(io) {
+        token_ = readToken(cfg_.tokenFile);
+        std::random_device rd;
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "t%08x-", rd());
+        idPrefix_ = buf;
+    }
+
+    void start() {
+        if (!cfg_.startLine.empty()) lines_.push_back(cfg_.startLine);
+        connect();
+    }
+    void onLine(std::string line) {
+        promptShown_ = false;  // the line typed ended with a newline
+        // `quit` is obeyed at once, even while an answer is awaited.
+        auto in = play::parseInput(line);
+        if (in && in->kind == Input::Kind::Quit) return quit();
+        lines_.push_back(std::move(line));
+        pump();
+    }
+    void onEof() {
+        eof_ = true;
+        pump();
+    }
+    int status() const { return status_; }
+
+  private:
+    // What the next line waits for.
+    // Version: an acknowledged change until its event arrives (so that `wait` or `legal` right
+    // after an action see the game after it).
+    enum class Gate { None, Ack, Snapshot, Version, Lobby, Turn };
+
+    // ------------------------------------------------------------ network
+
+    void connect() {
+        ws_ = std::make_unique<WsClient>(
+            io_, cfg_.url.host, cfg_.url.port, cfg_.url.path,
+            WsClient::Handlers{[this] { onOpen(); }, [this](const std::string& m) { onMessage(m); },
+                               [this](const std::string& why) { onClose(why); }});
+        ws_->connect();
+    }
+
+    void onOpen() {
+        retryMs_ = 250;
+        Json hello{{"type", "hello"}};
+        if (!token_.empty()) hello["token"] = token_;
+        if (!cfg_.name.empty()) hello["name"] = cfg_.name;
+        ws_->send(hello.dump());
+    }
+
+    void onClose(const std::string& why) {
+        welcomed_ = false;
+        if (quitting_) return;
+        if (!everWelcomed_) {
+            std::cerr << "rainet play: cannot reach " << cfg_.urlText << ": " << why << "\n";
+            status_ = 1;
+            return quit();
+        }
+        if (!lost_) say("connection lost (" + why + "); reconnecting...");
+        lost_ = true;
+        retry_.expires_after(std::chrono::milliseconds(retryMs_));
+        retryMs_ = std::min(retryMs_ * 2, 2000);
+        retry_.async_wait([this](boost::system::error_code ec) {
+            if (!ec && !quitting_) connect();
+        });
+    }
+
+    void send(const Json& m) {
+        if (welcomed_) ws_->send(m.dump());
+    }
+
+    void onMessage(const std::string& text) {
+        const Json j = Json::parse(text, nullptr, false);
+        if (!j.is_object()) return;
+        const std::string type = j.value("type", "");
+        if (type == "welcome") return onWelcome(j);
+        if (type == "ack") return onAck(j);
+        if (type == "error") return onError(j);
+        if (type == "lobby") return onLobby(j);
+        if (type == "snapshot" || type == "event" || type == "presence") return onGame(j);
+    }
+
+    void onWelcome(const Json& j) {
+        welcomed_ = true;
+        const std::string token = j.value("token", "");
+        if (!token.empty() && token != token_) {
+            token_ = token;
+            if (auto e = writeToken(cfg_.tokenFile, token_); !e.empty()) say("warning: " + e);
+        }
+        const Json& p = j.value("player", Json::object());
+        if (!everWelcomed_) {
+            everWelcomed_ = true;
+            say("connected to " + cfg_.urlText + " as " + p.value("name", "?") + " (" +
+                p.value("id", "?") + ")");
+            if (cfg_.startLine.empty())
+                for (const Json& g : j.value("games", Json::array()))
+                    say("your game " + g.value("game", "") + ": side " + g.value("side", "") +
+                        ", " + g.value("status", "") + " (watch " + g.value("game", "") +
+                        " to go on)");
+            return pump();
+        }
+        say("reconnected");
+        lost_ = false;
+        if (game_) {
+            if (game_->state().v < 0) {
+                send({{"type", "watch"}, {"game", game_->game()}});
+            } else {
+                send({{"type", "resume"}, {"game", game_->game()}, {"v", game_->state().v}});
+                game_->resumeSent();
+            }
+        }
+        for (const auto& [id, m] : pending_) ws_->send(m.dump());
+        if (gate_ == Gate::Lobby) open();
+    }
+
+    void onAck(const Json& j) {
+        const std::string id =
+            j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : std::string();
+        std::string kind;
+        for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+            if (it->first != id) continue;
+            kind = it->second.value("type", "");
+            pending_.erase(it);
+            break;
+        }
+        if (kind == "create") {
+            const std::string g = j.value("game", "");
+            follow(g);
+            say("created game " + g);
+            if (gate_ == Gate::Ack && gateId_ == id) setGate(Gate::Snapshot, g);
+            return;
+        }
+        if (kind == "join") say("joined game " + j.value("game", ""));
+        if (gate_ != Gate::Ack || gateId_ != id) return;
+        if (kind == "join") return setGate(Gate::Snapshot, j.value("game", ""));
+        const long v = j.contains("v") && j["v"].is_number_integer() ? j["v"].get<long>() : -1;
+        if (game_ && j.value("game", "") == game_->game() && game_->state().v < v) {
+            gateVersion_ = v;
+            return setGate(Gate::Version);
+        }
+        open();
+    }
+
+    void onError(const Json& j) {
+        const std::string id =
+            j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : std::string();
+        const std::string game = j.value("game", "");
+        std::erase_if(pending_, [&](const auto& p) { return !id.empty() && p.first == id; });
+        say("error: " + j.value("message", j.value("code", "?")) + " (" + j.value("code", "?") +
+            ")");
+        // A game that could not be watched or joined is not followed: back to the one before.
+        if (game_ && game_->game() == game && game_->state().v < 0) game_ = std::move(previous_);
+        if ((gate_ == Gate::Ack && !id.empty() && gateId_ == id) ||
+            (gate_ == Gate::Snapshot && (game == gateId_ || id.empty())))
+            open();
+    }
+
+    void onLobby(const Json& j) {
+        const Json& games = j.value("games", Json::array());
+        if (games.empty()) say("no open games (new open creates one)");
+        for (const Json& g : games) {
+            std::string line = "  " + g.value("game", "") + "  " + g.value("preset", "") + "  ";
+            const Json& c = g.value("clock", Json());
+            line += c.is_object() ? "clock " + play::formatClock(c.value("initial", 0)) + "+" +
+                                        std::to_string(c.value("increment", 0) / 100) + "s"
+                                  : std::string("no clock");
+            line += "  by " + g.value("creator", Json::object()).value("name", "?") +
+                    "  creator's side " + g.value("side", "");
+            say(line);
+        }
+        send({{"type", "lobby_unsubscribe"}});
+        if (gate_ == Gate::Lobby) open();
+    }
+
+    void onGame(const Json& j) {
+        if (!game_) return;
+        const auto outcome = game_->take(j);
+        if (outcome == GameFollower::Outcome::Gap) {
+            send({{"type", "resume"}, {"game", game_->game()}, {"v", game_->state().v}});
+            return;
+        }
+        if (outcome != GameFollower::Outcome::Applied) return;
+        const GameState& s = game_->state();
+        const std::string type = j.value("type", "");
+        std::string rematch;  // a new game to follow
+        if (type == "presence") {
+            const std::string side = j.value("side", "");
+            if (side != s.you)
+                say("side " + side + (j.value("connected", false) ? " is back" : " went away"));
+        } else if (type == "snapshot") {
+            show();
+            if (previous_) {  // the game shown before is left once the new one is there
+                send({{"type", "leave"}, {"game", previous_->game()}});
+                previous_.reset();
+            }
+            if (gate_ == Gate::Snapshot && gateId_ == s.game) setGate(Gate::None);
+            if (cfg_.autoJoin && s.game == autoJoinGame_ && s.you == "spectator" &&
+                s.status == "open") {
+                autoJoinGame_.clear();
+                request({{"type", "join"}, {"game", s.game}});
+            }
+        } else {
+            const std::string kind = j.value("kind", "");
+            if (auto line = play::describeEvent(j, s); !line.empty()) say(line);
+            if (kind == "start" || kind == "action" || kind == "end") show();
+            if (kind == "rematch" && s.isPlayer() && !s.nextGame.empty()) rematch = s.nextGame;
+        }
+        if (gate_ == Gate::Version && s.v >= gateVersion_) setGate(Gate::None);
+        if (!rematch.empty()) {
+            say("following the rematch " + rematch);
+            follow(rematch);
+            send({{"type", "watch"}, {"game", rematch}});
+            if (gate_ == Gate::None) setGate(Gate::Snapshot, rematch);
+        }
+        if (gate_ == Gate::None)
+            pump();
+        else
+            checkTurnGate();
+    }
+
+    // ------------------------------------------------------------ commands
+
+    // Runs queued lines until one must wait for the server.
+    void pump() {
+        while (gate_ == Gate::None && !quitting_) {
+            if (!everWelcomed_) return;
+            if (lines_.empty()) {
+                if (eof_)
+                    quit();
+                else
+                    prompt();
+                return;
+            }
+            std::string line = std::move(lines_.front());
+            lines_.pop_front();
+            auto in = play::parseInput(line);
+            if (!in)
+                say(in.error().message);
+            else
+                execute(*in);
+        }
+    }
+
+    void execute(const Input& in) {
+        using K = Input::Kind;
+        const GameState* s = game_ ? &game_->state() : nullptr;
+        switch (in.kind) {
+            case K::Empty:
+                return;
+            case K::Help:
+                std::cout << play::helpText() << std::flush;
+                return;
+            case K::Quit:
+                return quit();
+            case K::Lobby:
+                if (!welcomed_) return say("not connected: try again in a moment");
+                send({{"type", "lobby_subscribe"}});
+                return setGate(Gate::Lobby);
+            case K::New:
+                return create(in.game);
+            case K::Join: {
+                std::string g = in.gameId.empty() && s ? s->game : in.gameId;
+                if (g.empty()) return say("join which game? join GAME");
+                if (!s || s->game != g) follow(g);
+                request({{"type", "join"}, {"game", g}});
+                return;
+            }
+            case K::Watch:
+                follow(in.gameId);
+                if (welcomed_) send({{"type", "watch"}, {"game", in.gameId}});
+                return setGate(Gate::Snapshot, in.gameId);
+            case K::Board:
+                if (!s || s->v < 0) return say("no game shown: new, join GAME or watch GAME");
+                return show();
+            case K::History:
+                if (!s || s->v < 0) return say("no game shown");
+                std::cout << play::renderHistory(*s) << std::flush;
+                return;
+            case K::Legal:
+                if (!s || !s->myTurn()) return say("no legal actions: it is not your turn to act");
+                std::cout << play::renderLegal(*s) << std::flush;
+                return;
+            case K::Wait:
+                setGate(Gate::Turn);
+                return checkTurnGate();
+            default:
+                break;
+        }
+        // The rest act on the game shown, as one of its players.
+        if (!s || s->v < 0) return say("no game shown: new, join GAME or watch GAME");
+        if (!s->isPlayer()) return say("you are watching this game, not playing it");
+        auto req = [&](const char* type, Json extra = Json::object()) {
+            Json m = extra;
+            m["type"] = type;
+            m["game"] = s->game;
+            request(m);
+        };
+        switch (in.kind) {
+            case K::SetupRandom:
+                return req("setup", {{"random", true}});
+            case K::SetupLinks:
+                return req("setup", {{"links", in.links}});
+            case K::Act:
+                if (s->status != "playing") return say("the game is " + s->status + ": no actions");
+                if (!s->myTurn()) return say("it is not your turn");
+                if (std::find(s->legal.begin(), s->legal.end(), in.action) == s->legal.end())
+                    return say(in.action + " is not legal here (legal lists your actions)");
+                return req("act", {{"action", in.action}});
+            case K::Resign:
+                return req("resign");
+            case K::Draw:
+                return req("draw_offer");
+            case K::Accept:
+                if (!s->drawOffer.empty() && s->drawOffer != s->you) return req("draw_accept");
+                if (!s->rematchOffer.empty() && s->rematchOffer != s->you) return req("rematch");
+                return say("there is no offer to accept");
+            case K::Decline:
+                if (!s->drawOffer.empty() && s->drawOffer != s->you) return req("draw_decline");
+                if (!s->rematchOffer.empty() && s->rematchOffer != s->you)
+                    return req("rematch_decline");
+                return say("there is no offer to decline");
+            case K::Rematch:
+                return req("rematch");
+            case K::Claim:
+                return req("claim_win");
+            case K::Abort:
+                return req("abort");
+            default:
+                return;
+        }
+    }
+
+    void create(const play::NewGame& n) {
+        Json m{
+            {"type", "create"}, {"preset", n.preset}, {"side", n.side}, {"opponent", n.opponent}};
+        if (n.opponent == "computer") m["level"] = n.level;
+        if (n.initialCs) m["clock"] = {{"initial", *n.initialCs}, {"increment", *n.incrementCs}};
+        request(m);
+    }
+
+    // Sends a message with a fresh id (now, or on the next welcome) and waits for its answer.
+    void request(Json m) {
+        const std::string id = idPrefix_ + std::to_string(++nextId_);
+        m["id"] = id;
+        pending_.emplace_back(id, m);
+        send(m);
+        setGate(Gate::Ack, id);
+    }
+
+    // Shows `game` from now on (leaving the one shown before).
+    void follow(const std::string& game) {
+        if (game_ && game_->game() == game) return;
+        previous_ = std::move(game_);
+        game_ = std::make_unique<GameFollower>(game);
+        if (cfg_.autoJoin && autoJoinGame_.empty() && !autoJoinUsed_) {
+            autoJoinGame_ = game;
+            autoJoinUsed_ = true;
+        }
+    }
+
+    void setGate(Gate g, std::string id = {}) {
+        gate_ = g;
+        gateId_ = std::move(id);
+    }
+    void open() {
+        setGate(Gate::None);
+        pump();
+    }
+    void checkTurnGate() {
+        if (gate_ != Gate::Turn) return;
+        const GameState* s = game_ ? &game_->state() : nullptr;
+        const bool mustSetUp =
+            s && s->status == "setup" && s->isPlayer() && !s->setupDone[s->you == "2" ? 1 : 0];
+        const bool offered = s && s->isPlayer() &&
+                             ((!s->drawOffer.empty() && s->drawOffer != s->you) ||
+                              (!s->rematchOffer.empty() && s->rematchOffer != s->you));
+        if (s && s->v < 0) return;  // its snapshot is on the way
+        if (!s || s->myTurn() || s->isOver() || mustSetUp || offered) open();
+    }
+
+    // ------------------------------------------------------------ output
+
+    void say(const std::string& line) {
+        clearPrompt();
+        std::cout << line << "\n" << std::flush;
+    }
+    void show() {
+        clearPrompt();
+        play::RenderOptions o;
+        o.color = cfg_.color;
+        std::cout << "\n" << play::renderGame(game_->state(), o) << std::flush;
+    }
+    void prompt() {
+        if (!cfg_.interactive || promptShown_) return;
+        std::cout << "> " << std::flush;
+        promptShown_ = true;
+    }
+    // Output that arrives while the prompt waits is written over it (it is shown again after).
+    void clearPrompt() {
+        if (promptShown_) std::cout << "\r";
+        promptShown_ = false;
+    }
+
+    void quit() {
+        if (quitting_) return;
+        quitting_ = true;
+        retry_.cancel();
+        if (ws_) ws_->close();
+        io_.stop();
+    }
+
+    asio::io_context& io_;
+    Config cfg_;
+    asio::steady_timer retry_;
+    int retryMs_ = 250;
+    std::unique_ptr<WsClient> ws_;
+    std::string token_, idPrefix_;
+    long nextId_ = 0;
+    bool welcomed_ = false, everWelcomed_ = false, lost_ = false, quitting_ = false, eof_ = false;
+    bool promptShown_ = false;
+    int status_ = 0;
+    std::deque<std::string> lines_;
+    std::vector<std::pair<std::string, Json>> pending_;  // requests not yet answered, in order
+    std::unique_ptr<GameFollower> game_;
+    std::unique_ptr<GameFollower> previous_;  // shown before game_, until game_'s snapshot
+    Gate gate_ = Gate::None;
+    std::string gateId_;    // the request id (Ack) or game (Snapshot) awaited
+    long gateVersion_ = 0;  // the version awaited (Version)
+    std::string autoJoinGame_;
+    bool autoJoinUsed_ = false;
+};
+
+int run(const Args& args);
+const Command kPlay{"play",
+                    "play [GAME] [--server ws://HOST:PORT/ws] [--name NAME] [--token-file FILE] "
+                    "[--computer LEVEL] [--no-color]",
+                    "play or watch a game in the terminal: commands at a prompt or from stdin "
+                    "(docs/terminal-client.md)",
+                    run};
+
+int run(const Args& args) {
+    Options o = parseOptions(args, {"server", "name", "token-file", "computer"}, {"no-color"});
+    if (!o.error.empty()) return usageError(kPlay, o.error);
+    if (o.positional.size() > 1) return usageError(kPlay, "at most one GAME");
+    Config c;
+    c.urlText = o.get("server", "ws://127.0.0.1:8080/ws");
+    auto url = play::parseServerUrl(c.urlText);
+    if (!url) return usageError(kPlay, url.error().message);
+    c.url = *url;
+    c.tokenFile = o.get("token-file", defaultTokenFile());
+    c.name = o.get("name");
+    c.interactive = ::isatty(0);
+    c.color = ::isatty(1) && !o.has("no-color");
+    if (!o.positional.empty()) {
+        auto g = play::parseGameId(o.positional[0]);
+        if (!g) return usageError(kPlay, g.error().message);
+        if (o.has("computer")) return usageError(kPlay, "either GAME or --computer, not both");
+        c.startLine = "watch " + *g;
+        c.autoJoin = true;
+    } else if (o.has("computer")) {
+        c.startLine = "new computer " + o.get("computer");
+        auto in = play::parseInput(c.startLine);
+        if (!in) return usageError(kPlay, "--computer: " + in.error().message);
+    }
+    asio::io_context io(1);
+    PlayClient client(io, c);
+    client.start();
+    StdinReader reader(
+        io, [&](std::string line) { client.onLine(std::move(line)); }, [&] { client.onEof(); });
+    io.run();
+    return client.status();
+}
+
+RAINET_COMMAND(play, kPlay);
+
+}  // namespace
+}  // namespace rainet::cli

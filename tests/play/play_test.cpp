@@ -1,0 +1,321 @@
+// `rainet play` driven through stdin against a real server, as a person at a terminal would use
+// it: a whole game against the computer, two terminal players and a spectator (who must never see
+// a hidden identity), a server killed and restarted mid-game with a request in flight, and bad
+// input answered with clear messages.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
+
+#include "cli/play_render.h"
+#include "core/view.h"
+#include "play/play_process.h"
+#include "support/run_command.h"
+
+namespace rainet::test {
+namespace {
+
+using Json = nlohmann::json;
+
+std::vector<std::string> common(const Server& s, const std::string& name) {
+    const std::string token = tempPath(name + "_token");
+    std::remove(token.c_str());
+    return {"--server", s.url(), "--token-file", token, "--name", name};
+}
+
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+// The words of `line` in sorted order, separated by one space.
+std::string sorted(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> w;
+    for (std::string x; in >> x;) w.push_back(x);
+    std::sort(w.begin(), w.end());
+    std::string out;
+    for (const auto& x : w) out += (out.empty() ? "" : " ") + x;
+    return out;
+}
+
+// The legal actions printed by `legal` once it is this player's turn (after `wait`); empty when
+// the wait ended otherwise (the game is over).
+std::vector<std::string> legalAfterWait(Play& p) {
+    p.type("wait");
+    p.type("legal");
+    if (p.expectOneOf({"legal (", "no legal actions"}, 20s) != 0) return {};
+    const std::string line = p.restOfLine();  // "N): a b c"
+    std::istringstream in(line.substr(line.find("): ") + 3));
+    std::vector<std::string> actions;
+    for (std::string a; in >> a;) actions.push_back(a);
+    return actions;
+}
+
+// Waits for this player's turn and plays a random legal action; false when the game ended.
+bool playTurn(Play& p, std::mt19937& rng, std::string* played = nullptr) {
+    auto legal = legalAfterWait(p);
+    if (legal.empty()) return false;
+    const std::string a = legal[rng() % legal.size()];
+    p.type(a);
+    if (played) *played = a;
+    return true;
+}
+
+// The text from the last board header ("game gN ...") of `out` on.
+std::string lastGame(const std::string& out) {
+    return out.substr(out.rfind("\ngame g") + 1);
+}
+
+// Every card cell of every board line printed ("1L", "2?+", ...).
+std::vector<std::string> cardCells(const std::string& out) {
+    static const std::regex board(R"(^[1-8]  (.*)[1-8]$)");
+    static const std::regex cell(R"([12][LV?][+!#]*)");
+    std::vector<std::string> cells;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);) {
+        std::smatch m;
+        if (!std::regex_match(line, m, board)) continue;
+        const std::string row = m[1];
+        for (auto it = std::sregex_iterator(row.begin(), row.end(), cell);
+             it != std::sregex_iterator(); ++it)
+            cells.push_back(it->str());
+    }
+    return cells;
+}
+
+// Fails when a board in `out` shows an identity of `side`'s cards that is not face up.
+void expectHidden(const std::string& out, char side) {
+    for (const std::string& c : cardCells(out)) {
+        if (c[0] == side && c[1] != '?') {
+            EXPECT_NE(c.find('!'), std::string::npos) << "hidden identity shown: " << c;
+        }
+    }
+}
+
+TEST(Play, FullGameAgainstTheComputer) {
+    Server server("computer");
+    const auto args = common(server, "alice");
+    Play p(args + std::vector<std::string>{"--computer", "1"});
+    p.expect("connected to " + server.url() + " as alice");
+    p.expect("created game g");
+    p.expect("you are side ");
+    p.type("setup random");
+    p.expect("(you) has arranged its cards: links on ");
+    std::mt19937 rng(7);
+    int turns = 0;
+    while (playTurn(p, rng)) ASSERT_LT(++turns, 1000);
+    EXPECT_GT(turns, 0);
+    const std::string end = lastGame(p.output());
+    EXPECT_NE(end.find("game over: "), std::string::npos) << end;
+    EXPECT_NE(end.find("finished"), std::string::npos);
+    // Played to an end of the rules, not abandoned.
+    EXPECT_TRUE(end.find("four links") != std::string::npos ||
+                end.find("four viruses") != std::string::npos ||
+                end.find("no progress") != std::string::npos)
+        << end;
+    RecordProperty("turns", turns);
+    // At the end every identity is shown: no `?` on the final board.
+    EXPECT_FALSE(cardCells(end).empty());
+    for (const std::string& c : cardCells(end)) EXPECT_NE(c[1], '?') << end;
+    p.type("history");
+    p.expect("1. side 1 ");
+    p.type("quit");
+    EXPECT_EQ(p.wait(), 0);
+    // The token is kept for the next run, readable by its owner only.
+    struct stat st {};
+    ASSERT_EQ(::stat(args[3].c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    std::ifstream in(args[3]);
+    std::string token;
+    in >> token;
+    EXPECT_EQ(token.size(), 64u);
+    // Coming back with it is coming back as the same player.
+    Play again(args);
+    again.expect("connected to " + server.url() + " as alice");
+    again.closeInput();
+    EXPECT_EQ(again.wait(), 0);
+}
+
+TEST(Play, TwoPlayersAndASpectatorWhoSeesNoHiddenIdentity) {
+    Server server("two");
+    Play a(common(server, "alice"));
+    a.expect("connected to ");
+    a.type("new invite side 1");
+    a.expect("created game ");
+    const std::string g = a.restOfLine();
+    a.expect("waiting for an opponent");
+    // `rainet play GAME` takes the free seat of an open game.
+    Play b(common(server, "bob") + std::vector<std::string>{g});
+    b.expect("joined game " + g);
+    b.expect("you are side 2");
+    a.expect("bob joined as side 2");
+    Play c(common(server, "carol") + std::vector<std::string>{g});
+    c.expect("you are watching");
+    a.type("setup random");
+    b.type("setup a8 b8 c8 d7");
+    b.expect("side 2 (you) has arranged its cards: links on ");
+    EXPECT_EQ(sorted(b.restOfLine()), "a8 b8 c8 d7");
+    std::mt19937 rng(11);
+    int ply = 0;
+    for (; ply < 30; ++ply)
+        if (!playTurn(ply % 2 ? b : a, rng)) break;
+    ASSERT_EQ(ply, 30) << "the random game ended early; pick another seed";
+    // The spectator shows exactly the board of the server's spectator view.
+    c.expect("ply 30  no progress");
+    b.expect("ply 30  no progress");
+    const Json record = Json::parse(server.get("/api/games/" + g));
+    const std::string view = record["position"];
+    auto parsed = View::parse(view, Viewer::Spectator);
+    ASSERT_TRUE(parsed.ok()) << view;
+    c.expect(cli::play::renderBoard(parsed->fields(), Side::One, false));
+    // Nobody saw what they may not: the spectator no identity (but face-up cards), each player
+    // none of the opponent's.
+    expectHidden(c.output(), '1');
+    expectHidden(c.output(), '2');
+    expectHidden(a.output(), '2');
+    expectHidden(b.output(), '1');
+    EXPECT_FALSE(cardCells(c.output()).empty());
+
+    // A draw offered and declined, then a resignation.
+    b.type("draw");
+    a.expect("side 2 (bob) offers a draw: accept or decline");
+    c.expect("side 2 (bob) offers a draw");
+    a.type("decline");
+    b.expect("side 1 (alice) declined the draw");
+    b.type("resign");
+    for (Play* p : {&a, &b, &c}) p->expect("game over: 1-0, side 1");
+    // The end shows every identity, also to the spectator.
+    c.expect("side 2's links were on ");
+    EXPECT_EQ(sorted(c.restOfLine()), "a8 b8 c8 d7");
+    for (const std::string& cell : cardCells(lastGame(c.output()))) EXPECT_NE(cell[1], '?');
+
+    // A rematch: offered by one, accepted by the other; both follow the new game.
+    a.type("rematch");
+    b.expect("side 1 (alice) asks for a rematch: accept");
+    b.type("accept");
+    a.expect("following the rematch ");
+    b.expect("following the rematch ");
+    b.expect("you are side 1");
+    a.expect("you are side 2");
+    for (Play* p : {&a, &b, &c}) p->type("quit");
+    for (Play* p : {&a, &b, &c}) EXPECT_EQ(p->wait(), 0);
+}
+
+TEST(Play, ReconnectsAfterTheServerRestartsAndResendsWhatWasNotAcknowledged) {
+    Server server("restart");
+    Play p(common(server, "alice") + std::vector<std::string>{"--computer", "2"});
+    p.expect("created game ");
+    const std::string g = p.restOfLine();
+    p.type("setup random");
+    std::mt19937 rng(5);
+    for (int i = 0; i < 4; ++i) ASSERT_TRUE(playTurn(p, rng));
+    auto legal = legalAfterWait(p);
+    ASSERT_FALSE(legal.empty());
+    // The action goes to a server that no longer reads, which then dies: never acknowledged.
+    server.pause();
+    const std::string action = legal[rng() % legal.size()];
+    p.type(action);
+    std::this_thread::sleep_for(200ms);
+    server.kill(SIGKILL);
+    p.expect("connection lost");
+    server.start();
+    p.expect("reconnected", 15s);
+    // Resent with its id after resuming: applied once, and the game goes on.
+    p.expect(" (you) played " + action);
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(playTurn(p, rng));
+    p.type("wait");
+    p.type("resign");
+    p.expect("game over: ");
+    // Every action was applied once and shown once: as many as the archive holds.
+    const Json record = Json::parse(server.get("/api/games/" + g));
+    static const std::regex played(R"(^side [12].* played )");
+    int shown = 0;
+    std::istringstream out(p.output());
+    for (std::string line; std::getline(out, line);) shown += std::regex_search(line, played);
+    EXPECT_EQ(shown, static_cast<int>(record["actions"].size()));
+    p.type("quit");
+    EXPECT_EQ(p.wait(), 0);
+}
+
+TEST(Play, BadInputIsExplainedAndNothingIsSent) {
+    Server server("bad");
+    Play p(common(server, "alice"));
+    p.expect("connected to ");
+    p.type("fly");
+    p.expect("unknown command 'fly' (type help for the list)");
+    p.type("resign");
+    p.expect("no game shown: new, join GAME or watch GAME");
+    p.type("new blitz");
+    p.expect("new: unexpected 'blitz'");
+    p.type("new computer 1 side 1");
+    p.expect("created game ");
+    p.type("d2-d3");
+    p.expect("the game is setup: no actions");
+    p.type("setup a1 b1 c1 z9");
+    p.expect("'z9' is not a square (a1 to h8)");
+    // Errors of the server are printed with their message.
+    p.type("setup a8 b8 c8 d7");
+    p.expect("(bad_setup)");
+    p.type("setup a1 b1 c1 d2");
+    p.expect("side 1 (you) has arranged its cards: links on ");
+    EXPECT_EQ(sorted(p.restOfLine()), "a1 b1 c1 d2");
+    p.type("wait");
+    p.type("d2-d9");
+    p.expect("'d2-d9' is not an action: ");
+    p.type("h8-h7");
+    p.expect("h8-h7 is not legal here (legal lists your actions)");
+    p.type("NF+d2e2");
+    p.expect("say whether NF swaps: NF+d2e2:swap or NF+d2e2:keep");
+    p.type("claim");
+    p.expect("(cannot_claim)");
+    p.type("join g999");
+    p.expect("(unknown_game)");
+    // Still in the game: a legal action is played.
+    p.type("d2-d3");
+    p.expect("side 1 (you) played d2-d3");
+    p.type("quit");
+    EXPECT_EQ(p.wait(), 0);
+    // Only the requests that passed the client's checks reached the server: it refused exactly
+    // the three sent (bad_setup, cannot_claim, unknown_game), no action and no malformed message.
+    const std::string metrics = server.get("/metrics");
+    auto errors = [&](const std::string& code) {
+        const std::string name = "rainet_errors_total{code=\"" + code + "\"} ";
+        const auto p = metrics.find(name);
+        return p == std::string::npos ? -1 : std::stoi(metrics.substr(p + name.size()));
+    };
+    EXPECT_EQ(errors("bad_setup"), 1) << metrics;
+    EXPECT_EQ(errors("cannot_claim"), 1);
+    EXPECT_EQ(errors("unknown_game"), 1);
+    for (const char* code : {"illegal_action", "not_your_turn", "wrong_status", "bad_message",
+                             "unknown_type", "bad_json"})
+        EXPECT_EQ(errors(code), 0) << code;
+}
+
+TEST(Play, AScriptThroughStdinRunsInOrderAndEndsWithItsInput) {
+    Server server("script");
+    const auto args = common(server, "alice");
+    std::string line;
+    for (const auto& a : args) line += " " + a;
+    const CliRun r = runRainet("play" + line,
+                               "new computer 2 side 1\\nsetup random\\nwait\\nd2-d3\\nwait\\n"
+                               "history\\nresign\\n");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("1. side 1 d2-d3\n2. side 2 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("game over: 0-1, side 2 wins by resignation"), std::string::npos);
+}
+
+TEST(Play, CommandLineErrors) {
+    Server server("cmdline");
+    Play bad({"--server", "http://127.0.0.1/ws"});
+    bad.expect("is not a server address like ws://127.0.0.1:8080/ws");
+    EXPECT_EQ(bad.wait(), 2);
+    Play unreachable({"--server", "ws://127.0.0.1:1/ws", "--token-file", tempPath("none")});
+    unreachable.expect("rainet play: cannot reach ws://127.0.0.1:1/ws");
+    EXPECT_EQ(unreachable.wait(), 1);
+}
+
+}  // namespace
+}  // namespace rainet::test
