@@ -2,7 +2,7 @@
 // versioning and resume, requests with ids that are resent after a reconnection until acknowledged,
 // the lobby feed and keep-alive pings. Transport, time and storage are injected for unit tests.
 import { Backoff, ReconnectingSocket, VersionTracker, type ConnState, type SocketLike, type Timers, realTimers } from './socket.ts';
-import { applyEvent, fromSnapshot, type GameState } from './game.ts';
+import { addChat, applyEvent, fromSnapshot, type GameState } from './game.ts';
 
 export interface StorageLike {
   getItem(k: string): string | null;
@@ -56,6 +56,12 @@ export class Client {
   player: Me | null = null;
   myGames: { game: string; side: string; status: string }[] = [];
   lobby: any[] | null = null;
+  /** Quick-pairing seeks waiting at the server, by kind (from the lobby feed). */
+  lobbySeeks: any[] = [];
+  /** Our own seek while it waits; sent again after a reconnection (a seek ends with its connection). */
+  seeking: { preset: string; clock: { initial: number; increment: number } | null; rated: boolean } | null = null;
+  /** The game our last seek was paired in. */
+  matched: string | null = null;
   lastError: ServerError | null = null;
   private authed = false;
   private readonly games = new Map<string, Followed>();
@@ -170,6 +176,25 @@ export class Client {
     });
   }
 
+  /** Quick pairing: waits for an opponent wanting the same kind of game (see `matched`). */
+  async seek(kind: { preset: string; clock: { initial: number; increment: number } | null; rated: boolean }): Promise<void> {
+    this.seeking = kind;
+    this.emit();
+    try {
+      await this.request({ type: 'seek', ...kind });
+    } catch (e) {
+      this.seeking = null;
+      this.emit();
+      throw e;
+    }
+  }
+
+  async unseek(): Promise<void> {
+    this.seeking = null;
+    this.emit();
+    if (this.authed) await this.request({ type: 'unseek' });
+  }
+
   /** Plays an action in a game, carrying the last version seen. */
   act(game: string, action: string): Promise<any> {
     const v = this.games.get(game)?.tracker.version;
@@ -243,6 +268,9 @@ export class Client {
         for (const [id, f] of this.games) this.subscribeGame(id, f);
         if (this.lobbyWanted) this.raw({ type: 'lobby_subscribe' });
         for (const p of this.pending.values()) this.raw(p.msg);
+        // A waiting seek ended with the old connection: seek again.
+        if (this.seeking && ![...this.pending.values()].some((p) => p.msg.type === 'seek'))
+          this.request({ type: 'seek', ...this.seeking }).catch(() => { this.seeking = null; this.emit(); });
         this.startPing();
         login?.resolve(m);
         break;
@@ -305,6 +333,17 @@ export class Client {
       }
       case 'lobby':
         this.lobby = Array.isArray(m.games) ? m.games : [];
+        this.lobbySeeks = Array.isArray(m.seeks) ? m.seeks : [];
+        break;
+      case 'chat': {
+        const f = this.games.get(m.game);
+        if (f?.state) f.state = addChat(f.state, m);
+        break;
+      }
+      case 'matched':
+        if (typeof m.game !== 'string') return;
+        this.seeking = null;
+        this.matched = m.game;
         break;
       default:
         return; // pong and unknown types: nothing to show

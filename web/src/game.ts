@@ -37,6 +37,14 @@ export interface Result {
   ratings?: Record<SideId, { before: number; after: number }>;
 }
 
+export interface ChatLine {
+  channel: 'players' | 'spectators';
+  from: { id: string; name: string };
+  side: SideId | null;
+  text: string;
+  at: number;
+}
+
 export interface GameState {
   game: string;
   v: number;
@@ -61,6 +69,19 @@ export interface GameState {
   result: Result | null;
   /** After the end: a pending rematch offer, and the new game once agreed. */
   rematch: { offer: SideId | null; next: string | null };
+  /** This role's chat room, oldest first (the last CHAT_KEPT lines). */
+  chat: ChatLine[];
+}
+
+export const CHAT_KEPT = 100;
+
+/** The state with one more chat line (not versioned: chat is outside the game's events). */
+export function addChat(s: GameState, m: any): GameState {
+  return { ...s, chat: [...s.chat, chatLine(m)].slice(-CHAT_KEPT) };
+}
+
+function chatLine(m: any): ChatLine {
+  return { channel: m.channel, from: { id: m.from?.id ?? '', name: m.from?.name ?? '?' }, side: m.side ?? null, text: String(m.text ?? ''), at: m.at ?? 0 };
 }
 
 export function fromSnapshot(m: any, now: number): GameState {
@@ -86,6 +107,7 @@ export function fromSnapshot(m: any, now: number): GameState {
     grace: m.grace ?? null,
     result: m.result ? resultOf(m.result) : null,
     rematch: { offer: m.rematch?.offer ?? null, next: m.rematch?.next_game ?? null },
+    chat: Array.isArray(m.chat) ? m.chat.map(chatLine) : [],
   };
 }
 

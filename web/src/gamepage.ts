@@ -53,6 +53,21 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   // The rematch as first seen: a players' page follows a rematch agreed while it is open.
   let rematchSeen: { offer: SideId | null; next: string | null } | null = null;
   let rematchDeclined = false;
+  // The chat box survives re-rendering (one node, moved into each new tree), so a half-typed line
+  // and the focus are kept when an event redraws the page.
+  const chatInput = h('input', { type: 'text', maxlength: 300, 'data-chat-input': '', 'aria-label': 'chat message', autocomplete: 'off' }) as HTMLInputElement;
+  const chatForm = h('form.chat-form', {
+    on: {
+      submit: (ev: Event) => {
+        ev.preventDefault();
+        const text = chatInput.value.trim();
+        if (!text) return;
+        client.request({ type: 'chat', game: id, text })
+          .then(() => { if (chatInput.value.trim() === text) chatInput.value = ''; })
+          .catch((e: any) => { ui.error = `chat: ${e.message ?? e.code}`; update(); });
+      },
+    },
+  }, chatInput, h('button.btn.small', { type: 'submit', 'data-action': 'chat-send' }, 'Send'));
 
   const clearSelection = () => {
     ui.selected = null;
@@ -120,6 +135,8 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   function update(): void {
     const s = client.game(id);
     const focusedSquare = (document.activeElement as HTMLElement | null)?.dataset?.square ?? null;
+    const chatFocused = document.activeElement === chatInput;
+    const chatSelection = [chatInput.selectionStart, chatInput.selectionEnd] as const;
     if (!s) {
       const err = client.lastError?.game === id && client.lastError.code === 'unknown_game';
       el.replaceChildren(h('div.panel', err ? h('div.banner.err', { 'data-error': 'unknown_game' }, `Game ${id} does not exist.`) : h('div.empty', 'loading game…'),
@@ -150,6 +167,10 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     // Keyboard users land in an open dialog; otherwise the focus stays on the square it was on.
     if (dialog) dialog.querySelector<HTMLElement>('button')?.focus();
     else if (focusedSquare) el.querySelector<HTMLElement>(`[data-square="${focusedSquare}"]`)?.focus();
+    else if (chatFocused) {
+      chatInput.focus();
+      chatInput.setSelectionRange(chatSelection[0], chatSelection[1]);
+    }
   }
 
   function renderScreen(s: GameState, me: Side | null): HTMLElement {
@@ -418,8 +439,20 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
         ui.error ? h('div.banner.err', { 'data-error': '' }, ui.error) : null,
         controls.length ? h('div.row', { style: { marginTop: '10px' } }, controls) : null),
       h('div.panel', h('h2', 'Actions'), historyList(s)),
+      chatPanel(s, me),
       h('div.panel', info, myTurn ? h('div.hint', `${targets.all.length} legal actions`) : null),
     );
+  }
+
+  function chatPanel(s: GameState, me: Side | null): HTMLElement {
+    chatInput.placeholder = me ? 'a message to your opponent' : 'a message to the other spectators';
+    const log = h('div.chat-log', { 'data-chat-log': '' },
+      s.chat.length
+        ? s.chat.map((l) => h('div.chat-line', { 'data-chat-from': l.side ?? 'spectator' },
+          l.side ? sideDot(l.side) : null, h('b', ` ${l.from.name}: `), l.text))
+        : h('span.hint', me ? 'Players only: spectators have their own chat.' : 'Spectators only: the players do not see this chat.'));
+    requestAnimationFrame(() => (log.scrollTop = log.scrollHeight));
+    return h('div.panel', { 'data-chat': me ? 'players' : 'spectators' }, h('h2', me ? 'Chat' : 'Spectators\' chat'), log, chatForm);
   }
 
   function endPanel(s: GameState): HTMLElement {

@@ -1,4 +1,5 @@
-// Home / lobby: create a game, the live list of open games, games being played, your recent games.
+// Home / lobby: create a game, quick pairing, the live list of open games, games being played,
+// your recent games.
 import { renderAccountBox } from './account.ts';
 import { h } from './dom.ts';
 import { type App, clockLabel, fetchJson } from './ui.ts';
@@ -54,6 +55,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const ratedBox = h('label.field', h('span', 'rated'),
     h('input', { type: 'checkbox', checked: form.rated, 'data-field': 'rated', on: { change: (e: Event) => (form.rated = (e.target as HTMLInputElement).checked) } }));
   const account = renderAccountBox(app);
+  const seekBox = h('section.panel', { 'data-quick': '' });
 
   const renderLevel = () => {
     levelBox.replaceChildren(
@@ -154,6 +156,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     (nameInput as HTMLInputElement).disabled = isAccount;
     if (isAccount) (nameInput as HTMLInputElement).value = client.player!.name;
     errBox.replaceChildren(error ? h('div.banner.err', error) : '');
+    updateSeek();
     const lobby = client.lobby;
     openBox.replaceChildren(
       !lobby ? h('div.empty', 'connecting…') : lobby.length === 0 ? h('div.empty', 'No open games. Create one!') :
@@ -190,6 +193,30 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     );
   }
 
+  type Kind = { preset: string; clock: { initial: number; increment: number } | null; rated: boolean };
+  const seek = (kind: Kind) => {
+    error = '';
+    client.seek(kind).catch((e: any) => { error = `Could not seek: ${e.message ?? e.code}`; update(); });
+  };
+  const kindLabel = (k: Kind) => `${k.preset} · ${clockLabel(k.clock)}${k.rated ? '' : ' · casual'}`;
+
+  function updateSeek(): void {
+    const mine = client.seeking;
+    const pools = client.lobbySeeks;
+    seekBox.replaceChildren(
+      h('h2', 'Quick pairing'),
+      mine
+        ? h('div.row', h('div.status', { 'data-seeking': '' }, `Looking for an opponent: ${kindLabel(mine)}…`),
+          h('button.btn', { type: 'button', 'data-action': 'unseek', on: { click: () => void client.unseek().catch(() => undefined) } }, 'Cancel'))
+        : h('div.row', h('span.hint', 'Play the first player who wants the same rules, clock and rating choice as above.'),
+          h('button.btn.primary', { type: 'button', 'data-action': 'seek', on: { click: () => seek({ preset: form.preset, clock: clockOf(form.clock), rated: form.rated }) } }, 'Find an opponent')),
+      pools.length === 0 ? h('div.hint', 'Nobody is waiting.') :
+        h('table.games', h('tbody', pools.map((k: any, i: number) => h('tr', { 'data-seek-pool': i },
+          h('td', `${k.players} waiting`), h('td', kindLabel(k)),
+          h('td', mine ? null : h('button.btn.small', { type: 'button', 'data-seek-join': i, on: { click: () => seek({ preset: k.preset, clock: k.clock ?? null, rated: !!k.rated }) } }, 'Play')))))),
+    );
+  }
+
   const join = async (game: string) => {
     try {
       await client.request({ type: 'join', game });
@@ -203,7 +230,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
 
   update();
   const el = h('main', h('div.lobby',
-    h('div.col', account.el, createForm),
+    h('div.col', account.el, createForm, seekBox),
     h('div.col',
       h('section.panel', h('h2', 'Open games'), openBox),
       h('section.panel', h('h2', 'Being played'), playingBox),

@@ -75,7 +75,16 @@ document.addEventListener('click', (ev) => {
   app.navigate(new URL(a.href).pathname);
 });
 window.addEventListener('popstate', route);
-client.subscribe(() => app.redraw());
+// A quick-pairing seek was paired: go to the game, whatever page is shown.
+let lastMatched: string | null = null;
+client.subscribe(() => {
+  if (client.matched && client.matched !== lastMatched) {
+    lastMatched = client.matched;
+    client.follow(client.matched);
+    app.navigate(`/game/${client.matched}`);
+  }
+  app.redraw();
+});
 client.start();
 route();
 // For tests and debugging: the client is reachable from the console.

@@ -120,3 +120,50 @@ test('changing one\'s name takes effect without reconnecting', async () => {
   await kate.page.waitForSelector('[data-conn="online"]');
   await kate.page.waitForFunction(() => (window as any).rainet.client.player?.name === 'Daru');
 });
+
+test('quick pairing puts two players in one game; players and spectators chat in separate rooms', async () => {
+  const mia = await open('mia');
+  const ned = await open('ned');
+  // Mia seeks a 3+2 official game; Ned sees it waiting in the lobby and takes it.
+  await mia.page.check('[data-field="preset-official"]');
+  await mia.page.selectOption('[data-field="clock"]', '3+2');
+  await mia.page.click('[data-action="seek"]');
+  await mia.page.waitForSelector('[data-seeking]');
+  await ned.page.waitForSelector('[data-seek-join="0"]');
+  assert.match((await ned.page.textContent('[data-seek-pool="0"]')) ?? '', /1 waiting.*official · 3\+2/);
+  await ned.shot('quick-pairing-lobby');
+  await ned.page.click('[data-seek-join="0"]');
+  for (const p of [mia, ned]) await p.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const id = gameIdOf(mia.page);
+  assert.equal(gameIdOf(ned.page), id, 'both players are in the same game');
+  await mia.page.waitForSelector('[data-status="setup"]');
+  const [sm, sn] = [await mia.game(id), await ned.game(id)];
+  assert.notEqual(sm.you, sn.you, 'one player on each side');
+  assert.equal(sm.preset, 'official');
+  assert.deepEqual(sm.clock, { initial: 18000, increment: 200 });
+
+  // Chat: the players talk; a spectator talks with spectators only.
+  const olga = await open('olga', `/game/${id}`);
+  await olga.page.waitForSelector('[data-chat="spectators"]');
+  await mia.page.fill('[data-chat-input]', 'good luck!');
+  await mia.page.press('[data-chat-input]', 'Enter');
+  await ned.page.waitForSelector('[data-chat-log] >> text=good luck!');
+  await mia.page.waitForSelector('[data-chat-log] >> text=good luck!');
+  assert.equal(await mia.page.inputValue('[data-chat-input]'), '', 'the box is emptied once sent');
+  // A half-typed line survives the page redrawing on an event.
+  await ned.page.fill('[data-chat-input]', 'thanks, you t');
+  await mia.page.click('[data-action="setup-random"]');
+  await mia.page.click('[data-action="setup-confirm"]');
+  await ned.page.waitForSelector(`[data-ready="${sm.you}-yes"]`);
+  assert.equal(await ned.page.inputValue('[data-chat-input]'), 'thanks, you t');
+  assert.equal(await ned.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset?.chatInput !== undefined), true, 'and keeps the focus');
+  await olga.page.fill('[data-chat-input]', 'who will win?');
+  await olga.page.click('[data-action="chat-send"]');
+  await olga.page.waitForSelector('[data-chat-log] >> text=who will win?');
+  await ned.shot('chat-player');
+  await olga.shot('chat-spectator');
+  const chats = (p: Player) => p.messages().filter((m) => m.type === 'chat').map((m) => `${m.channel}:${m.text}`);
+  assert.deepEqual(chats(olga), ['spectators:who will win?'], 'the spectator never receives the players\' lines');
+  assert.deepEqual(chats(mia), ['players:good luck!'], 'the players never receive the spectators\' lines');
+  assert.equal((await olga.page.textContent('[data-chat-log]'))?.includes('good luck'), false);
+});

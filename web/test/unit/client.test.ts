@@ -198,3 +198,34 @@ test('an end event with ratings updates the players', () => {
   assert.equal(c.game('g1')?.players['2']?.rating, 1338);
   assert.equal(c.game('g1')?.result?.ratings?.['2'].after, 1338);
 });
+
+test('quick pairing: a waiting seek is sent again after a reconnection; matched names the game; chat lines reach the game', async () => {
+  const { c, sockets, last, sent, timers } = setup();
+  c.start(); sockets[0].open();
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
+  const kind = { preset: 'standard', clock: null, rated: true };
+  const p = c.seek(kind);
+  const first = sent().find((m) => m.type === 'seek');
+  assert.deepEqual({ ...first, id: undefined }, { type: 'seek', ...kind, id: undefined });
+  last().receive({ type: 'ack', id: first.id });
+  await p;
+  assert.deepEqual(c.seeking, kind);
+  // The connection drops: the server forgot the seek, so the client seeks again.
+  sockets[0].drop();
+  timers.advance(1000);
+  assert.equal(sockets.length, 2);
+  last().open();
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
+  const again = sent().filter((m) => m.type === 'seek');
+  assert.equal(again.length, 1, 'one new seek on the new connection');
+  assert.notEqual(again[0].id, first.id);
+  last().receive({ type: 'lobby', games: [], seeks: [{ preset: 'standard', clock: null, rated: true, players: 1 }] });
+  assert.equal(c.lobbySeeks.length, 1);
+  last().receive({ type: 'matched', game: 'g5', side: '2' });
+  assert.equal(c.matched, 'g5');
+  assert.equal(c.seeking, null);
+  c.follow('g5');
+  last().receive({ ...SNAP, game: 'g5' });
+  last().receive({ type: 'chat', game: 'g5', channel: 'players', from: { id: 'p1', name: 'a' }, side: '1', text: 'hello', at: 1 });
+  assert.deepEqual(c.game('g5')?.chat.map((l) => `${l.from.name}: ${l.text}`), ['a: hello']);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyEvent, clockLeft, formatClock, fromSnapshot, resultHeadline } from '../../src/game.ts';
+import { addChat, applyEvent, CHAT_KEPT, clockLeft, formatClock, fromSnapshot, resultHeadline } from '../../src/game.ts';
 
 const base = {
   type: 'snapshot', game: 'g1', v: 0, you: '1', status: 'open', preset: 'standard', opponent: 'open', level: null,
@@ -64,4 +64,16 @@ test('rematch offers, refusals and agreement after the end', () => {
   assert.deepEqual(s.rematch, { offer: null, next: 'g7' });
   assert.equal(s.status, 'finished', 'the ended game stays ended');
   assert.deepEqual(fromSnapshot(base, 0).rematch, { offer: null, next: null }, 'no rematch field before the end');
+});
+
+test('chat lines: from the snapshot, then appended, the oldest dropped past the limit', () => {
+  let s = fromSnapshot({ ...base, chat: [{ channel: 'players', from: { id: 'p1', name: 'a' }, side: '1', text: 'hi', at: 5 }] }, 0);
+  assert.deepEqual(s.chat.map((l) => l.text), ['hi']);
+  assert.equal(s.chat[0].side, '1');
+  const v = s.v;
+  for (let i = 0; i < CHAT_KEPT + 5; i++) s = addChat(s, { type: 'chat', game: 'g1', channel: 'players', from: { id: 'p2', name: 'b' }, side: '2', text: `m${i}`, at: i });
+  assert.equal(s.chat.length, CHAT_KEPT);
+  assert.equal(s.chat.at(-1)?.text, `m${CHAT_KEPT + 4}`);
+  assert.equal(s.v, v, 'chat does not move the version');
+  assert.deepEqual(fromSnapshot(base, 0).chat, []);
 });
