@@ -17,6 +17,8 @@ namespace {
 
 constexpr std::size_t kEventsHeld = 128;
 constexpr std::size_t kChatHeld = 50;  // chat lines per channel sent again in snapshots
+constexpr double kChatBurst = 5;          // chat lines a player may send at once
+constexpr double kChatEveryCs = 200;      // then one more every 2 s
 constexpr Viewer kViewers[3] = {Viewer::Side1, Viewer::Side2, Viewer::Spectator};
 
 const char* sideName(Side s) {
@@ -502,6 +504,14 @@ bool GameRoom::drawEvent(const std::shared_ptr<Client>& c, Side s, const protoco
 
 void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
                     const protocol::ClientMessage& m) {
+    // A burst of kChatBurst lines, then one every kChatEveryCs: a room cannot be flooded.
+    const std::int64_t now = hub_.time().nowCs();
+    ChatBucket& b = chatBuckets_.try_emplace(who.id, ChatBucket{kChatBurst, now}).first->second;
+    b.tokens = std::min(kChatBurst, b.tokens + double(now - b.at) / kChatEveryCs);
+    b.at = now;
+    if (b.tokens < 1)
+        return error(c, ErrorCode::RateLimited, "too many chat lines; wait a little", m);
+    b.tokens -= 1;
     // Two rooms so that nobody watching can whisper to a player during the game.
     const auto side = sideOf(who.id);
     const int channel = side ? 0 : 1;

@@ -157,6 +157,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::optional<Side> rematchOffer_;  // after the end, in memory only (like draw offers)
     std::string nextGame_;              // the rematch, once created
     std::deque<Json> chat_[2];          // the last lines of the players' and spectators' chat
+    struct ChatBucket {
+        double tokens;
+        std::int64_t at;  // cs
+    };
+    std::unordered_map<std::int64_t, ChatBucket> chatBuckets_;  // by player: flood control
     std::int64_t turnStart_ = 0;  // cs, when the side to move began its turn
     std::uint64_t timerGeneration_ = 0;
     Rng rng_;

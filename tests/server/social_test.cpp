@@ -81,6 +81,27 @@ TEST(Chat, BadLinesAreRefusedAndNothingIsSent) {
     EXPECT_EQ(nextChat(b)["text"], accented);
 }
 
+TEST(Chat, AFloodIsCutShortThenAllowedAgain) {
+    ServerProcess server(dbPath("chatflood"));
+    Player a(server.port()), b(server.port());
+    const std::string g = startGame(a, b);
+    auto say = [&](const std::string& text) {
+        return a.request({{"type", "chat"}, {"game", g}, {"text", text}}).value("code", "ack");
+    };
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(say("line " + std::to_string(i)), "ack");
+    EXPECT_EQ(say("one too many"), "rate_limited");
+    server.advance(200);  // two seconds: one more line
+    EXPECT_EQ(say("later"), "ack");
+    EXPECT_EQ(say("again too soon"), "rate_limited");
+    // The opponent saw exactly the lines that were accepted.
+    b.drain(200ms);
+    std::vector<std::string> seen;
+    for (const auto& m : b.ws().log())
+        if (Json j = Json::parse(m); j["type"] == "chat") seen.push_back(j["text"]);
+    EXPECT_EQ(seen, (std::vector<std::string>{"line 0", "line 1", "line 2", "line 3", "line 4",
+                                              "later"}));
+}
+
 TEST(Matchmaking, CompatibleSeeksArePairedInANewGame) {
     ServerProcess server(dbPath("seek"));
     Player a(server.port()), b(server.port()), c(server.port()), watcher(server.port());
