@@ -165,11 +165,15 @@ GameRoom::Json GameRoom::clocksJson() const {
 GameRoom::Json GameRoom::playerJson(Side s) const {
     const Seat& seat = seats_[index(s)];
     if (!seat.player && !seat.bot) return nullptr;
-    return Json{{"id", seat.publicId},
-                {"name", seat.name},
-                {"rating", seat.bot ? Json(nullptr) : Json(std::lround(seat.rating))},
-                {"connected", seat.bot || seat.connections > 0},
-                {"bot", seat.bot}};
+    Json j{{"id", seat.publicId},
+           {"name", seat.name},
+           {"rating", seat.bot ? Json(nullptr) : Json(std::lround(seat.rating))},
+           {"connected", seat.bot || seat.connections > 0},
+           {"bot", seat.bot}};
+    // How long the seat has been without a connection, so that clients can count down to the
+    // moment the opponent may claim the win.
+    if (!seat.bot && seat.connections == 0) j["away"] = hub_.time().nowCs() - seat.goneSince;
+    return j;
 }
 
 GameRoom::Json GameRoom::resultJson() const {

@@ -113,6 +113,11 @@ TEST(Lifecycle, ResignDrawAbortAndClaim) {
         a.take([&](const Json& j) { return j["type"] == "presence" && j["connected"] == false; });
         server.advance(5000);
         EXPECT_EQ(a.request({{"type", "claim_win"}, {"game", g}})["code"], "cannot_claim");
+        // Snapshots say how long the seat has been empty, for the claimant's countdown.
+        a.ws().send(Json{{"type", "watch"}, {"game", g}});
+        Json snap = a.take([&](const Json& j) { return j["type"] == "snapshot"; });
+        EXPECT_EQ(snap["players"]["2"]["away"], 5000);
+        EXPECT_FALSE(snap["players"]["1"].contains("away"));
         server.advance(1000);
         EXPECT_EQ(a.request({{"type", "claim_win"}, {"game", g}})["type"], "ack");
         a.take([&](const Json& j) { return j["type"] == "event" && j["kind"] == "end"; });

@@ -327,7 +327,12 @@ export class Client {
       case 'presence': {
         const f = this.games.get(m.game);
         const pl = f?.state?.players[m.side as '1' | '2'];
-        if (f?.state && pl) f.state = { ...f.state, players: { ...f.state.players, [m.side]: { ...pl, connected: !!m.connected } } };
+        if (f?.state && pl) {
+          const next = { ...pl, connected: !!m.connected };
+          if (m.connected) delete next.awaySince;
+          else next.awaySince = this.now();
+          f.state = { ...f.state, players: { ...f.state.players, [m.side]: next } };
+        }
         this.presence.set(`${m.game}/${m.side}`, !!m.connected);
         break;
       }

@@ -12,6 +12,8 @@ export interface Player {
   rating?: number | null;
   connected?: boolean;
   bot?: boolean;
+  /** performance.now() when the seat lost its last connection (while not connected). */
+  awaySince?: number;
 }
 
 export interface Clocks {
@@ -97,7 +99,7 @@ export function fromSnapshot(m: any, now: number): GameState {
     clock: m.clock ?? null,
     clocks: m.clocks ?? null,
     clocksAt: now,
-    players: { '1': m.players?.['1'] ?? null, '2': m.players?.['2'] ?? null },
+    players: { '1': seated(m.players?.['1'], now), '2': seated(m.players?.['2'], now) },
     setup: { '1': !!m.setup?.['1'], '2': !!m.setup?.['2'] },
     links: m.links ?? null,
     view: m.view ?? null,
@@ -109,6 +111,21 @@ export function fromSnapshot(m: any, now: number): GameState {
     rematch: { offer: m.rematch?.offer ?? null, next: m.rematch?.next_game ?? null },
     chat: Array.isArray(m.chat) ? m.chat.map(chatLine) : [],
   };
+}
+
+function seated(p: any, now: number): Player | null {
+  if (!p) return null;
+  const out: Player = { ...p };
+  delete (out as any).away;
+  if (p.connected === false && typeof p.away === 'number') out.awaySince = now - p.away * 10;
+  return out;
+}
+
+/** When the opponent on `side` may be claimed against (performance.now() ms), or null. */
+export function claimableAt(s: GameState, side: SideId): number | null {
+  const p = s.players[side];
+  if (!p || p.bot || p.connected !== false || p.awaySince === undefined) return null;
+  return p.awaySince + (s.grace ?? 6000) * 10;
 }
 
 function historyEntry(e: any): HistoryEntry {

@@ -3,7 +3,7 @@
 import { actionSquares, buildTargets, destinations, type Targets, parseAction } from './actions.ts';
 import { type Mark, renderBoard, cardFace } from './board.ts';
 import { h } from './dom.ts';
-import { clockLeft, formatClock, type GameState, reasonText, resultHeadline, type SideId } from './game.ts';
+import { claimableAt, clockLeft, formatClock, type GameState, reasonText, resultHeadline, type SideId } from './game.ts';
 import { type App, clockLabel, renderHand, renderStack, sideDot, type TerminalKind, TERMINAL_NAMES } from './ui.ts';
 import { type Side, type ViewModel, parseView, SETUP_SQUARES, squareIndex, opponent } from './view.ts';
 
@@ -118,6 +118,13 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     const s = client.game(id);
     if (!s) return;
     const now = performance.now();
+    // The claim button counts down the opponent's grace period.
+    const claim = el.querySelector<HTMLButtonElement>('[data-action="claim"]');
+    if (claim) {
+      const wait = Math.ceil((Number(claim.dataset.due) - now) / 1000);
+      claim.disabled = wait > 0;
+      claim.textContent = wait > 0 ? `Claim win in ${wait} s` : 'Claim win';
+    }
     for (const side of ['1', '2'] as SideId[]) {
       const left = clockLeft(s, side, now);
       const node = el.querySelector<HTMLElement>(`[data-clock="${side}"]`);
@@ -415,8 +422,11 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
         ? h('button.btn.danger', { type: 'button', 'data-action': 'resign-confirm', on: { click: () => { ui.confirmResign = false; void send('resign'); } } }, 'Really resign?')
         : h('button.btn.danger', { type: 'button', 'data-action': 'resign', on: { click: () => { ui.confirmResign = true; update(); setTimeout(() => { ui.confirmResign = false; update(); }, 4000); } } }, 'Resign'));
       const opp = oppSide ? s.players[oppSide] : null;
-      if (opp && opp.connected === false && !opp.bot)
-        controls.push(h('button.btn', { type: 'button', 'data-action': 'claim', title: `possible after ${((s.grace ?? 6000) / 100).toFixed(0)} s without a connection`, on: { click: () => void send('claim_win') } }, 'Claim win'));
+      if (opp && opp.connected === false && !opp.bot) {
+        const button = h('button.btn', { type: 'button', 'data-action': 'claim', title: `possible after ${((s.grace ?? 6000) / 100).toFixed(0)} s without a connection`, on: { click: () => void send('claim_win') } }, 'Claim win');
+        button.dataset.due = String(claimableAt(s, oppSide!) ?? 0);
+        controls.push(button);
+      }
     }
     if (ui.mode || ui.selected) controls.push(h('button.btn.small', { type: 'button', 'data-action': 'cancel', on: { click: () => { clearSelection(); update(); } } }, 'Cancel (Esc)'));
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addChat, applyEvent, CHAT_KEPT, clockLeft, formatClock, fromSnapshot, resultHeadline } from '../../src/game.ts';
+import { addChat, applyEvent, CHAT_KEPT, claimableAt, clockLeft, formatClock, fromSnapshot, resultHeadline } from '../../src/game.ts';
 
 const base = {
   type: 'snapshot', game: 'g1', v: 0, you: '1', status: 'open', preset: 'standard', opponent: 'open', level: null,
@@ -76,4 +76,13 @@ test('chat lines: from the snapshot, then appended, the oldest dropped past the 
   assert.equal(s.chat.at(-1)?.text, `m${CHAT_KEPT + 4}`);
   assert.equal(s.v, v, 'chat does not move the version');
   assert.deepEqual(fromSnapshot(base, 0).chat, []);
+});
+
+test('the moment a disconnected opponent may be claimed against', () => {
+  const snap = { ...base, status: 'playing', grace: 6000, players: { '1': { id: 'p1', name: 'a', connected: true }, '2': { id: 'p2', name: 'b', connected: false, away: 1000 } } };
+  const s = fromSnapshot(snap, 50000);
+  assert.equal(s.players['2']?.awaySince, 40000, 'away 10 s before the snapshot arrived');
+  assert.equal(claimableAt(s, '2'), 40000 + 60000);
+  assert.equal(claimableAt(s, '1'), null, 'connected');
+  assert.equal((s.players['2'] as any).away, undefined, 'the relative field is not kept');
 });
