@@ -64,7 +64,10 @@ std::string name(const Json& player) {
 
 }  // namespace
 
-std::optional<std::string> gameRecordJson(store::Store& store, const std::string& id) {
+namespace {
+
+// The record of GET /api/games/{id}, as a JSON value.
+std::optional<Json> gameRecord(store::Store& store, const std::string& id) {
     auto d = store.loadGame(id);
     if (!d) return std::nullopt;
     const store::GameRow& g = d->game;
@@ -139,7 +142,20 @@ std::optional<std::string> gameRecordJson(store::Store& store, const std::string
     j["position"] = std::move(position);
     j["positions"] = std::move(positions);
     j["record"] = std::move(recordText);
-    return j.dump();
+    return j;
+}
+
+}  // namespace
+
+std::optional<std::string> gameRecordJson(store::Store& store, const std::string& id) {
+    auto j = gameRecord(store, id);
+    return j ? std::optional<std::string>(j->dump()) : std::nullopt;
+}
+
+std::optional<std::string> gameRecordText(store::Store& store, const std::string& id) {
+    auto j = gameRecord(store, id);
+    if (!j || !(*j)["record"].is_string()) return std::nullopt;
+    return (*j)["record"].get<std::string>();
 }
 
 std::string gameListJson(store::Store& store, const std::string& player, const std::string& status,

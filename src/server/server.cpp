@@ -451,10 +451,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
 
     void respond(const http::request<http::string_body>& req, http::status status, const char* type,
-                 std::string body) {
+                 std::string body, const std::string& disposition = {}) {
         auto res = std::make_shared<http::response<http::string_body>>(status, req.version());
         res->set(http::field::server, "rainet");
         res->set(http::field::content_type, type);
+        if (!disposition.empty()) res->set(http::field::content_disposition, disposition);
         res->set(http::field::cache_control, "no-store");
         res->keep_alive(req.keep_alive());
         if (req.method() != http::verb::head) res->body() = std::move(body);
@@ -489,6 +490,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                            gameListJson(hub_.store(), queryParam(query, "player"), status,
                                         intParam(query, "page", 1, 1, 1000000),
                                         intParam(query, "per_page", 20, 1, 100)));
+        }
+        if (path.rfind("/api/games/", 0) == 0 && path.ends_with("/record")) {
+            const std::string id = path.substr(11, path.size() - 11 - 7);
+            auto r = gameRecordText(hub_.store(), id);
+            if (!r)
+                return respond(req, http::status::not_found, json,
+                               R"({"error":"no_record"})");
+            return respond(req, http::status::ok, "text/plain; charset=utf-8", std::move(*r),
+                           "attachment; filename=\"rainet-" + id + ".txt\"");
         }
         if (path.rfind("/api/games/", 0) == 0) {
             if (auto r = gameRecordJson(hub_.store(), path.substr(11)))

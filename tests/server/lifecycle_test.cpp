@@ -59,7 +59,11 @@ TEST(Lifecycle, RandomGamesEndByTheRulesWithSpectatorFollowing) {
         const std::string first = r["positions"][0];
         EXPECT_EQ(first.substr(first.size() - 15), " 1 CNcn -/- 0 0");
         EXPECT_NE(r["record"].get<std::string>().find("[Setup1 \""), std::string::npos);
+        // The record on its own, as a file to download.
+        EXPECT_EQ(server.http("GET", "/api/games/" + g + "/record"),
+                  (std::pair<int, std::string>{200, r["record"].get<std::string>()}));
     }
+    EXPECT_EQ(server.http("GET", "/api/games/gNOPE/record").first, 404);
     auto [status, list] = server.http("GET", "/api/games?player=" + a.id() + "&status=finished");
     EXPECT_EQ(Json::parse(list)["total"], 3);
 }

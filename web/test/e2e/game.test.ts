@@ -191,6 +191,11 @@ test('the replay of the finished game steps through every action, identities sho
   await page.click('[data-action="replay"]');
   await page.waitForSelector(`[data-replay="${id}"][data-ply="0"]`);
   await alice.shot('replay-start');
+  // The record can be downloaded as a file, in the record format.
+  const href = await page.getAttribute('[data-action="download-record"]', 'href');
+  const file = await fetch(`${env.server.url}${href}`);
+  assert.match(file.headers.get('content-disposition') ?? '', new RegExp(`attachment; filename="rainet-${id}.txt"`));
+  assert.equal(await file.text(), record.record);
   const n = record.actions.length;
   for (let i = 1; i <= n; i++) {
     await page.keyboard.press('ArrowRight');
