@@ -246,6 +246,7 @@ std::string GameRoom::snapshot(Viewer v) const {
         j["legal"] = legalJson(v);
     j["draw_offer"] = drawOffer_ ? Json(sideName(*drawOffer_)) : Json(nullptr);
     j["grace"] = hub_.config().graceCs;
+    j["spectators"] = spectators_;
     j["result"] = resultJson();
     if (row_.status == "finished" || row_.status == "aborted") j["rematch"] = rematchJson();
     if (const auto& lines = chat_[isSide(v) ? 0 : 1]; !lines.empty()) {
@@ -262,12 +263,23 @@ void GameRoom::subscribe(const std::shared_ptr<Client>& c, Viewer role) {
         if (s.key != c.get()) continue;
         if (s.role == role) return;
         if (isSide(s.role)) setConnections(sideOfViewer(s.role), -1);
+        if (!isSide(s.role)) setSpectators(spectators_ - 1);
         s.role = role;
         if (isSide(role)) setConnections(sideOfViewer(role), +1);
+        if (!isSide(role)) setSpectators(spectators_ + 1);
         return;
     }
     subs_.push_back(Sub{c, c.get(), role});
     if (isSide(role)) setConnections(sideOfViewer(role), +1);
+    if (!isSide(role)) setSpectators(spectators_ + 1);
+}
+
+void GameRoom::setSpectators(int n) {
+    spectators_ = n;
+    auto text = std::make_shared<const std::string>(
+        Json{{"type", "spectators"}, {"game", id_}, {"count", n}}.dump());
+    for (const Sub& sub : subs_)
+        if (auto c = sub.client.lock()) c->send(text);
 }
 
 void GameRoom::unsubscribe(const Client* c) {
@@ -276,6 +288,7 @@ void GameRoom::unsubscribe(const Client* c) {
         const Viewer role = subs_[i].role;
         subs_.erase(subs_.begin() + static_cast<std::ptrdiff_t>(i));
         if (isSide(role)) setConnections(sideOfViewer(role), -1);
+        if (!isSide(role)) setSpectators(spectators_ - 1);
         return;
     }
 }

@@ -96,6 +96,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
     void subscribe(const std::shared_ptr<Client>& c, Viewer role);
     void setConnections(Side s, int delta);
+    // The number of spectators' connections changed: everyone following is told.
+    void setSpectators(int n);
     void broadcastPresence(Side s);
     // Sends a new event (row_.version already incremented and stored) rendered per role.
     template <class Render>
@@ -170,6 +172,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::optional<InfoSet> botKnows_;
     bool botBusy_ = false;
     std::vector<Sub> subs_;
+    int spectators_ = 0;  // subscriptions in the spectator role
     std::deque<Event> events_;                              // the last kEventsHeld
     std::unordered_map<std::string, std::string> done_[2];  // request id -> ack, per side
     bool stopped_ = false;

@@ -1,5 +1,5 @@
-// Chat (players among players, spectators among spectators, kept for snapshots) and matchmaking
-// (seek / unseek pairing compatible players in a new game).
+// Chat (players among players, spectators among spectators, kept for snapshots), the spectator
+// count, and matchmaking (seek / unseek pairing compatible players in a new game).
 #include <gtest/gtest.h>
 
 #include "players.h"
@@ -54,6 +54,28 @@ TEST(Chat, PlayersAndSpectatorsHaveTheirOwnRooms) {
     Json sa = snapshotOf(a, g);
     ASSERT_EQ(sa["chat"].size(), 1u);
     EXPECT_EQ(sa["chat"][0]["text"], "good luck, have fun");
+}
+
+TEST(Spectators, EveryoneIsToldHowManyWatch) {
+    ServerProcess server(dbPath("watchers"));
+    Player a(server.port()), b(server.port()), s1(server.port()), s2(server.port());
+    const std::string g = startGame(a, b);
+    EXPECT_EQ(snapshotOf(a, g)["spectators"], 0);
+    auto count = [&](Player& p, int n) {
+        return p.take([&](const Json& j) {
+            return j["type"] == "spectators" && j["game"] == g && j["count"] == n;
+        });
+    };
+    EXPECT_EQ(snapshotOf(s1, g)["spectators"], 1);
+    count(a, 1);
+    count(b, 1);
+    snapshotOf(s2, g);
+    count(a, 2);
+    s1.disconnect();
+    count(a, 1);
+    count(s2, 1);
+    s2.ws().send(Json{{"type", "leave"}, {"game", g}});
+    count(b, 0);
 }
 
 TEST(Chat, BadLinesAreRefusedAndNothingIsSent) {

@@ -345,6 +345,11 @@ export class Client {
         if (f?.state) f.state = addChat(f.state, m);
         break;
       }
+      case 'spectators': {
+        const f = this.games.get(m.game);
+        if (f?.state && typeof m.count === 'number') f.state = { ...f.state, spectators: m.count };
+        break;
+      }
       case 'matched':
         if (typeof m.game !== 'string') return;
         this.seeking = null;

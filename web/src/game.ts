@@ -71,6 +71,8 @@ export interface GameState {
   result: Result | null;
   /** After the end: a pending rematch offer, and the new game once agreed. */
   rematch: { offer: SideId | null; next: string | null };
+  /** Connections watching as spectators. */
+  spectators: number;
   /** This role's chat room, oldest first (the last CHAT_KEPT lines). */
   chat: ChatLine[];
 }
@@ -110,6 +112,7 @@ export function fromSnapshot(m: any, now: number): GameState {
     result: m.result ? resultOf(m.result) : null,
     rematch: { offer: m.rematch?.offer ?? null, next: m.rematch?.next_game ?? null },
     chat: Array.isArray(m.chat) ? m.chat.map(chatLine) : [],
+    spectators: typeof m.spectators === 'number' ? m.spectators : 0,
   };
 }
 

@@ -433,7 +433,8 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     const finished = s.status === 'finished' || s.status === 'aborted';
     const info = h('div.hint', { 'data-info': '' },
       `${s.preset} · ${clockLabel(s.clock)}${s.opponent === 'computer' ? ` · computer level ${s.level ?? '?'}` : ''} · ${s.rated ? 'rated' : 'casual'} · `,
-      h('span.mono', id), me === null ? ' · spectating' : '');
+      h('span.mono', id), me === null ? ' · spectating' : '',
+      h('span', { 'data-spectators': s.spectators }, s.spectators ? ` · ${s.spectators} watching` : ''));
     const drawNote = s.status === 'playing' && s.drawOffer && s.drawOffer !== s.you ? h('div.banner', { 'data-draw-offer': s.drawOffer }, me ? 'Your opponent offers a draw.' : `Side ${s.drawOffer} offers a draw.`) : null;
     const readiness = s.status === 'setup' ? h('div.readiness', { 'data-readiness': '' },
       (['1', '2'] as SideId[]).map((sd) => h('span', { class: s.setup[sd] ? 'ok' : 'wait', 'data-ready': `${sd}-${s.setup[sd] ? 'yes' : 'no'}` },

@@ -148,6 +148,8 @@ test('quick pairing puts two players in one game; players and spectators chat in
   // Chat: the players talk; a spectator talks with spectators only.
   const olga = await open('olga', `/game/${id}`);
   await olga.page.waitForSelector('[data-chat="spectators"]');
+  await mia.page.waitForSelector('[data-spectators="1"]');
+  assert.match((await mia.page.textContent('[data-info]')) ?? '', /1 watching/);
   await mia.page.fill('[data-chat-input]', 'good luck!');
   await mia.page.press('[data-chat-input]', 'Enter');
   await ned.page.waitForSelector('[data-chat-log] >> text=good luck!');

@@ -226,6 +226,8 @@ test('quick pairing: a waiting seek is sent again after a reconnection; matched 
   assert.equal(c.seeking, null);
   c.follow('g5');
   last().receive({ ...SNAP, game: 'g5' });
+  last().receive({ type: 'spectators', game: 'g5', count: 3 });
+  assert.equal(c.game('g5')?.spectators, 3);
   last().receive({ type: 'chat', game: 'g5', channel: 'players', from: { id: 'p1', name: 'a' }, side: '1', text: 'hello', at: 1 });
   assert.deepEqual(c.game('g5')?.chat.map((l) => `${l.from.name}: ${l.text}`), ['a: hello']);
 });
