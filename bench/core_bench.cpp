@@ -10,8 +10,8 @@ namespace {
 
 const char* kMidgame = "lll2vvv/3l4/8/3L!4/4v+!3/8/1L2V3/L1L2VVV 1 Nn -/- 10 10";
 
-void BM_GenerateStart(benchmark::State& state) {
-    const Position p = Position::start();
+// Lists the legal actions of one position over and over.
+void generate(benchmark::State& state, const Position& p) {
     ActionList l;
     for (auto _ : state) {
         p.legalActions(l);
@@ -19,16 +19,14 @@ void BM_GenerateStart(benchmark::State& state) {
     }
     state.SetItemsProcessed(state.iterations() * l.size());
 }
+
+void BM_GenerateStart(benchmark::State& state) {
+    generate(state, Position::start());
+}
 BENCHMARK(BM_GenerateStart);
 
 void BM_GenerateMidgame(benchmark::State& state) {
-    const Position p = *Position::parse(kMidgame);
-    ActionList l;
-    for (auto _ : state) {
-        p.legalActions(l);
-        benchmark::DoNotOptimize(l.size());
-    }
-    state.SetItemsProcessed(state.iterations() * l.size());
+    generate(state, *Position::parse(kMidgame));
 }
 BENCHMARK(BM_GenerateMidgame);
 
@@ -56,18 +54,14 @@ void BM_PerftStartDepth4(benchmark::State& state) {
 }
 BENCHMARK(BM_PerftStartDepth4)->Unit(benchmark::kMillisecond);
 
-void BM_RandomPlayout(benchmark::State& state) {
+// Whole random games from the start; `pick` chooses and plays one action, false at the end.
+template <class Pick>
+void playouts(benchmark::State& state, Pick pick) {
     Rng rng(1);
     std::uint64_t plies = 0;
-    ActionList l;
     for (auto _ : state) {
         Position p = Position::start();
-        while (true) {
-            p.legalActions(l);
-            if (l.empty()) break;
-            p.doAction(l[static_cast<int>(rng.below(static_cast<std::uint32_t>(l.size())))]);
-            ++plies;
-        }
+        while (pick(p, rng)) ++plies;
         benchmark::DoNotOptimize(p.hash());
     }
     state.counters["plies/s"] =
@@ -75,24 +69,26 @@ void BM_RandomPlayout(benchmark::State& state) {
     state.counters["plies/game"] =
         static_cast<double>(plies) / static_cast<double>(state.iterations());
 }
+
+void BM_RandomPlayout(benchmark::State& state) {
+    ActionList l;
+    playouts(state, [&](Position& p, Rng& rng) {
+        p.legalActions(l);
+        if (l.empty()) return false;
+        p.doAction(l[static_cast<int>(rng.below(static_cast<std::uint32_t>(l.size())))]);
+        return true;
+    });
+}
 BENCHMARK(BM_RandomPlayout)->Unit(benchmark::kMicrosecond);
 
 // The same playouts picking with countLegalActions + legalActionAt instead of listing.
 void BM_RandomPlayoutByIndex(benchmark::State& state) {
-    Rng rng(1);
-    std::uint64_t plies = 0;
-    for (auto _ : state) {
-        Position p = Position::start();
-        while (const int n = p.countLegalActions()) {
-            p.doAction(p.legalActionAt(static_cast<int>(rng.below(static_cast<std::uint32_t>(n)))));
-            ++plies;
-        }
-        benchmark::DoNotOptimize(p.hash());
-    }
-    state.counters["plies/s"] =
-        benchmark::Counter(static_cast<double>(plies), benchmark::Counter::kIsRate);
-    state.counters["plies/game"] =
-        static_cast<double>(plies) / static_cast<double>(state.iterations());
+    playouts(state, [](Position& p, Rng& rng) {
+        const int n = p.countLegalActions();
+        if (!n) return false;
+        p.doAction(p.legalActionAt(static_cast<int>(rng.below(static_cast<std::uint32_t>(n)))));
+        return true;
+    });
 }
 BENCHMARK(BM_RandomPlayoutByIndex)->Unit(benchmark::kMicrosecond);
 

@@ -16,18 +16,27 @@ std::string Metrics::render() const {
     auto value = [&](const std::string& series, std::int64_t v) {
         out += series + " " + std::to_string(v) + "\n";
     };
-    metric("rainet_connections", "gauge", "Open WebSocket connections.");
-    value("rainet_connections", connections);
-    metric("rainet_connections_total", "counter", "WebSocket connections accepted.");
-    value("rainet_connections_total", connectionsTotal);
-    metric("rainet_messages_in_total", "counter", "Client messages received.");
-    value("rainet_messages_in_total", messagesIn);
-    metric("rainet_messages_out_total", "counter", "Server messages sent.");
-    value("rainet_messages_out_total", messagesOut);
-    metric("rainet_actions_total", "counter", "Game actions applied (rate() gives actions/s).");
-    value("rainet_actions_total", actions);
-    metric("rainet_http_requests_total", "counter", "HTTP requests served.");
-    value("rainet_http_requests_total", httpRequests);
+    // The single-valued series, in the order they are listed.
+    struct Single {
+        const char* name;
+        const char* type;
+        const char* help;
+        std::int64_t value;
+    };
+    const Single singles[] = {
+        {"rainet_connections", "gauge", "Open WebSocket connections.", connections},
+        {"rainet_connections_total", "counter", "WebSocket connections accepted.",
+         connectionsTotal},
+        {"rainet_messages_in_total", "counter", "Client messages received.", messagesIn},
+        {"rainet_messages_out_total", "counter", "Server messages sent.", messagesOut},
+        {"rainet_actions_total", "counter", "Game actions applied (rate() gives actions/s).",
+         actions},
+        {"rainet_http_requests_total", "counter", "HTTP requests served.", httpRequests},
+    };
+    for (const Single& m : singles) {
+        metric(m.name, m.type, m.help);
+        value(m.name, m.value);
+    }
     metric("rainet_games", "gauge", "Games held in memory, by state.");
     for (int i = 0; i < kGameStates; ++i)
         value(std::string("rainet_games{state=\"") + stateName(static_cast<GameState>(i)) + "\"}",

@@ -292,43 +292,36 @@ TEST(ReferenceRulesExamples, NotFoundLeavesBoostOnItsSquare) {
     EXPECT_EQ(format(kept), "lll2vvv/3lv3/8/8/8/8/3L+V3/LLL2VVV 2 Cn -/- 3 3");
 }
 
-TEST(ReferenceRulesExamples, CapturingTheFourthLinkWins) {
-    const char* text = "5vvv/4v3/8/3l4/3L4/8/4V3/LLL2VVV 1 CNcn lll/- 3 20";
-    State after = play(pos(text), "d4-d5", kStandard);
-    EXPECT_EQ(format(after), "5vvv/4v3/8/3L4/8/8/4V3/LLL2VVV 2 CNcn llll/- 0 21");
-    EXPECT_EQ(outcome(after, kStandard), Outcome::Side1Wins);
-    EXPECT_TRUE(legalActions(after, kStandard).empty());
-}
-
-TEST(ReferenceRulesExamples, CapturingTheFourthVirusLoses) {
-    const char* text = "lll5/3l4/8/3v4/3L4/8/4V3/LLL2VVV 1 CNcn vvv/- 3 20";
-    State after = play(pos(text), "d4-d5", kStandard);
-    EXPECT_EQ(format(after), "lll5/3l4/8/3L4/8/8/4V3/LLL2VVV 2 CNcn vvvv/- 0 21");
-    EXPECT_EQ(outcome(after, kStandard), Outcome::Side2Wins);
-    EXPECT_TRUE(legalActions(after, kStandard).empty());
-}
-
-TEST(ReferenceRulesExamples, EscapingTheOwnFourthVirusLoses) {
-    const char* text = "lllV1vvv/3lv3/8/8/8/8/3L4/LLL5 1 CNcn VVV/- 0 20";
-    State after = play(pos(text), "d8-srv", kStandard);
-    EXPECT_EQ(format(after), "lll2vvv/3lv3/8/8/8/8/3L4/LLL5 2 CNcn VVVV/- 0 21");
-    EXPECT_EQ(outcome(after, kStandard), Outcome::Side2Wins);
-    EXPECT_TRUE(legalActions(after, kStandard).empty());
-}
-
-TEST(ReferenceRulesExamples, Side2EscapingItsFourthLinkWins) {
-    const char* text = "v4vvv/8/8/8/8/8/3LV3/LLLl1VVV 2 CNcn -/lll 5 21";
-    EXPECT_TRUE(legal(text, "d1-srv", kStandard));
-    State after = play(pos(text), "d1-srv", kStandard);
-    EXPECT_EQ(format(after), "v4vvv/8/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/llll 0 22");
-    EXPECT_EQ(outcome(after, kStandard), Outcome::Side2Wins);
-}
-
-TEST(ReferenceRulesExamples, Side2CapturingSide1sFourthLinkWins) {
-    const char* text = "lll2vvv/3l4/8/8/4L3/4v3/4V3/5VVV 2 CNcn -/LLL 0 21";
-    State after = play(pos(text), "e3-e4", kStandard);
-    EXPECT_EQ(format(after), "lll2vvv/3l4/8/8/4v3/8/4V3/5VVV 1 CNcn -/LLLL 0 22");
-    EXPECT_EQ(outcome(after, kStandard), Outcome::Side2Wins);
+// Actions that end the game: the fourth link or virus reaching a stack, by capture or escape.
+TEST(ReferenceRulesExamples, TheFourthLinkOrVirusEndsTheGame) {
+    struct Ending {
+        const char* what;
+        const char* before;
+        const char* action;
+        const char* after;
+        Outcome outcome;
+    };
+    const Ending endings[] = {
+        {"capturing the fourth link wins", "5vvv/4v3/8/3l4/3L4/8/4V3/LLL2VVV 1 CNcn lll/- 3 20",
+         "d4-d5", "5vvv/4v3/8/3L4/8/8/4V3/LLL2VVV 2 CNcn llll/- 0 21", Outcome::Side1Wins},
+        {"capturing the fourth virus loses", "lll5/3l4/8/3v4/3L4/8/4V3/LLL2VVV 1 CNcn vvv/- 3 20",
+         "d4-d5", "lll5/3l4/8/3L4/8/8/4V3/LLL2VVV 2 CNcn vvvv/- 0 21", Outcome::Side2Wins},
+        {"escaping the own fourth virus loses", "lllV1vvv/3lv3/8/8/8/8/3L4/LLL5 1 CNcn VVV/- 0 20",
+         "d8-srv", "lll2vvv/3lv3/8/8/8/8/3L4/LLL5 2 CNcn VVVV/- 0 21", Outcome::Side2Wins},
+        {"side 2 escaping its fourth link wins", "v4vvv/8/8/8/8/8/3LV3/LLLl1VVV 2 CNcn -/lll 5 21",
+         "d1-srv", "v4vvv/8/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/llll 0 22", Outcome::Side2Wins},
+        {"side 2 capturing side 1's fourth link wins",
+         "lll2vvv/3l4/8/8/4L3/4v3/4V3/5VVV 2 CNcn -/LLL 0 21", "e3-e4",
+         "lll2vvv/3l4/8/8/4v3/8/4V3/5VVV 1 CNcn -/LLLL 0 22", Outcome::Side2Wins},
+    };
+    for (const Ending& e : endings) {
+        SCOPED_TRACE(e.what);
+        EXPECT_TRUE(legal(e.before, e.action, kStandard));
+        State after = play(pos(e.before), e.action, kStandard);
+        EXPECT_EQ(format(after), e.after);
+        EXPECT_EQ(outcome(after, kStandard), e.outcome);
+        EXPECT_TRUE(legalActions(after, kStandard).empty());
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -43,22 +43,32 @@ TEST(Clock, ReconnectDoesNotStopTheClock) {
     EXPECT_EQ(back.game(g).clocks, (Json{{"1", 1100}, {"2", 600}, {"running", "2"}}));
 }
 
-TEST(Clock, TheClockRunsAgainAfterARestart) {
-    ServerProcess server(dbPath("clockrestart"));
-    std::string g, tokenB;
-    {
-        Player a(server.port()), b(server.port());
-        g = startGame(a, b, kClock);
-        server.advance(250);
-        playOne(a, b, g, a.game(g).legal[0]);  // stored: side 1 850, side 2 1000
-        tokenB = b.token();
-        server.kill(SIGKILL);
-    }
+// Side 1 plays after 2.5 s (stored clocks: side 1 850, side 2 1000), side 2 thinks `thinkCs`,
+// then the server is killed and started again. Returns the game and side 2's token.
+std::pair<std::string, std::string> crashWhileSide2Thinks(ServerProcess& server, int thinkCs) {
+    Player a(server.port()), b(server.port());
+    const std::string g = startGame(a, b, kClock);
+    server.advance(250);
+    playOne(a, b, g, a.game(g).legal[0]);
+    if (thinkCs) server.advance(thinkCs);
+    server.kill(SIGKILL);
     server.start();
-    server.advance(1000);  // side 2's whole stored clock, after the restart: it flags
-    Player b(server.port(), tokenB);
+    return {g, b.token()};
+}
+
+// Side 2 as it finds the game after coming back.
+Player comeBack(ServerProcess& server, const std::string& token, const std::string& g) {
+    Player b(server.port(), token);
     b.ws().send(Json{{"type", "watch"}, {"game", g}});
     b.take([](const Json& j) { return j["type"] == "snapshot"; });
+    return b;
+}
+
+TEST(Clock, TheClockRunsAgainAfterARestart) {
+    ServerProcess server(dbPath("clockrestart"));
+    auto [g, tokenB] = crashWhileSide2Thinks(server, 0);
+    server.advance(1000);  // side 2's whole stored clock, after the restart: it flags
+    Player b = comeBack(server, tokenB, g);
     EXPECT_EQ(b.game(g).status, "finished");
     EXPECT_EQ(b.game(g).end["reason"], "time");
 }
@@ -67,21 +77,9 @@ TEST(Clock, TheClockRunsAgainAfterARestart) {
 // downtime nor the part of the turn before the crash is charged.
 TEST(Clock, RestartDoesNotChargeTheDowntime) {
     ServerProcess server(dbPath("clockrestart2"));
-    std::string g, tokenB;
-    {
-        Player a(server.port()), b(server.port());
-        g = startGame(a, b, kClock);
-        server.advance(250);
-        playOne(a, b, g, a.game(g).legal[0]);  // stored: side 1 850, side 2 1000
-        server.advance(300);                   // side 2 thinks; then the server dies
-        tokenB = b.token();
-        server.kill(SIGKILL);
-    }
-    server.start();
+    auto [g, tokenB] = crashWhileSide2Thinks(server, 300);
     server.advance(50);
-    Player b(server.port(), tokenB);
-    b.ws().send(Json{{"type", "watch"}, {"game", g}});
-    b.take([](const Json& j) { return j["type"] == "snapshot"; });
+    Player b = comeBack(server, tokenB, g);
     EXPECT_EQ(b.game(g).clocks, (Json{{"1", 850}, {"2", 950}, {"running", "2"}}));
 }
 
