@@ -1,6 +1,7 @@
 // `rainet loadtest`: opens N client pairs (plus spectators) to a running `rainet serve` over
-// loopback, plays random legal games at a given pace, and reports actions/s, act->ack latency
-// (p50/p99), the server's RSS per game and CPU. Games that end are replaced, so N stay in play.
+// loopback, plays random legal games at a given pace, and reports actions/s, latencies (act -> ack
+// to the mover, act -> event at the opponent and at a spectator; p50/p99), the server's RSS per
+// game and CPU. Games that end are replaced, so N stay in play.
 #include <utility>
 
 #include <unistd.h>
@@ -44,7 +45,9 @@ struct Options {
 struct Stats {
     std::int64_t started = 0, finished = 0, actions = 0, connectErrors = 0, closed = 0;
     std::map<std::string, std::int64_t> errors;
-    std::vector<std::uint32_t> latencyUs;
+    std::vector<std::uint32_t> latencyUs;   // act -> ack
+    std::vector<std::uint32_t> opponentUs;  // act -> the action event at the opponent
+    std::vector<std::uint32_t> watcherUs;   // act -> the action event at the first spectator
     bool measuring = false;
 };
 
@@ -160,8 +163,18 @@ class Pair : public std::enable_shared_from_this<Pair> {
                     stats_.latencyUs.push_back(static_cast<std::uint32_t>(us));
                 }
             }
-        } else if (type == "event" && who < 2 && j["game"] == game_) {
+        } else if (type == "event" && j["game"] == game_) {
             const std::string kind = j.value("kind", "");
+            // The first action event each of them gets after the act is the act's.
+            bool& waiting = who == 1 - sender_ ? awaitOpponent_ : awaitWatcher_;
+            if (kind == "action" && (who == 1 - sender_ || who == 2) && waiting) {
+                waiting = false;
+                const auto us = static_cast<std::uint32_t>(
+                    std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent_)
+                        .count());
+                if (stats_.measuring) (who == 2 ? stats_.watcherUs : stats_.opponentUs).push_back(us);
+            }
+            if (who >= 2) return;
             if ((kind == "start" || kind == "action") && j.contains("legal")) {
                 legal_ = j["legal"].get<std::vector<std::string>>();
                 mover_ = who;
@@ -187,6 +200,9 @@ class Pair : public std::enable_shared_from_this<Pair> {
             if (ec || self->stopping_ || self->legal_.empty()) return;
             const auto& a = self->legal_[self->rng_() % self->legal_.size()];
             self->sent_ = Clock::now();
+            self->sender_ = self->mover_;
+            self->awaitOpponent_ = true;
+            self->awaitWatcher_ = self->opt_.spectators > 0;
             self->conns_[self->mover_]->send(Json{
                 {"type", "act"},
                 {"id", "a" + std::to_string(++self->acts_)},
@@ -207,6 +223,8 @@ class Pair : public std::enable_shared_from_this<Pair> {
     std::string game_;
     std::vector<std::string> legal_;
     Clock::time_point sent_;
+    int sender_ = 0;  // who sent the act being timed; its action event has not yet reached:
+    bool awaitOpponent_ = false, awaitWatcher_ = false;
     bool stopping_ = false;
 };
 
@@ -306,10 +324,15 @@ int run(const Args& args) {
             auto serverEnd = o.serverPid ? processUsage(o.serverPid) : std::pair<double, long>{};
             auto selfEnd = processUsage(getpid());
             rssEnd = serverEnd.second;
-            auto& l = stats.latencyUs;
-            std::sort(l.begin(), l.end());
-            auto pct = [&](double p) {
-                return l.empty() ? 0.0 : l[static_cast<std::size_t>(p * (l.size() - 1))] / 1000.0;
+            auto percentiles = [](std::vector<std::uint32_t>& l) {
+                std::sort(l.begin(), l.end());
+                auto pct = [&](double p) {
+                    return l.empty() ? 0.0
+                                     : l[static_cast<std::size_t>(p * (l.size() - 1))] / 1000.0;
+                };
+                std::ostringstream out;
+                out << "p50 " << pct(0.5) << "  p99 " << pct(0.99) << "  max " << pct(1.0);
+                return out.str();
             };
             std::cout << "games (concurrent)    " << o.games << " (+" << o.spectators
                       << " spectators each), pace " << o.paceMs << " ms\n"
@@ -317,8 +340,9 @@ int run(const Args& args) {
                       << "actions               " << stats.actions << " ("
                       << stats.actions / measured << " /s)\n"
                       << "games finished        " << stats.finished << "\n"
-                      << "act->ack latency ms   p50 " << pct(0.5) << "  p99 " << pct(0.99)
-                      << "  max " << pct(1.0) << "\n"
+                      << "act->ack latency ms   " << percentiles(stats.latencyUs) << "\n"
+                      << "act->opponent ms      " << percentiles(stats.opponentUs) << "\n"
+                      << "act->spectator ms     " << percentiles(stats.watcherUs) << "\n"
                       << "connect errors        " << stats.connectErrors << ", closed "
                       << stats.closed << "\n";
             for (auto& [code, n] : stats.errors) std::cout << "error " << code << "  " << n << "\n";
