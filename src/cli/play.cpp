@@ -21,8 +21,10 @@
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -158,6 +160,11 @@ class PlayClient {
         pump();
     }
     int status() const { return status_; }
+    // SIGINT or SIGTERM: leave as `quit` does (the terminal's echo back on), with status 128+sig.
+    void interrupted(int sig) {
+        status_ = 128 + sig;
+        quit();
+    }
 
   private:
     // What the next line waits for.
@@ -460,7 +467,10 @@ class PlayClient {
                 std::string password = std::move(lines_.front());
                 lines_.pop_front();
                 echoOn();
-                sendAuth(*pendingAuth_, std::move(password));
+                if (password.empty())
+                    say("no password given: nothing sent");
+                else
+                    sendAuth(*pendingAuth_, std::move(password));
                 pendingAuth_.reset();
                 continue;
             }
@@ -800,6 +810,10 @@ int run(const Args& args) {
     asio::io_context io(1);
     PlayClient client(io, c);
     client.start();
+    asio::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](boost::system::error_code ec, int sig) {
+        if (!ec) client.interrupted(sig);
+    });
     StdinReader reader(
         io, [&](std::string line) { client.onLine(std::move(line)); }, [&] { client.onEof(); });
     io.run();

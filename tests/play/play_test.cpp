@@ -366,6 +366,9 @@ TEST(Play, RegisterHereLogInThereAsTheSamePlayer) {
     b.type("seek");
     b.expect("seeking standard, no clock, rated: waiting");
     b.type("login ALICE");
+    b.type("");  // no password: nothing sent
+    b.expect("no password given: nothing sent");
+    b.type("login ALICE");
     b.type("wrong horse");
     b.expect("no longer seeking");
     b.expect("error: wrong username or password (bad_credentials)");
