@@ -3,6 +3,10 @@
 // followed game after every event. Reconnects by itself: hello with the kept token, resume with
 // the last version, and every unacknowledged request sent again with its id (protocol §8).
 //
+// Accounts (register, login, logout) read the password from the line after the command: typed
+// without echo on a terminal, or the next line of a script. It is sent once (again only when the
+// connection dropped before the answer) and never printed.
+//
 // One thread runs the io_context (network, timers, commands); a second one only reads stdin and
 // posts each line to it. A command that asks the server something holds back the next line until
 // it is answered, so that a script runs in order (`new computer 1` then `setup random`).
@@ -11,13 +15,16 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -38,6 +45,7 @@ namespace rainet::cli {
 namespace {
 
 namespace asio = boost::asio;
+using play::ChatLine;
 using play::GameFollower;
 using play::GameState;
 using play::Input;
@@ -137,11 +145,13 @@ class PlayClient {
         if (!cfg_.startLine.empty()) lines_.push_back(cfg_.startLine);
         connect();
     }
+    ~PlayClient() { echoOn(); }
+
     void onLine(std::string line) {
         promptShown_ = false;  // the line typed ended with a newline
-        // `quit` is obeyed at once, even while an answer is awaited.
+        // `quit` is obeyed at once, even while an answer is awaited (but a password is a password).
         auto in = play::parseInput(line);
-        if (in && in->kind == Input::Kind::Quit) return quit();
+        if (in && in->kind == Input::Kind::Quit && !passwordNext()) return quit();
         lines_.push_back(std::move(line));
         pump();
     }
@@ -150,12 +160,18 @@ class PlayClient {
         pump();
     }
     int status() const { return status_; }
+    // SIGINT or SIGTERM: leave as `quit` does (the terminal's echo back on), with status 128+sig.
+    void interrupted(int sig) {
+        status_ = 128 + sig;
+        quit();
+    }
 
   private:
     // What the next line waits for.
     // Version: an acknowledged change until its event arrives (so that `wait` or `legal` right
     // after an action see the game after it).
-    enum class Gate { None, Ack, Snapshot, Version, Lobby, Turn };
+    // Welcome: a new identity after logout.
+    enum class Gate { None, Ack, Snapshot, Version, Lobby, Turn, Welcome };
 
     // ------------------------------------------------------------ network
 
@@ -205,6 +221,36 @@ class PlayClient {
         if (type == "error") return onError(j);
         if (type == "lobby") return onLobby(j);
         if (type == "snapshot" || type == "event" || type == "presence") return onGame(j);
+        if (type == "chat") return onChat(j);
+        if (type == "matched") return onMatched(j.value("game", ""), j.value("side", ""));
+    }
+
+    static std::string idOf(const Json& j) {
+        return j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : std::string();
+    }
+    // Removes the request `id` from those awaiting an answer; returns its type ("" if none).
+    std::string takePending(const std::string& id) {
+        for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+            if (it->first != id) continue;
+            std::string kind = it->second.value("type", "");
+            pending_.erase(it);
+            return kind;
+        }
+        return "";
+    }
+    void setPlayer(const Json& p) {
+        if (!p.is_object()) return;
+        player_.id = p.value("id", player_.id);
+        player_.name = p.value("name", player_.name);
+        player_.kind = p.value("kind", player_.kind);
+        if (p.contains("rating") && p["rating"].is_number())
+            player_.rating = static_cast<int>(p["rating"].get<double>());
+    }
+    std::string whoText() const {
+        std::string t = player_.name + " (" + player_.id + "), " +
+                        (player_.kind.empty() ? std::string("guest") : player_.kind);
+        if (player_.rating) t.append(", rating ").append(std::to_string(*player_.rating));
+        return t;
     }
 
     void onWelcome(const Json& j) {
@@ -215,6 +261,15 @@ class PlayClient {
             if (auto e = writeToken(cfg_.tokenFile, token_); !e.empty()) say("warning: " + e);
         }
         const Json& p = j.value("player", Json::object());
+        setPlayer(p);
+        if (const std::string id = idOf(j); !id.empty() && takePending(id) == "login")
+            return onLoggedIn(id);
+        if (relogging_) {  // the hello after a logout
+            relogging_ = false;
+            say("you are now a new guest: " + whoText());
+            if (gate_ == Gate::Welcome) open();
+            return;
+        }
         if (!everWelcomed_) {
             everWelcomed_ = true;
             say("connected to " + cfg_.urlText + " as " + p.value("name", "?") + " (" +
@@ -240,15 +295,50 @@ class PlayClient {
         if (gate_ == Gate::Lobby) open();
     }
 
+    // A login replaced the connection's identity: it follows nothing now (protocol §4, login), so
+    // the game shown is watched again, in the role the account has in it.
+    void onLoggedIn(const std::string& id) {
+        say("logged in as " + whoText());
+        const bool awaited = gate_ == Gate::Ack && gateId_ == id;
+        if (game_) {
+            send({{"type", "watch"}, {"game", game_->game()}});
+            if (awaited) return setGate(Gate::Snapshot, game_->game());
+        }
+        if (awaited) open();
+    }
+
     void onAck(const Json& j) {
-        const std::string id =
-            j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : std::string();
-        std::string kind;
-        for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-            if (it->first != id) continue;
-            kind = it->second.value("type", "");
-            pending_.erase(it);
-            break;
+        const std::string id = idOf(j);
+        const std::string kind = takePending(id);
+        const bool awaited = gate_ == Gate::Ack && gateId_ == id;
+        if (kind == "register") {
+            setPlayer(j.value("player", Json::object()));
+            say("registered: you are now the account " + whoText());
+        } else if (kind == "rename") {
+            setPlayer(j.value("player", Json::object()));
+            say("your name is now " + player_.name + " (in the games you create or join from now)");
+        } else if (kind == "unseek") {
+            seeking_ = false;
+            say("no longer seeking");
+        } else if (kind == "logout") {
+            // The token is revoked: forget it and say hello again as a new guest.
+            say("logged out (the token here is forgotten)");
+            token_.clear();
+            welcomed_ = false;
+            relogging_ = true;
+            seeking_ = false;
+            game_.reset();
+            previous_.reset();
+            lastChat_.reset();
+            Json hello{{"type", "hello"}};
+            if (!cfg_.name.empty()) hello["name"] = cfg_.name;
+            ws_->send(hello.dump());
+            if (awaited) setGate(Gate::Welcome);
+            return;
+        } else if (kind == "seek") {
+            if (j.contains("game")) return;  // paired at once: `matched` follows
+            seeking_ = true;
+            say("seeking " + seekText_ + ": waiting for an opponent (unseek to stop)");
         }
         if (kind == "create") {
             const std::string g = j.value("game", "");
@@ -269,8 +359,7 @@ class PlayClient {
     }
 
     void onError(const Json& j) {
-        const std::string id =
-            j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : std::string();
+        const std::string id = idOf(j);
         const std::string game = j.value("game", "");
         std::erase_if(pending_, [&](const auto& p) { return !id.empty() && p.first == id; });
         say("error: " + j.value("message", j.value("code", "?")) + " (" + j.value("code", "?") +
@@ -283,20 +372,29 @@ class PlayClient {
     }
 
     void onLobby(const Json& j) {
-        const Json& games = j.value("games", Json::array());
-        if (games.empty()) say("no open games (new open creates one)");
-        for (const Json& g : games) {
-            std::string line = "  " + g.value("game", "") + "  " + g.value("preset", "") + "  ";
-            const Json& c = g.value("clock", Json());
-            line += c.is_object() ? "clock " + play::formatClock(c.value("initial", 0)) + "+" +
-                                        std::to_string(c.value("increment", 0) / 100) + "s"
-                                  : std::string("no clock");
-            line += "  by " + g.value("creator", Json::object()).value("name", "?") +
-                    "  creator's side " + g.value("side", "");
-            say(line);
-        }
+        clearPrompt();
+        std::cout << play::renderLobby(j) << std::flush;
         send({{"type", "lobby_unsubscribe"}});
         if (gate_ == Gate::Lobby) open();
+    }
+
+    // A chat line of the game shown (other games' lines are not followed).
+    void onChat(const Json& j) {
+        if (!game_ || j.value("game", "") != game_->game()) return;
+        const ChatLine c = play::chatLineOf(j);
+        say(play::renderChat(c));
+        lastChat_ = c;
+    }
+
+    // A seek was paired: follow the new game (its snapshot comes after `watch`).
+    void onMatched(const std::string& game, const std::string& side) {
+        if (game.empty()) return;
+        seeking_ = false;
+        say("matched: game " + game + ", you are side " + side + " (following it)");
+        follow(game);
+        send({{"type", "watch"}, {"game", game}});
+        if (gate_ == Gate::None || (gate_ == Gate::Ack && gateId_ == seekId_))
+            setGate(Gate::Snapshot, game);
     }
 
     void onGame(const Json& j) {
@@ -316,6 +414,10 @@ class PlayClient {
                 say("side " + side + (j.value("connected", false) ? " is back" : " went away"));
         } else if (type == "snapshot") {
             show();
+            // The chat of this room not shown yet: the last lines at first, then what was missed.
+            for (const ChatLine& c : play::unseenChat(s.chat, lastChat_, kChatShown))
+                say(play::renderChat(c));
+            if (!s.chat.empty()) lastChat_ = s.chat.back();
             if (previous_) {  // the game shown before is left once the new one is there
                 send({{"type", "leave"}, {"game", previous_->game()}});
                 previous_.reset();
@@ -330,6 +432,9 @@ class PlayClient {
             const std::string kind = j.value("kind", "");
             if (auto line = play::describeEvent(j, s); !line.empty()) say(line);
             if (kind == "start" || kind == "action" || kind == "end") show();
+            if (kind == "end" && s.isPlayer() && s.ending)
+                if (const auto& r = s.ending->ratings[s.you == "2" ? 1 : 0])
+                    player_.rating = r->after;
             if (kind == "rematch" && s.isPlayer() && !s.nextGame.empty()) rematch = s.nextGame;
         }
         if (gate_ == Gate::Version && s.v >= gateVersion_) setGate(Gate::None);
@@ -351,6 +456,24 @@ class PlayClient {
     void pump() {
         while (gate_ == Gate::None && !quitting_) {
             if (!everWelcomed_) return;
+            if (pendingAuth_) {  // the line after register/login is the password
+                if (lines_.empty()) {
+                    if (!eof_) return;
+                    pendingAuth_.reset();
+                    echoOn();
+                    say("no password given: nothing sent");
+                    continue;
+                }
+                std::string password = std::move(lines_.front());
+                lines_.pop_front();
+                echoOn();
+                if (password.empty())
+                    say("no password given: nothing sent");
+                else
+                    sendAuth(*pendingAuth_, std::move(password));
+                pendingAuth_.reset();
+                continue;
+            }
             if (lines_.empty()) {
                 if (eof_)
                     quit();
@@ -410,6 +533,44 @@ class PlayClient {
             case K::Wait:
                 setGate(Gate::Turn);
                 return checkTurnGate();
+            case K::Whoami:
+                return say("you are " + whoText());
+            case K::Register:
+            case K::Login:
+                if (in.kind == K::Register && player_.kind == "account")
+                    return say("you already are the account " + player_.name +
+                               " (logout, then register another)");
+                pendingAuth_ = in;
+                if (cfg_.interactive) {
+                    echoOff();
+                    clearPrompt();
+                    std::cout << "password for " << in.username << ": " << std::flush;
+                    promptShown_ = true;
+                }
+                return;
+            case K::Logout:
+                withdrawSeek();
+                return request({{"type", "logout"}});
+            case K::Rename:
+                return request({{"type", "rename"}, {"name", in.text}});
+            case K::Seek: {
+                Json m{{"type", "seek"}, {"preset", in.seek.preset}};
+                Json clock;
+                if (in.seek.initialCs)
+                    clock = {{"initial", *in.seek.initialCs}, {"increment", *in.seek.incrementCs}};
+                m["clock"] = clock;
+                if (in.seek.rated) m["rated"] = *in.seek.rated;
+                seekText_ =
+                    play::describeKind(in.seek.preset, clock, Json(in.seek.rated.value_or(true)));
+                request(m);
+                seekId_ = gateId_;
+                return;
+            }
+            case K::Unseek:
+                return request({{"type", "unseek"}});
+            case K::Say:
+                if (!s || s->v < 0) return say("no game shown: chat goes to a game (watch GAME)");
+                return request({{"type", "chat"}, {"game", s->game}, {"text", in.text}});
             default:
                 break;
         }
@@ -461,6 +622,7 @@ class PlayClient {
         Json m{
             {"type", "create"}, {"preset", n.preset}, {"side", n.side}, {"opponent", n.opponent}};
         if (n.opponent == "computer") m["level"] = n.level;
+        if (n.rated) m["rated"] = *n.rated;
         if (n.initialCs) m["clock"] = {{"initial", *n.initialCs}, {"increment", *n.incrementCs}};
         request(m);
     }
@@ -474,9 +636,49 @@ class PlayClient {
         setGate(Gate::Ack, id);
     }
 
+    void sendAuth(const Input& in, std::string password) {
+        const bool reg = in.kind == Input::Kind::Register;
+        if (!reg) withdrawSeek();
+        request({{"type", reg ? "register" : "login"},
+                 {"username", in.username},
+                 {"password", std::move(password)}});
+    }
+
+    // The server keeps a seek with the connection through login and logout (it would pair the
+    // identity that is left): withdrawn first. The next request holds the gate; the ack of this
+    // one only says so.
+    void withdrawSeek() {
+        if (seeking_) request({{"type", "unseek"}});
+    }
+
+    // Whether the next line typed is a password: one is asked for now, or the line before it
+    // (not run yet) is register/login.
+    bool passwordNext() const {
+        if (pendingAuth_ && lines_.empty()) return true;
+        if (lines_.empty()) return false;
+        auto last = play::parseInput(lines_.back());
+        return last && (last->kind == Input::Kind::Register || last->kind == Input::Kind::Login);
+    }
+
+    // No echo while a password is typed at a terminal.
+    void echoOff() {
+        if (!cfg_.interactive || echoOff_ || ::tcgetattr(0, &savedTermios_) != 0) return;
+        termios t = savedTermios_;
+        t.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+        if (::tcsetattr(0, TCSANOW, &t) == 0) echoOff_ = true;
+    }
+    void echoOn() {
+        if (!echoOff_) return;
+        ::tcsetattr(0, TCSANOW, &savedTermios_);
+        echoOff_ = false;
+        std::cout << "\n" << std::flush;  // the Enter typed was not echoed either
+        promptShown_ = false;
+    }
+
     // Shows `game` from now on (leaving the one shown before).
     void follow(const std::string& game) {
         if (game_ && game_->game() == game) return;
+        lastChat_.reset();
         previous_ = std::move(game_);
         game_ = std::make_unique<GameFollower>(game);
         if (cfg_.autoJoin && autoJoinGame_.empty() && !autoJoinUsed_) {
@@ -501,7 +703,8 @@ class PlayClient {
         const bool offered = s && s->isPlayer() &&
                              ((!s->drawOffer.empty() && s->drawOffer != s->you) ||
                               (!s->rematchOffer.empty() && s->rematchOffer != s->you));
-        if (s && s->v < 0) return;  // its snapshot is on the way
+        if (s && s->v < 0) return;                    // its snapshot is on the way
+        if (seeking_ && (!s || s->isOver())) return;  // a game will come with `matched`
         if (!s || s->myTurn() || s->isOver() || mustSetUp || offered) open();
     }
 
@@ -518,7 +721,7 @@ class PlayClient {
         std::cout << "\n" << play::renderGame(game_->state(), o) << std::flush;
     }
     void prompt() {
-        if (!cfg_.interactive || promptShown_) return;
+        if (!cfg_.interactive || promptShown_ || pendingAuth_) return;
         std::cout << "> " << std::flush;
         promptShown_ = true;
     }
@@ -531,6 +734,7 @@ class PlayClient {
     void quit() {
         if (quitting_) return;
         quitting_ = true;
+        echoOn();
         retry_.cancel();
         if (ws_) ws_->close();
         io_.stop();
@@ -555,6 +759,20 @@ class PlayClient {
     long gateVersion_ = 0;  // the version awaited (Version)
     std::string autoJoinGame_;
     bool autoJoinUsed_ = false;
+    // Who this connection is, from the last welcome (or register/rename ack).
+    struct Player {
+        std::string id, name, kind;
+        std::optional<int> rating;
+    } player_;
+    std::optional<Input> pendingAuth_;  // register/login awaiting its password line
+    bool relogging_ = false;            // logged out: the next welcome is a new guest's
+    bool echoOff_ = false;
+    termios savedTermios_{};
+    bool seeking_ = false;                        // a seek waits for an opponent
+    std::string seekId_;                          // the request id of the last seek
+    std::string seekText_;                        // what it seeks ("standard, no clock, rated")
+    std::optional<ChatLine> lastChat_;            // the last chat line shown of the game shown
+    static constexpr std::size_t kChatShown = 5;  // chat history lines shown with a game
 };
 
 int run(const Args& args);
@@ -592,6 +810,10 @@ int run(const Args& args) {
     asio::io_context io(1);
     PlayClient client(io, c);
     client.start();
+    asio::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](boost::system::error_code ec, int sig) {
+        if (!ec) client.interrupted(sig);
+    });
     StdinReader reader(
         io, [&](std::string line) { client.onLine(std::move(line)); }, [&] { client.onEof(); });
     io.run();

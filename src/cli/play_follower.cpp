@@ -37,6 +37,8 @@ std::optional<Seat> seatOf(const Json& j) {
     s.name = str(j, "name");
     s.connected = j.value("connected", true);
     s.bot = j.value("bot", false);
+    if (auto it = j.find("rating"); it != j.end() && it->is_number())
+        s.rating = static_cast<int>(it->get<double>());
     return s;
 }
 
@@ -48,6 +50,14 @@ Ending endingOf(const Json& j) {
     e.position = str(j, "position");
     if (auto it = j.find("setups"); it != j.end() && it->is_object())
         for (int i = 0; i < 2; ++i) e.setups[i] = strings(it->value(i ? "2" : "1", Json()));
+    if (auto it = j.find("ratings"); it != j.end() && it->is_object())
+        for (int i = 0; i < 2; ++i) {
+            const Json r = it->value(i ? "2" : "1", Json());
+            if (r.is_object() && r.contains("before") && r.contains("after") &&
+                r["before"].is_number() && r["after"].is_number())
+                e.ratings[i] = Ending::RatingChange{static_cast<int>(r["before"].get<double>()),
+                                                    static_cast<int>(r["after"].get<double>())};
+        }
     return e;
 }
 
@@ -60,6 +70,34 @@ std::string seatName(const GameState& s, const std::string& side) {
 }
 
 }  // namespace
+
+ChatLine chatLineOf(const Json& j) {
+    ChatLine c;
+    if (!j.is_object()) return c;
+    c.channel = str(j, "channel");
+    const Json from = j.value("from", Json::object());
+    if (from.is_object()) {
+        c.fromId = str(from, "id");
+        c.fromName = str(from, "name");
+    }
+    c.side = str(j, "side");
+    c.text = str(j, "text");
+    if (auto it = j.find("at"); it != j.end() && it->is_number_integer())
+        c.at = it->get<long long>();
+    return c;
+}
+
+std::vector<ChatLine> unseenChat(const std::vector<ChatLine>& history,
+                                 const std::optional<ChatLine>& lastShown, std::size_t max) {
+    std::size_t from = history.size() > max ? history.size() - max : 0;
+    if (lastShown)
+        for (std::size_t i = history.size(); i-- > 0;)
+            if (history[i] == *lastShown) {
+                from = i + 1;
+                break;
+            }
+    return {history.begin() + static_cast<std::ptrdiff_t>(from), history.end()};
+}
 
 GameFollower::Outcome GameFollower::take(const Json& j, SteadyTime now) {
     if (!j.is_object() || str(j, "game") != s_.game) return Outcome::Ignored;
@@ -98,6 +136,7 @@ void GameFollower::applySnapshot(const Json& j, SteadyTime now) {
     s.preset = j.contains("preset") ? str(j, "preset") : "standard";
     s.opponent = str(j, "opponent");
     if (j.contains("level") && j["level"].is_number_integer()) s.level = j["level"].get<int>();
+    if (j.contains("rated") && j["rated"].is_boolean()) s.rated = j["rated"].get<bool>();
     if (auto it = j.find("clock"); it != j.end() && it->is_object()) {
         s.initialCs = it->value("initial", 0);
         s.incrementCs = it->value("increment", 0);
@@ -122,6 +161,8 @@ void GameFollower::applySnapshot(const Json& j, SteadyTime now) {
         s.rematchOffer = str(*it, "offer");
         s.nextGame = str(*it, "next_game");
     }
+    for (const Json& c : j.value("chat", Json::array()))
+        if (c.is_object()) s.chat.push_back(chatLineOf(c));
     s_ = std::move(s);
 }
 
@@ -150,6 +191,9 @@ void GameFollower::applyEvent(const Json& j, SteadyTime now) {
     } else if (kind == "end") {
         s_.ending = endingOf(j);
         s_.status = s_.ending->reason == "aborted" ? "aborted" : "finished";
+        for (int i = 0; i < 2; ++i)  // the seats show the ratings after the game
+            if (s_.ending->ratings[i] && s_.seats[i])
+                s_.seats[i]->rating = s_.ending->ratings[i]->after;
         s_.legal.clear();
         s_.drawOffer.clear();
         s_.clocks = clocksOf(j.value("clocks", Json()), now);

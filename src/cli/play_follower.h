@@ -19,7 +19,20 @@ using SteadyTime = std::chrono::steady_clock::time_point;
 struct Seat {
     std::string id, name;
     bool connected = false, bot = false;
+    std::optional<int> rating;  // when the server sent one (never for the computer)
 };
+
+// A line of chat (docs/protocol.md §5, chat): a `chat` message or an entry of a snapshot's `chat`.
+struct ChatLine {
+    std::string channel;  // players, spectators
+    std::string fromId, fromName;
+    std::string side;  // the speaker's seat, "" for a spectator
+    std::string text;
+    long long at = 0;  // Unix ms
+
+    bool operator==(const ChatLine&) const = default;
+};
+ChatLine chatLineOf(const Json& j);
 
 struct HistoryEntry {
     int ply = 0;
@@ -39,6 +52,10 @@ struct Ending {
     std::string reason;
     std::string position;  // full position string ("" when play never started)
     std::vector<std::string> setups[2];
+    struct RatingChange {
+        int before = 0, after = 0;
+    };
+    std::optional<RatingChange> ratings[2];  // a rated game with a result only
 };
 
 struct GameState {
@@ -49,6 +66,7 @@ struct GameState {
     std::string preset = "standard";
     std::string opponent;  // open, invite, computer
     std::optional<int> level;
+    std::optional<bool> rated;                  // when the server said
     std::optional<int> initialCs, incrementCs;  // the time control; none when untimed
     std::optional<Clocks> clocks;
     std::optional<Seat> seats[2];
@@ -62,6 +80,7 @@ struct GameState {
     std::string nextGame;      // the rematch game once agreed
     std::optional<Ending> ending;
     long graceCs = 0;
+    std::vector<ChatLine> chat;  // the snapshot's chat history of the recipient's room
 
     bool isPlayer() const { return you == "1" || you == "2"; }
     bool isOver() const { return status == "finished" || status == "aborted"; }
@@ -90,6 +109,11 @@ class GameFollower {
     GameState s_;
     bool resumePending_ = false;
 };
+
+// The lines of `history` (a snapshot's chat, oldest first) not yet shown when `lastShown` was the
+// last line shown: those after it, or the last `max` when it is not among them.
+std::vector<ChatLine> unseenChat(const std::vector<ChatLine>& history,
+                                 const std::optional<ChatLine>& lastShown, std::size_t max);
 
 // One line describing an event for its recipient ("side 2 (bob) played d7-d6", "side 1 offers a
 // draw"), or "" for events that say nothing (those that only advance the version).

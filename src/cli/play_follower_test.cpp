@@ -179,5 +179,76 @@ TEST(PlayFollower, AbortedEndIsAborted) {
     EXPECT_TRUE(f.state().isOver());
 }
 
+TEST(PlayFollower, RatingsRatedFlagAndChatHistoryFromTheSnapshot) {
+    GameFollower f("g1");
+    Json snap = snapshot();
+    snap["rated"] = true;
+    snap["players"]["1"]["rating"] = 1500;
+    snap["players"]["2"]["rating"] = 1612;
+    snap["chat"] = Json::parse(R"([
+      {"channel":"players","from":{"id":"p1","name":"alice"},"side":"1","text":"hi","at":1},
+      {"channel":"players","from":{"id":"p2","name":"bob"},"side":"2","text":"gl","at":2}])");
+    f.take(snap);
+    const GameState& s = f.state();
+    EXPECT_EQ(s.rated, true);
+    EXPECT_EQ(s.seats[0]->rating, 1500);
+    EXPECT_EQ(s.seats[1]->rating, 1612);
+    ASSERT_EQ(s.chat.size(), 2u);
+    EXPECT_EQ(s.chat[1].fromName, "bob");
+    EXPECT_EQ(s.chat[1].side, "2");
+    EXPECT_EQ(s.chat[1].text, "gl");
+    EXPECT_EQ(s.chat[1].at, 2);
+    // The end of a rated game carries the rating change; the seats show the new ratings.
+    f.take(Json::parse(R"({"type":"event","game":"g1","v":5,"kind":"end","result":"0-1",
+      "winner":"2","reason":"resign","setups":{"1":[],"2":[]},"clocks":null,
+      "ratings":{"1":{"before":1500,"after":1420},"2":{"before":1612,"after":1650}}})"));
+    ASSERT_TRUE(s.ending && s.ending->ratings[0] && s.ending->ratings[1]);
+    EXPECT_EQ(s.ending->ratings[0]->before, 1500);
+    EXPECT_EQ(s.ending->ratings[1]->after, 1650);
+    EXPECT_EQ(s.seats[0]->rating, 1420);
+    // A player who joins carries a rating too.
+    GameFollower g("g1");
+    Json open = snapshot();
+    open["status"] = "open";
+    open["players"]["2"] = nullptr;
+    g.take(open);
+    g.take(Json::parse(R"({"type":"event","game":"g1","v":5,"kind":"joined","side":"2",
+      "player":{"id":"p9","name":"carol","rating":1580}})"));
+    EXPECT_EQ(g.state().seats[1]->rating, 1580);
+}
+
+TEST(PlayFollower, UnseenChatIsWhatFollowsTheLastLineShown) {
+    auto line = [](const std::string& text, long long at) {
+        ChatLine c;
+        c.channel = "players";
+        c.fromName = "alice";
+        c.text = text;
+        c.at = at;
+        return c;
+    };
+    std::vector<ChatLine> h;
+    for (int i = 0; i < 8; ++i) h.push_back(line(std::string("l").append(std::to_string(i)), i));
+    // First shown: the last few only.
+    auto u = unseenChat(h, std::nullopt, 5);
+    ASSERT_EQ(u.size(), 5u);
+    EXPECT_EQ(u.front().text, "l3");
+    // Later (a snapshot after reconnecting): only what came after the last line shown.
+    u = unseenChat(h, h[6], 5);
+    ASSERT_EQ(u.size(), 1u);
+    EXPECT_EQ(u[0].text, "l7");
+    EXPECT_TRUE(unseenChat(h, h[7], 5).empty());
+    // A line no longer held (or of another room): the last few again.
+    EXPECT_EQ(unseenChat(h, line("gone", 99), 3).size(), 3u);
+    EXPECT_TRUE(unseenChat({}, std::nullopt, 5).empty());
+    // A chat message reads like a history entry.
+    const ChatLine c = chatLineOf(Json::parse(
+        R"({"type":"chat","game":"g1","channel":"spectators","from":{"id":"p3","name":"carol"},
+            "side":null,"text":"wow","at":1764669600000})"));
+    EXPECT_EQ(c.channel, "spectators");
+    EXPECT_EQ(c.fromId, "p3");
+    EXPECT_EQ(c.side, "");
+    EXPECT_EQ(c.at, 1764669600000LL);
+}
+
 }  // namespace
 }  // namespace rainet::cli::play

@@ -57,6 +57,8 @@ Result<Input> parseNew(const std::vector<std::string>& w) {
             }
         } else if (a == "standard" || a == "official") {
             g.preset = a;
+        } else if (a == "rated" || a == "casual") {
+            g.rated = a == "rated";
         } else if (a == "side") {
             if (!hasNext) return Error{"side needs 1, 2 or random"};
             const std::string s = lower(w[++i]);
@@ -78,10 +80,57 @@ Result<Input> parseNew(const std::vector<std::string>& w) {
             return Error{
                 "new: unexpected '" + w[i] +
                 "' (new [computer LEVEL|open|invite] [standard|official] [side 1|2|random] "
-                "[clock MIN+INC])"};
+                "[clock MIN+INC] [rated|casual])"};
         }
     }
     return in;
+}
+
+Result<Input> parseSeek(const std::vector<std::string>& w) {
+    Input in;
+    in.kind = Input::Kind::Seek;
+    SeekSpec& k = in.seek;
+    for (std::size_t i = 1; i < w.size(); ++i) {
+        const std::string a = lower(w[i]);
+        if (a == "standard" || a == "official") {
+            k.preset = a;
+        } else if (a == "rated" || a == "casual") {
+            k.rated = a == "rated";
+        } else if (a == "clock") {
+            if (i + 1 >= w.size()) return Error{"clock needs MIN+INC (e.g. 5+3) or none"};
+            if (lower(w[++i]) == "none") {
+                k.initialCs.reset();
+                k.incrementCs.reset();
+                continue;
+            }
+            auto c = parseClock(w[i]);
+            if (!c) return c.error();
+            k.initialCs = c->initialCs;
+            k.incrementCs = c->incrementCs;
+        } else {
+            return Error{"seek: unexpected " + quote(w[i]) +
+                         " (seek [standard|official] [clock MIN+INC|none] [rated|casual])"};
+        }
+    }
+    return in;
+}
+
+// What follows the first word of `line`, trimmed.
+std::string restAfterWord(std::string_view line) {
+    auto isSpace = [](char c) { return c == ' ' || c == '\t'; };
+    std::size_t i = 0;
+    while (i < line.size() && isSpace(line[i])) ++i;
+    while (i < line.size() && !isSpace(line[i])) ++i;
+    while (i < line.size() && isSpace(line[i])) ++i;
+    std::size_t end = line.size();
+    while (end > i && isSpace(line[end - 1])) --end;
+    return std::string(line.substr(i, end - i));
+}
+
+bool validUsername(std::string_view u) {
+    return u.size() >= 3 && u.size() <= 24 && std::all_of(u.begin(), u.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+           });
 }
 
 Result<Input> parseSetup(const std::vector<std::string>& w) {
@@ -117,6 +166,22 @@ Result<Input> parseAct(const std::string& text) {
 }
 
 }  // namespace
+
+Result<std::string> checkChat(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos) return Error{"nothing to say: say TEXT"};
+    const auto last = text.find_last_not_of(" \t");
+    const std::string_view t = text.substr(first, last - first + 1);
+    std::size_t codePoints = 0;
+    for (unsigned char c : t) {
+        if (c < 0x20 || c == 0x7f) return Error{"a chat line cannot hold control characters"};
+        if ((c & 0xC0) != 0x80) ++codePoints;  // not a UTF-8 continuation byte
+    }
+    if (codePoints > kMaxChat)
+        return Error{"a chat line is at most " + std::to_string(kMaxChat) + " characters, not " +
+                     std::to_string(codePoints) + "; nothing was sent"};
+    return std::string(t);
+}
 
 Result<std::string> parseGameId(std::string_view text) {
     std::string t(text);
@@ -175,6 +240,14 @@ Result<Input> parseInput(std::string_view line) {
     const std::vector<std::string> w = words(line);
     Input in;
     if (w.empty()) return in;
+    // 'TEXT is short for say TEXT.
+    if (const auto first = line.find_first_not_of(" \t"); line[first] == '\'') {
+        auto text = checkChat(line.substr(first + 1));
+        if (!text) return text.error();
+        in.kind = Input::Kind::Say;
+        in.text = *text;
+        return in;
+    }
     const std::string cmd = lower(w[0]);
     struct Simple {
         const char* word;
@@ -189,6 +262,8 @@ Result<Input> parseInput(std::string_view line) {
         {"draw", Input::Kind::Draw},       {"accept", Input::Kind::Accept},
         {"decline", Input::Kind::Decline}, {"rematch", Input::Kind::Rematch},
         {"claim", Input::Kind::Claim},     {"abort", Input::Kind::Abort},
+        {"logout", Input::Kind::Logout},   {"whoami", Input::Kind::Whoami},
+        {"unseek", Input::Kind::Unseek},
     };
     for (const Simple& s : simple) {
         if (cmd != s.word) continue;
@@ -197,6 +272,30 @@ Result<Input> parseInput(std::string_view line) {
         return in;
     }
     if (cmd == "new") return parseNew(w);
+    if (cmd == "seek") return parseSeek(w);
+    if (cmd == "say") {
+        auto text = checkChat(restAfterWord(line));
+        if (!text) return text.error();
+        in.kind = Input::Kind::Say;
+        in.text = *text;
+        return in;
+    }
+    if (cmd == "register" || cmd == "login") {
+        in.kind = cmd == "login" ? Input::Kind::Login : Input::Kind::Register;
+        if (w.size() != 2)
+            return Error{cmd + " needs a username, e.g. " + cmd +
+                         " alice (the password is asked for next)"};
+        if (!validUsername(w[1]))
+            return Error{quote(w[1]) + " is not a username: 3 to 24 letters, digits, '_' or '-'"};
+        in.username = w[1];
+        return in;
+    }
+    if (cmd == "name") {
+        in.kind = Input::Kind::Rename;
+        in.text = restAfterWord(line);
+        if (in.text.empty()) return Error{"name needs the new name, e.g. name Okabe"};
+        return in;
+    }
     if (cmd == "setup") return parseSetup(w);
     if (cmd == "join" || cmd == "watch") {
         in.kind = cmd == "join" ? Input::Kind::Join : Input::Kind::Watch;
@@ -215,9 +314,14 @@ Result<Input> parseInput(std::string_view line) {
 
 const char* helpText() {
     return R"(commands:
-  lobby                       list the open games
+  lobby                       list the open games and the seeks waiting
   new [computer LEVEL|open|invite] [standard|official] [side 1|2|random] [clock MIN+INC|none]
-                              create a game (default: open, standard, random side, no clock)
+      [rated|casual]          create a game (default: open, standard, random side, no clock,
+                              rated between people)
+  seek [standard|official] [clock MIN+INC|none] [rated|casual]
+                              be paired with the next player seeking the same kind of game;
+                              the new game is followed at once
+  unseek                      stop seeking
   join GAME                   take the free seat of a game (join alone: the game shown)
   watch GAME                  follow a game (as its player if you are seated in it)
   setup random                let the server arrange your cards
@@ -233,6 +337,13 @@ const char* helpText() {
   rematch                     after the end: ask for (or accept) a rematch, sides swapped
   claim                       claim the win when the opponent has been away too long
   abort                       abort before both sides have played
+  say TEXT  (or 'TEXT)        chat in the game shown: players talk to players, spectators to
+                              spectators
+  register USERNAME           make this player an account (the password is asked for next)
+  login USERNAME              play as an account from here (the password is asked for next)
+  logout                      forget this identity here; go on as a new guest
+  whoami                      your player id, name, kind and rating
+  name NEW                    change your display name (guests only)
   help                        this list
   quit                        leave (the game goes on; `rainet play GAME` comes back to it)
 board: 1L/1V side 1's link/virus, 2? a card whose identity you cannot see; marks: + LB,

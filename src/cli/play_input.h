@@ -19,6 +19,14 @@ struct NewGame {
     std::string preset = "standard";
     std::string side = "random";                // 1, 2, random
     std::optional<int> initialCs, incrementCs;  // both set for a timed game
+    std::optional<bool> rated;                  // unset: the server's default (rated)
+};
+
+// The options of `seek`: the kind of game to be paired for (docs/protocol.md §4, seek).
+struct SeekSpec {
+    std::string preset = "standard";
+    std::optional<int> initialCs, incrementCs;  // both set for a timed game
+    std::optional<bool> rated;                  // unset: the server's default (rated)
 };
 
 struct Input {
@@ -44,13 +52,31 @@ struct Input {
         Rematch,
         Claim,
         Abort,
+        Register,
+        Login,
+        Logout,
+        Whoami,
+        Say,
+        Seek,
+        Unseek,
+        Rename,
     };
     Kind kind = Kind::Empty;
     NewGame game;                    // New
     std::string gameId;              // Join, Watch (empty: the current game)
     std::vector<std::string> links;  // SetupLinks: four squares as typed, lower case
     std::string action;              // Act: canonical notation
+    SeekSpec seek;                   // Seek
+    std::string username;            // Register, Login (the password is the next line)
+    std::string text;                // Say: the chat line, trimmed; Rename: the new name
 };
+
+// The longest chat line the server takes, in code points (docs/protocol.md §4, chat).
+constexpr std::size_t kMaxChat = 300;
+
+// A chat line as the server will take it: trimmed of surrounding spaces, 1 to kMaxChat code
+// points, no control characters. The error says why not.
+Result<std::string> checkChat(std::string_view text);
 
 // Reads one line; an error says what is wrong in a sentence fit to print.
 Result<Input> parseInput(std::string_view line);

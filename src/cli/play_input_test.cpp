@@ -131,5 +131,87 @@ TEST(PlayInput, ServerUrls) {
     EXPECT_FALSE(parseServerUrl("ws://:80/ws").ok());
 }
 
+TEST(PlayInput, NewRatedOrCasual) {
+    EXPECT_FALSE(ok("new").game.rated);
+    EXPECT_EQ(ok("new rated").game.rated, true);
+    EXPECT_EQ(ok("new invite casual clock 3+2").game.rated, false);
+    EXPECT_NE(bad("new unrated").find("[rated|casual]"), std::string::npos);
+}
+
+TEST(PlayInput, AccountCommands) {
+    Input in = ok("register Alice_9");
+    EXPECT_EQ(in.kind, K::Register);
+    EXPECT_EQ(in.username, "Alice_9");
+    in = ok("login alice");
+    EXPECT_EQ(in.kind, K::Login);
+    EXPECT_EQ(in.username, "alice");
+    EXPECT_EQ(ok("logout").kind, K::Logout);
+    EXPECT_EQ(ok("whoami").kind, K::Whoami);
+    // The password is never on the command line: it is the next line.
+    EXPECT_EQ(bad("login alice secret"),
+              "login needs a username, e.g. login alice (the password is asked for next)");
+    EXPECT_EQ(bad("register"),
+              "register needs a username, e.g. register alice (the password is asked for next)");
+    EXPECT_EQ(bad("register al"), "'al' is not a username: 3 to 24 letters, digits, '_' or '-'");
+    EXPECT_EQ(bad("register al.ice"),
+              "'al.ice' is not a username: 3 to 24 letters, digits, '_' or '-'");
+    EXPECT_EQ(bad(std::string("login ").append(25, 'a')).find("is not a username"), 28u);
+    EXPECT_EQ(bad("whoami now"), "whoami takes no arguments");
+}
+
+TEST(PlayInput, RenameTakesTheRestOfTheLine) {
+    Input in = ok("name  Okabe Rintaro ");
+    EXPECT_EQ(in.kind, K::Rename);
+    EXPECT_EQ(in.text, "Okabe Rintaro");
+    EXPECT_EQ(bad("name"), "name needs the new name, e.g. name Okabe");
+}
+
+TEST(PlayInput, SayAndItsShorthand) {
+    Input in = ok("say  good luck,  have fun ");
+    EXPECT_EQ(in.kind, K::Say);
+    EXPECT_EQ(in.text, "good luck,  have fun");  // inner spaces kept, the ends trimmed
+    in = ok("  'gg");
+    EXPECT_EQ(in.kind, K::Say);
+    EXPECT_EQ(in.text, "gg");
+    EXPECT_EQ(ok("'  it's a trap").text, "it's a trap");
+    EXPECT_EQ(bad("say"), "nothing to say: say TEXT");
+    EXPECT_EQ(bad("say    "), "nothing to say: say TEXT");
+    EXPECT_EQ(bad("'"), "nothing to say: say TEXT");
+    EXPECT_EQ(bad("say a\x01b"), "a chat line cannot hold control characters");
+}
+
+TEST(PlayInput, ChatLengthInCodePoints) {
+    EXPECT_EQ(ok(std::string("say ").append(300, 'x')).text.size(), 300u);
+    EXPECT_EQ(bad(std::string("say ").append(301, 'x')),
+              "a chat line is at most 300 characters, not 301; nothing was sent");
+    // 300 two-byte characters are 300 characters, not 600.
+    std::string e;
+    for (int i = 0; i < 300; ++i) e += "\xc3\xa9";
+    EXPECT_EQ(ok("say " + e).text, e);
+    EXPECT_FALSE(checkChat(e + "\xc3\xa9").ok());
+}
+
+TEST(PlayInput, SeekWithDefaultsAndEveryOption) {
+    Input in = ok("seek");
+    EXPECT_EQ(in.kind, K::Seek);
+    EXPECT_EQ(in.seek.preset, "standard");
+    EXPECT_FALSE(in.seek.initialCs);
+    EXPECT_FALSE(in.seek.rated);
+    in = ok("seek Official clock 3+2 casual");
+    EXPECT_EQ(in.seek.preset, "official");
+    EXPECT_EQ(in.seek.initialCs, 18000);
+    EXPECT_EQ(in.seek.incrementCs, 200);
+    EXPECT_EQ(in.seek.rated, false);
+    EXPECT_EQ(ok("seek rated").seek.rated, true);
+    EXPECT_FALSE(ok("seek clock 3+2 clock none").seek.initialCs);
+    EXPECT_EQ(ok("unseek").kind, K::Unseek);
+    EXPECT_EQ(bad("seek computer"),
+              "seek: unexpected 'computer' (seek [standard|official] [clock MIN+INC|none] "
+              "[rated|casual])");
+    EXPECT_EQ(bad("seek clock"), "clock needs MIN+INC (e.g. 5+3) or none");
+    EXPECT_EQ(bad("seek clock 5"), "'5' is not a clock: write MIN+INC, e.g. 5+3");
+    EXPECT_EQ(bad("unseek now"), "unseek takes no arguments");
+}
+
 }  // namespace
 }  // namespace rainet::cli::play

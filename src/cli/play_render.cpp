@@ -82,6 +82,7 @@ std::string seatLine(const GameState& s, const detail::PositionFields* f, int i,
         line += "  (free seat)";
     } else {
         line += "  " + (seat->name.empty() ? seat->id : seat->name);
+        if (seat->rating) line.append(" (").append(std::to_string(*seat->rating)).append(")");
         if (s.you == side) line += " (you)";
         if (seat->bot && seat->name.find("computer") == std::string::npos)
             line += " (computer)";
@@ -151,6 +152,7 @@ std::string renderGame(const GameState& s, const RenderOptions& o) {
     std::ostringstream out;
     const bool ended = s.ending.has_value();
     out << paint("game " + s.game, kBold, o.color) << "  " << s.preset << "  ";
+    if (s.rated) out << (*s.rated ? "rated  " : "casual  ");
     out << (s.isPlayer() ? "you are side " + s.you : std::string("you are watching")) << "  "
         << s.status;
     if (s.opponent == "computer" && s.level) out << "  (computer level " << *s.level << ")";
@@ -229,6 +231,20 @@ std::string renderGame(const GameState& s, const RenderOptions& o) {
         for (int i = 0; i < 2; ++i)
             if (!e.setups[i].empty())
                 out << "side " << i + 1 << "'s links were on " << joined(e.setups[i]) << "\n";
+        if (e.ratings[0] || e.ratings[1]) {
+            out << "ratings:";
+            for (int i = 0; i < 2; ++i) {
+                if (!e.ratings[i]) continue;
+                const auto& r = *e.ratings[i];
+                const auto& seat = s.seats[i];
+                out << (i && e.ratings[0] ? "," : "") << " side " << i + 1;
+                if (seat && !seat->name.empty()) out << " " << seat->name;
+                if (s.you == std::to_string(i + 1)) out << " (you)";
+                out << " " << r.before << " -> " << r.after << " ("
+                    << ratingDelta(r.before, r.after) << ")";
+            }
+            out << "\n";
+        }
         if (!s.rematchOffer.empty())
             out << "side " << s.rematchOffer << " asks for a rematch"
                 << (s.isPlayer() && s.rematchOffer != s.you ? ": accept or decline" : "") << "\n";
@@ -236,6 +252,63 @@ std::string renderGame(const GameState& s, const RenderOptions& o) {
             out << "rematch: the new game is " << s.nextGame << "\n";
         else if (s.isPlayer())
             out << "type rematch for another game, or quit\n";
+    }
+    return out.str();
+}
+
+std::string renderChat(const ChatLine& c) {
+    return "[" + c.channel + "] " + (c.fromName.empty() ? c.fromId : c.fromName) + ": " + c.text;
+}
+
+std::string ratingDelta(int before, int after) {
+    const int d = after - before;
+    if (d == 0) return "±0";
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%+d", d);
+    return buf;
+}
+
+std::string describeKind(const std::string& preset, const Json& clock, const Json& rated) {
+    std::string out = preset.empty() ? std::string("standard") : preset;
+    if (clock.is_object())
+        out += ", clock " + formatClock(clock.value("initial", 0)) + "+" +
+               std::to_string(clock.value("increment", 0) / 100) + "s";
+    else
+        out += ", no clock";
+    if (rated.is_boolean()) out += rated.get<bool>() ? ", rated" : ", casual";
+    return out;
+}
+
+std::string renderLobby(const Json& j) {
+    std::ostringstream out;
+    const Json games = j.value("games", Json::array());
+    const Json seeks = j.value("seeks", Json::array());
+    if (!games.is_array() || games.empty()) {
+        out << "no open games (new open creates one)\n";
+    } else {
+        out << "open games (join GAME):\n";
+        for (const Json& g : games) {
+            if (!g.is_object()) continue;
+            const Json creator = g.value("creator", Json::object());
+            out << "  " << g.value("game", "") << "  "
+                << describeKind(g.value("preset", ""), g.value("clock", Json()),
+                                g.value("rated", Json()))
+                << "  by " << (creator.is_object() ? creator.value("name", "?") : "?");
+            if (creator.is_object() && creator.contains("rating") && creator["rating"].is_number())
+                out << " (" << static_cast<int>(creator["rating"].get<double>()) << ")";
+            out << "  creator's side " << g.value("side", "") << "\n";
+        }
+    }
+    if (seeks.is_array() && !seeks.empty()) {
+        out << "seeks waiting (seek the same to be paired):\n";
+        for (const Json& k : seeks) {
+            if (!k.is_object()) continue;
+            const int n = k.value("players", 1);
+            out << "  "
+                << describeKind(k.value("preset", ""), k.value("clock", Json()),
+                                k.value("rated", Json()))
+                << "  " << n << (n == 1 ? " player" : " players") << "\n";
+        }
     }
     return out.str();
 }

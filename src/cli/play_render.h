@@ -27,6 +27,18 @@ std::string renderLegal(const GameState& s);
 // The actions so far, numbered by ply.
 std::string renderHistory(const GameState& s);
 
+// A chat line as printed: "[players] alice: text", "[spectators] bob: text".
+std::string renderChat(const ChatLine& c);
+
+// The answer to `lobby` (docs/protocol.md §5, lobby): the open games, then the seeks waiting.
+std::string renderLobby(const Json& lobby);
+
+// "standard, clock 5:00+3s, rated": the kind of game of a seek or lobby entry.
+std::string describeKind(const std::string& preset, const Json& clock, const Json& rated);
+
+// "+12", "-7", "±0".
+std::string ratingDelta(int before, int after);
+
 // m:ss, with tenths below 10 s ("0:07.3"); cs is clamped at 0.
 std::string formatClock(long cs);
 

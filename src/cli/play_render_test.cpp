@@ -17,8 +17,8 @@ GameState playing(const std::string& you, const std::string& view) {
     s.you = you;
     s.status = "playing";
     s.view = view;
-    s.seats[0] = Seat{"p1", "alice", true, false};
-    s.seats[1] = Seat{"p2", "bob", false, false};
+    s.seats[0] = Seat{"p1", "alice", true, false, std::nullopt};
+    s.seats[1] = Seat{"p2", "bob", false, false, std::nullopt};
     return s;
 }
 
@@ -146,6 +146,84 @@ TEST(PlayRender, ClockFormat) {
     EXPECT_EQ(formatClock(6150), "1:01");
     EXPECT_EQ(formatClock(999), "0:09.9");
     EXPECT_EQ(formatClock(-5), "0:00.0");
+}
+
+TEST(PlayRender, RatingsInSeatLinesAndRatedInTheHeader) {
+    GameState s = playing("2", kSide2Start);
+    s.rated = true;
+    s.seats[0]->rating = 1500;
+    s.seats[1]->rating = 1612;
+    std::string text = renderGame(s, RenderOptions{});
+    EXPECT_NE(text.find("game g1  standard  rated  you are side 2  playing"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("side 1  alice (1500)  stack"), std::string::npos) << text;
+    EXPECT_NE(text.find("side 2  bob (1612) (you)  stack"), std::string::npos) << text;
+    s.rated = false;
+    s.seats[0]->rating.reset();  // the computer has none
+    text = renderGame(s, RenderOptions{});
+    EXPECT_NE(text.find("game g1  standard  casual  you are side 2"), std::string::npos) << text;
+    EXPECT_NE(text.find("side 1  alice  stack"), std::string::npos) << text;
+}
+
+TEST(PlayRender, RatingChangeAtTheEndOfARatedGame) {
+    GameState s = playing("1", "xxx2xxx/3xx3/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/- 0 0");
+    s.status = "finished";
+    s.rated = true;
+    Ending e;
+    e.result = "1-0";
+    e.winner = "1";
+    e.reason = "four_links";
+    e.ratings[0] = Ending::RatingChange{1500, 1662};
+    e.ratings[1] = Ending::RatingChange{1612, 1540};
+    s.ending = e;
+    const std::string text = renderGame(s, RenderOptions{});
+    EXPECT_NE(text.find("ratings: side 1 alice (you) 1500 -> 1662 (+162), side 2 bob 1612 -> "
+                        "1540 (-72)\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(ratingDelta(1500, 1500), "±0");
+    s.ending->ratings[0].reset();  // a casual or aborted game has none
+    s.ending->ratings[1].reset();
+    EXPECT_EQ(renderGame(s, RenderOptions{}).find("ratings:"), std::string::npos);
+}
+
+TEST(PlayRender, ChatLines) {
+    ChatLine c;
+    c.channel = "players";
+    c.fromName = "alice";
+    c.side = "1";
+    c.text = "good luck, have fun";
+    EXPECT_EQ(renderChat(c), "[players] alice: good luck, have fun");
+    c.channel = "spectators";
+    c.fromName = "bob";
+    c.text = "nice";
+    EXPECT_EQ(renderChat(c), "[spectators] bob: nice");
+    c.fromName.clear();
+    c.fromId = "p7";
+    EXPECT_EQ(renderChat(c), "[spectators] p7: nice");
+}
+
+TEST(PlayRender, LobbyListsGamesThenSeeks) {
+    const Json lobby = Json::parse(R"({"type":"lobby","games":[
+      {"game":"gK3P9QX2","preset":"standard","clock":{"initial":30000,"increment":200},
+       "creator":{"id":"p4XQ2","name":"alice","rating":1500},"side":"random","rated":true},
+      {"game":"g7","preset":"official","clock":null,
+       "creator":{"id":"p9","name":"bob"},"side":"2","rated":false}],
+      "seeks":[{"preset":"standard","clock":null,"rated":true,"players":1},
+               {"preset":"official","clock":{"initial":18000,"increment":200},"rated":false,
+                "players":2}]})");
+    EXPECT_EQ(renderLobby(lobby),
+              "open games (join GAME):\n"
+              "  gK3P9QX2  standard, clock 5:00+2s, rated  by alice (1500)  creator's side random\n"
+              "  g7  official, no clock, casual  by bob  creator's side 2\n"
+              "seeks waiting (seek the same to be paired):\n"
+              "  standard, no clock, rated  1 player\n"
+              "  official, clock 3:00+2s, casual  2 players\n");
+    EXPECT_EQ(renderLobby(Json::parse(R"({"type":"lobby","games":[],"seeks":[]})")),
+              "no open games (new open creates one)\n");
+    // A server before seeks sends none: only the games.
+    EXPECT_EQ(renderLobby(Json::parse(R"({"type":"lobby","games":[]})")),
+              "no open games (new open creates one)\n");
 }
 
 }  // namespace

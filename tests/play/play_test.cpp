@@ -1,7 +1,8 @@
 // `rainet play` driven through stdin against a real server, as a person at a terminal would use
 // it: a whole game against the computer, two terminal players and a spectator (who must never see
-// a hidden identity), a server killed and restarted mid-game with a request in flight, and bad
-// input answered with clear messages.
+// a hidden identity), a server killed and restarted mid-game with a request in flight, bad
+// input answered with clear messages, accounts (register here, log in there), quick pairing, and
+// chat kept in its room (players apart from spectators).
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -315,6 +316,179 @@ TEST(Play, CommandLineErrors) {
     Play unreachable({"--server", "ws://127.0.0.1:1/ws", "--token-file", tempPath("none")});
     unreachable.expect("rainet play: cannot reach ws://127.0.0.1:1/ws");
     EXPECT_EQ(unreachable.wait(), 1);
+}
+
+// The number after `code` in the server's /metrics errors counter (-1 when absent).
+int serverErrors(const Server& server, const std::string& code) {
+    const std::string metrics = server.get("/metrics");
+    const std::string name = "rainet_errors_total{code=\"" + code + "\"} ";
+    const auto p = metrics.find(name);
+    return p == std::string::npos ? -1 : std::stoi(metrics.substr(p + name.size()));
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::string t;
+    in >> t;
+    return t;
+}
+
+TEST(Play, RegisterHereLogInThereAsTheSamePlayer) {
+    Server server("accounts");
+    const auto argsA = common(server, "alice");
+    Play a(argsA);
+    a.expect("connected to ");
+    a.type("whoami");
+    a.expect("you are alice (");
+    const std::string id = a.restOfLine().substr(0, 2);  // "p1" in test mode
+    ASSERT_EQ(id[0], 'p');
+    // The server's rules for passwords: its own message, nothing decided here.
+    a.type("register alice");
+    a.type("short");
+    a.expect("error: 'password' must be a string of 8 to 128 characters (bad_message)");
+    a.type("register alice");
+    a.type("correct horse");
+    a.expect("registered: you are now the account alice (" + id + "), account, rating 1500");
+    a.type("name Okabe");
+    a.expect("error: an account is named after its username (bad_message)");
+
+    // Another terminal, another token file: a guest until it logs in as alice.
+    const auto argsB = common(server, "bob");
+    Play b(argsB);
+    b.expect("connected to ");
+    b.type("name Robert");
+    b.expect("your name is now Robert");
+    b.type("whoami");
+    b.expect("you are Robert (");
+    EXPECT_NE(b.restOfLine().substr(0, 2), id);
+    const std::string guestToken = readFile(argsB[3]);
+    // A seek of the guest is withdrawn before logging in (the server would pair the guest).
+    b.type("seek");
+    b.expect("seeking standard, no clock, rated: waiting");
+    b.type("login ALICE");
+    b.type("");  // no password: nothing sent
+    b.expect("no password given: nothing sent");
+    b.type("login ALICE");
+    b.type("wrong horse");
+    b.expect("no longer seeking");
+    b.expect("error: wrong username or password (bad_credentials)");
+    b.type("lobby");
+    b.expect("no open games (new open creates one)\n");
+    b.type("whoami");  // the lobby printed nothing after that line: no seek waits
+    EXPECT_EQ(b.expect("you are Robert").find("seeks waiting"), std::string::npos);
+    b.type("login ALICE");
+    b.type("correct horse");
+    b.expect("logged in as alice (" + id + "), account, rating 1500");
+    b.type("whoami");
+    b.expect("you are alice (" + id + "), account, rating 1500");
+    // The login's token replaced the guest's in the token file, readable by its owner only.
+    const std::string token = readFile(argsB[3]);
+    EXPECT_EQ(token.size(), 64u);
+    EXPECT_NE(token, guestToken);
+    EXPECT_NE(token, readFile(argsA[3]));
+    struct stat st {};
+    ASSERT_EQ(::stat(argsB[3].c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    b.type("quit");
+    EXPECT_EQ(b.wait(), 0);
+    // A later run with that file is alice.
+    Play again({"--server", server.url(), "--token-file", argsB[3]});
+    again.expect("connected to " + server.url() + " as alice (" + id + ")");
+    // Logging out forgets the token: a new guest from then on.
+    again.type("logout");
+    again.expect("logged out");
+    again.expect("you are now a new guest: ");
+    EXPECT_EQ(again.restOfLine().find(id + ")"), std::string::npos);
+    again.type("quit");
+    EXPECT_EQ(again.wait(), 0);
+    EXPECT_NE(readFile(argsB[3]), token);
+    // The passwords never appear in the output.
+    for (const Play* p : {&a, &b, &again})
+        for (const char* secret : {"correct horse", "wrong horse", "short"})
+            EXPECT_EQ(p->output().find(secret), std::string::npos) << secret;
+    a.type("quit");
+    EXPECT_EQ(a.wait(), 0);
+}
+
+TEST(Play, SeekPairsTwoPlayersWhoChatApartFromTheSpectators) {
+    Server server("seek");
+    Play a(common(server, "alice"));
+    Play b(common(server, "bob"));
+    a.expect("connected to ");
+    b.expect("connected to ");
+    // A seek can be withdrawn.
+    a.type("seek official casual");
+    a.expect("seeking official, no clock, casual: waiting for an opponent");
+    a.type("unseek");
+    a.expect("no longer seeking");
+    // alice seeks and waits (for a script, `wait` holds until the pairing and the setup).
+    a.type("seek clock 5+3");
+    a.expect("seeking standard, clock 5:00+3s, rated: waiting for an opponent");
+    a.type("wait");
+    a.type("setup random");
+    b.type("lobby");
+    b.expect(
+        "seeks waiting (seek the same to be paired):\n  standard, clock 5:00+3s, rated  "
+        "1 player\n");
+    b.type("seek clock 5+3");
+    a.expect("matched: game ");
+    const std::string matchedA = a.restOfLine();  // "g1, you are side N (following it)"
+    b.expect("matched: game ");
+    const std::string matchedB = b.restOfLine();
+    const std::string g = matchedA.substr(0, matchedA.find(','));
+    EXPECT_EQ(matchedB.substr(0, matchedB.find(',')), g);
+    const bool aIsSide1 = matchedA.find("you are side 1") != std::string::npos;
+    Play& one = aIsSide1 ? a : b;
+    Play& two = aIsSide1 ? b : a;
+    const std::string oneName = aIsSide1 ? "alice" : "bob";
+    const std::string twoName = aIsSide1 ? "bob" : "alice";
+    a.expect("standard  rated  you are side ");
+    b.expect("standard  rated  you are side ");
+    b.type("setup random");
+    // A spectator, who gets its own room.
+    Play c(common(server, "carol") + std::vector<std::string>{g});
+    c.expect("you are watching");
+
+    // Chat: players to players, spectators to spectators; a line too long is refused here.
+    one.type("say good luck, " + twoName);
+    one.expect("[players] " + oneName + ": good luck, " + twoName);
+    two.expect("[players] " + oneName + ": good luck, " + twoName);
+    two.type(std::string("say ").append(301, 'x'));
+    two.expect("a chat line is at most 300 characters, not 301; nothing was sent");
+    two.type("'thanks");
+    one.expect("[players] " + twoName + ": thanks");
+    c.type("'who wins?");
+    c.expect("[spectators] carol: who wins?");
+    c.type("say nothing");  // nobody else watching: only carol sees it
+    c.expect("[spectators] carol: nothing");
+
+    // A few actions; every chat line above reached every room before them.
+    std::mt19937 rng(3);
+    for (int ply = 0; ply < 4; ++ply) ASSERT_TRUE(playTurn(ply % 2 ? two : one, rng));
+    c.expect("ply 4  no progress");
+    two.expect("ply 4  no progress");
+    // A later spectator gets its room's history with the snapshot, not the players'.
+    Play d(common(server, "dave") + std::vector<std::string>{g});
+    d.expect("you are watching");
+    d.expect("[spectators] carol: who wins?\n[spectators] carol: nothing\n");
+    // The end of a rated game shows the rating change (side 2 resigns, side 1 to move).
+    two.type("resign");
+    for (Play* p : {&one, &two, &c, &d}) p->expect("game over: 1-0, side 1");
+    one.expect("ratings: side 1 " + oneName + " (you) 1500 -> ");
+    const std::string change = one.restOfLine();
+    EXPECT_NE(change.find("(+"), std::string::npos) << change;
+    EXPECT_NE(change.find(", side 2 " + twoName + " 1500 -> "), std::string::npos) << change;
+    EXPECT_NE(change.find("(-"), std::string::npos) << change;
+    one.type("whoami");
+    one.expect("you are " + oneName);
+    EXPECT_EQ(one.restOfLine().find("rating 1500"), std::string::npos);
+    for (Play* p : {&a, &b, &c, &d}) p->type("quit");
+    for (Play* p : {&a, &b, &c, &d}) EXPECT_EQ(p->wait(), 0);
+    // Nobody saw the other room's lines.
+    for (const Play* p : {&a, &b}) EXPECT_EQ(p->output().find("[spectators]"), std::string::npos);
+    for (const Play* p : {&c, &d}) EXPECT_EQ(p->output().find("[players]"), std::string::npos);
+    // The line too long never reached the server.
+    EXPECT_EQ(serverErrors(server, "bad_message"), 0);
 }
 
 }  // namespace
