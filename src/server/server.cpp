@@ -264,12 +264,13 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         reply(hub_.welcome(*r.identity, id));
     }
 
-    // Unsubscribes from every game and the lobby and forgets the player.
+    // Unsubscribes from every game and the lobby, withdraws its seek and forgets the player.
     void dropIdentity() {
         for (auto& [gid, room] : rooms_)
             room->run([key = this](GameRoom& r) { r.unsubscribe(key); });
         rooms_.clear();
         hub_.unsubscribeLobby(this);
+        hub_.unseek(this, 0);  // a seek must not pair the identity just left
         player_.reset();
         token_.clear();
     }

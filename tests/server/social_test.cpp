@@ -194,6 +194,13 @@ TEST(Matchmaking, UnseekClosingAndSelfNeverPair) {
     seeking(2);
     EXPECT_EQ(a2.request({{"type", "seek"}, {"level", 3}, {"preset", "checkers"}})["code"],
               "bad_message");
+    // Logging in or out withdraws the connection's seek: it must not pair the identity just left.
+    Player c(server.port());
+    ASSERT_EQ(c.request({{"type", "register"}, {"username", "daru"}, {"password", "superhacka"}})["type"], "ack");
+    EXPECT_EQ(c.request({{"type", "seek"}, {"preset", "official"}})["type"], "ack");
+    seeking(3);
+    EXPECT_EQ(c.request({{"type", "logout"}})["type"], "ack");
+    seeking(2);
 }
 
 }  // namespace
