@@ -4,29 +4,82 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <thread>
+
+#include "support/postgres_test_db.h"
 
 namespace rainet::store {
 namespace {
 
-class StoreTest : public ::testing::Test {
+// Every StoreTest runs on each backend: SQLite always, PostgreSQL when RAINET_TEST_PG holds the
+// URI of a maintenance database (each test then gets a database of its own).
+class StoreTest : public ::testing::TestWithParam<Dialect> {
   protected:
     void SetUp() override {
-        path_ = std::filesystem::temp_directory_path() /
-                ("rainet_store_test_" + std::to_string(::getpid()) + ".db");
-        std::filesystem::remove(path_);
-        auto s = Store::open(path_.string());
-        ASSERT_TRUE(s) << s.error().message;
-        store_ = std::move(*s);
+        if (GetParam() == Dialect::Postgres) {
+            if (!test::postgresTestUri()) GTEST_SKIP() << "RAINET_TEST_PG is not set";
+            pg_ = std::make_unique<test::PostgresTestDb>(
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+            ASSERT_TRUE(pg_->error().empty()) << pg_->error();
+            target_ = pg_->uri();
+        } else {
+            path_ = std::filesystem::temp_directory_path() /
+                    ("rainet_store_test_" + std::to_string(::getpid()) + ".db");
+            removeFiles();
+            target_ = path_.string();
+        }
+        reopen();
     }
     void TearDown() override {
         store_.reset();
+        if (!path_.empty()) removeFiles();
+    }
+    void reopen() {
+        store_.reset();
+        auto s = Store::open(target_);
+        ASSERT_TRUE(s) << s.error().message;
+        store_ = std::move(*s);
+        EXPECT_EQ(store_->dialect(), GetParam());
+    }
+    void removeFiles() {
         for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path_.string() + ext);
     }
+    // The schema version recorded in the database, read and written behind the store's back.
+    int recordedSchemaVersion() {
+        if (pg_) return std::atoi(pg_->query("SELECT version FROM rainet_schema").c_str());
+        sqlite3* db = nullptr;
+        sqlite3_open(path_.c_str(), &db);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr);
+        const int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        return v;
+    }
+    void recordSchemaVersion(int version) {
+        if (pg_) {
+            EXPECT_EQ(
+                pg_->execHere("UPDATE rainet_schema SET version = " + std::to_string(version)), "");
+            return;
+        }
+        sqlite3* db = nullptr;
+        sqlite3_open(path_.c_str(), &db);
+        sqlite3_exec(db, ("PRAGMA user_version=" + std::to_string(version)).c_str(), nullptr,
+                     nullptr, nullptr);
+        sqlite3_close(db);
+    }
     std::filesystem::path path_;
+    std::unique_ptr<test::PostgresTestDb> pg_;
+    std::string target_;
     std::unique_ptr<Store> store_;
 };
 
-TEST_F(StoreTest, PlayersByTokenHash) {
+INSTANTIATE_TEST_SUITE_P(Backends, StoreTest, ::testing::Values(Dialect::Sqlite, Dialect::Postgres),
+                         [](const auto& info) {
+                             return info.param == Dialect::Sqlite ? "Sqlite" : "Postgres";
+                         });
+
+TEST_P(StoreTest, PlayersByTokenHash) {
     auto p = store_->createPlayer("pA", "hash-a", "alice");
     ASSERT_TRUE(p);
     EXPECT_FALSE(store_->createPlayer("pB", "hash-a", "bob"));  // token hashes are unique
@@ -36,7 +89,7 @@ TEST_F(StoreTest, PlayersByTokenHash) {
     EXPECT_FALSE(store_->playerByTokenHash("hash-x"));
 }
 
-TEST_F(StoreTest, GameSetupsActionsRoundTripAndReopen) {
+TEST_P(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     auto p1 = store_->createPlayer("pA", "ha", "alice");
     auto p2 = store_->createPlayer("pB", "hb", "bob");
     GameRow g;
@@ -45,6 +98,7 @@ TEST_F(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     g.player[0] = p1->id;
     g.clockInitial = 6000;
     g.clock[0] = g.clock[1] = 6000;
+    g.created = 1764681234567;  // unix ms: more than 32 bits
     ASSERT_FALSE(store_->insertGame(g));
     g.player[1] = p2->id;
     g.status = "setup";
@@ -58,10 +112,7 @@ TEST_F(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     ASSERT_FALSE(store_->saveAction(g, {0, "d2-d3", "7", 5900, 5}));
     EXPECT_TRUE(store_->saveAction(g, {0, "d2-d4", "8", 5900, 5}));  // a ply is stored once
 
-    store_.reset();
-    auto s = Store::open(path_.string());
-    ASSERT_TRUE(s);
-    store_ = std::move(*s);
+    reopen();
     auto all = store_->loadUnfinished();
     ASSERT_EQ(all.size(), 1u);
     const GameData& d = all[0];
@@ -70,6 +121,7 @@ TEST_F(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     EXPECT_EQ(d.game.clock[0], 5900);  // side 1's clock after its action
     EXPECT_EQ(d.game.clock[1], 6000);
     EXPECT_EQ(d.game.player[1], p2->id);
+    EXPECT_EQ(d.game.created, 1764681234567);
     EXPECT_EQ(d.setup[0], 0x0F);
     EXPECT_EQ(d.setup[1], 0xF0);
     ASSERT_EQ(d.actions.size(), 1u);
@@ -89,7 +141,7 @@ TEST_F(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     EXPECT_TRUE(store_->listGames("pA", "playing", 1, 10, &total).empty());
 }
 
-TEST_F(StoreTest, SeveralTokensPerPlayerAndRevocation) {
+TEST_P(StoreTest, SeveralTokensPerPlayerAndRevocation) {
     auto p = store_->createPlayer("pA", "ha", "alice");
     ASSERT_TRUE(p);
     ASSERT_FALSE(store_->addToken(p->id, "hb"));
@@ -101,7 +153,7 @@ TEST_F(StoreTest, SeveralTokensPerPlayerAndRevocation) {
     EXPECT_EQ(store_->playerByTokenHash("hb")->id, p->id);
 }
 
-TEST_F(StoreTest, AccountsAreUniqueCaseInsensitively) {
+TEST_P(StoreTest, AccountsAreUniqueCaseInsensitively) {
     auto a = store_->createPlayer("pA", "ha", "guest-A");
     auto b = store_->createPlayer("pB", "hb", "guest-B");
     ASSERT_TRUE(a && b);
@@ -136,7 +188,7 @@ GameRow finishedGame(const std::string& id, std::int64_t p1, std::int64_t p2,
     return g;
 }
 
-TEST_F(StoreTest, FinishingARatedGameRatesBothPlayersOnce) {
+TEST_P(StoreTest, FinishingARatedGameRatesBothPlayersOnce) {
     auto a = store_->createPlayer("pA", "ha", "alice");
     auto b = store_->createPlayer("pB", "hb", "bob");
     GameRow g = finishedGame("g1", a->id, b->id, "1-0", true);
@@ -177,7 +229,7 @@ TEST_F(StoreTest, FinishingARatedGameRatesBothPlayersOnce) {
     EXPECT_FALSE(store_->playerStats("pZ"));
 }
 
-TEST_F(StoreTest, UnratedAndAbortedGamesChangeNoRating) {
+TEST_P(StoreTest, UnratedAndAbortedGamesChangeNoRating) {
     auto a = store_->createPlayer("pA", "ha", "alice");
     auto b = store_->createPlayer("pB", "hb", "bob");
     GameRow unrated = finishedGame("g1", a->id, b->id, "1-0", false);
@@ -275,20 +327,69 @@ INSERT INTO games VALUES ('g1', 'standard', 0, 0, 'open', 0, '1', 1, 1, 2, 'fini
     for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
 }
 
-TEST(StoreMigration, RefusesADatabaseFromANewerBuild) {
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("rainet_store_newer_" + std::to_string(::getpid()) + ".db"))
-                                 .string();
-    std::filesystem::remove(path);
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    sqlite3_exec(db, ("PRAGMA user_version=" + std::to_string(Store::schemaVersion() + 1)).c_str(),
-                 nullptr, nullptr, nullptr);
-    sqlite3_close(db);
-    auto s = Store::open(path);
+TEST_P(StoreTest, RecordsItsSchemaVersionAndRefusesANewerOne) {
+    EXPECT_EQ(recordedSchemaVersion(), Store::schemaVersion());
+    store_.reset();
+    recordSchemaVersion(Store::schemaVersion() + 1);
+    auto s = Store::open(target_);
     ASSERT_FALSE(s);
     EXPECT_NE(s.error().message.find("newer"), std::string::npos);
-    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+}
+
+// The server calls the store from several strands at once: every write commits, none is lost.
+TEST_P(StoreTest, ConcurrentWritersAllCommit) {
+    constexpr int kThreads = 4, kActions = 25;
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    ASSERT_TRUE(a);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            GameRow g;
+            g.id = "g" + std::to_string(t);
+            g.creator = g.player[0] = a->id;
+            g.status = "playing";
+            EXPECT_FALSE(store_->insertGame(g));
+            for (int ply = 0; ply < kActions; ++ply) {
+                EXPECT_FALSE(store_->saveAction(g, {ply, "a1-a2", "", 100, ply + 1}));
+                EXPECT_TRUE(store_->playerById(a->id));
+            }
+            EXPECT_TRUE(
+                store_->createPlayer("p" + std::to_string(t), "h" + std::to_string(t), "guest"));
+        });
+    for (auto& t : threads) t.join();
+    auto all = store_->loadUnfinished();
+    ASSERT_EQ(all.size(), static_cast<std::size_t>(kThreads));
+    for (const GameData& d : all) {
+        EXPECT_EQ(d.actions.size(), static_cast<std::size_t>(kActions));
+        EXPECT_EQ(d.game.version, kActions);
+    }
+}
+
+// PostgreSQL only: a connection the server closed (a restart, an administrator) is reopened, and
+// the store goes on working.
+TEST_P(StoreTest, ReconnectsAfterLosingItsConnection) {
+    if (GetParam() != Dialect::Postgres) GTEST_SKIP() << "SQLite has no connection to lose";
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    ASSERT_TRUE(a);
+    auto terminate = [&] {
+        const std::string others = " FROM pg_stat_activity WHERE datname = '" + pg_->name() +
+                                   "' AND pid <> pg_backend_pid()";
+        EXPECT_EQ(pg_->execMaintenance("SELECT pg_terminate_backend(pid)" + others), "");
+        for (int i = 0; i < 200; ++i) {  // until the backend has gone
+            if (pg_->query("SELECT count(*)" + others) == "0") break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    };
+    terminate();
+    auto p = store_->playerByTokenHash("ha");  // a read
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->id, a->id);
+    terminate();
+    ASSERT_FALSE(store_->renamePlayer(a->id, "alicia"));  // a write
+    terminate();
+    auto b = store_->createPlayer("pB", "hb", "bob");  // a transaction
+    ASSERT_TRUE(b) << b.error().message;
+    EXPECT_EQ(store_->playerById(a->id)->name, "alicia");
 }
 
 }  // namespace
