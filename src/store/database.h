@@ -2,7 +2,7 @@
 // The SQL connection the store runs its statements on: SQLite (sqlite_database.h) or PostgreSQL
 // (postgres_database.h). The store writes each statement once, with `?` placeholders (or `?N`,
 // numbered, never both in one statement) and types both engines accept; a backend renders it for
-// its dialect. Not thread-safe: the store serializes all calls.
+// its dialect. A connection is not thread-safe: the store gives each to one call at a time.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -50,6 +50,12 @@ class Database {
     virtual std::optional<Error> begin() = 0;
     virtual std::optional<Error> commit() = 0;
     virtual void rollback() = 0;
+    // A read-only transaction: the statements until endRead() see one state of the database.
+    virtual std::optional<Error> beginRead() = 0;
+    virtual void endRead() = 0;
+    // The clause that locks the rows a SELECT reads until the transaction ends ("" where the
+    // transaction locks the whole database, as SQLite's).
+    virtual const char* lockRows() const = 0;
     // The number of migration steps applied (SQLite: PRAGMA user_version; PostgreSQL: the table
     // rainet_schema); set inside the migration's transaction.
     virtual Result<int> schemaVersion() = 0;

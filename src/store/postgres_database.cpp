@@ -248,6 +248,16 @@ void PostgresDatabase::rollback() {
     recoverLostConnection();
 }
 
+std::optional<Error> PostgresDatabase::beginRead() {
+    if (auto e = exec("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")) return e;
+    inTransaction_ = true;
+    return std::nullopt;
+}
+
+void PostgresDatabase::endRead() {
+    rollback();  // nothing to keep; ends it without a commit record
+}
+
 Result<int> PostgresDatabase::schemaVersion() {
     if (auto e = exec("CREATE TABLE IF NOT EXISTS rainet_schema (version INTEGER NOT NULL)"))
         return *e;

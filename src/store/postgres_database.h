@@ -1,9 +1,9 @@
 #pragma once
-// The PostgreSQL backend of the store (libpq): one connection, its hot statements prepared on the
-// server. Commits are synchronous (synchronous_commit on, unless `sync` is "off"), so a committed
-// write survives a crash of the database server too. A lost connection is logged and reopened
-// before the next statement; a statement that fails because the connection was lost returns an
-// error (a read outside a transaction is tried once more, on the new connection).
+// The PostgreSQL backend of the store (libpq): one connection (the store keeps a few), its hot
+// statements prepared on the server. Commits are synchronous (synchronous_commit on, unless `sync`
+// is "off"), so a committed write survives a crash of the database server too. A lost connection is
+// logged and reopened before the next statement; a statement that fails because the connection was
+// lost returns an error (a read outside a transaction is tried once more, on the new connection).
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -27,6 +27,9 @@ class PostgresDatabase final : public Database {
     std::optional<Error> begin() override;
     std::optional<Error> commit() override;
     void rollback() override;
+    std::optional<Error> beginRead() override;
+    void endRead() override;
+    const char* lockRows() const override { return " FOR NO KEY UPDATE"; }
     Result<int> schemaVersion() override;
     std::optional<Error> setSchemaVersion(int version) override;
 

@@ -32,6 +32,10 @@ class SqliteDatabase final : public Database {
     std::optional<Error> begin() override;
     std::optional<Error> commit() override;
     void rollback() override;
+    // One connection, given to one call at a time, already sees one state.
+    std::optional<Error> beginRead() override { return std::nullopt; }
+    void endRead() override {}
+    const char* lockRows() const override { return ""; }
     Result<int> schemaVersion() override;
     std::optional<Error> setSchemaVersion(int version) override;
 

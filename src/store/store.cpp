@@ -1,6 +1,7 @@
 #include "store/store.h"
 
 #include <algorithm>
+#include <map>
 #include <span>
 
 #include "store/glicko2.h"
@@ -75,52 +76,109 @@ std::optional<Error> done(Statement& st) {
 
 }  // namespace
 
+// One connection of the store's pool, taken for one call and given back after it.
+class Store::Lease {
+  public:
+    Lease(Store& s, Database* db) : s_(s), db_(db) {}
+    ~Lease() {
+        {
+            std::lock_guard lock(s_.mu_);
+            s_.free_.push_back(db_);
+        }
+        s_.freed_.notify_one();
+    }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Database& operator*() const { return *db_; }
+    Database* operator->() const { return db_; }
+
+  private:
+    Store& s_;
+    Database* db_;
+};
+
+Store::Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database> first)
+    : opener_(std::move(opener)), max_(maxConnections), dialect_(first->dialect()) {
+    free_.push_back(first.get());
+    all_.push_back(std::move(first));
+}
+
 Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std::string& sync) {
-    auto db = isPostgresTarget(target) ? PostgresDatabase::open(target, sync)
-                                       : SqliteDatabase::open(target, sync);
+    const bool pg = isPostgresTarget(target);
+    Opener opener = [target, sync, pg] {
+        return pg ? PostgresDatabase::open(target, sync) : SqliteDatabase::open(target, sync);
+    };
+    auto db = opener();
     if (!db) return db.error();
-    std::unique_ptr<Store> s(new Store(std::move(*db)));
-    if (auto e = s->migrate()) return *e;
+    // SQLite: one connection (one writer at a time anyway). PostgreSQL: a few, opened when the
+    // ones open are all busy, so that commits overlap (the server flushes them together).
+    std::unique_ptr<Store> s(new Store(opener, pg ? kPostgresConnections : 1, std::move(*db)));
+    if (auto e = s->migrate(*s->all_.front())) return *e;
     return s;
 }
 
 Store::~Store() = default;
 
+Store::Lease Store::lease() {
+    std::unique_lock lock(mu_);
+    while (free_.empty()) {
+        if (all_.size() + opening_ < max_) {
+            ++opening_;
+            lock.unlock();
+            auto db = opener_();
+            lock.lock();
+            --opening_;
+            if (db) {
+                all_.push_back(std::move(*db));
+                return Lease(*this, all_.back().get());
+            }
+            max_ = all_.size();  // the server allows no more: make do with these
+            continue;
+        }
+        freed_.wait(lock);
+    }
+    Database* db = free_.back();
+    free_.pop_back();
+    return Lease(*this, db);
+}
+
 int Store::schemaVersion() {
     return static_cast<int>(migrations().size());
 }
 
-std::optional<Error> Store::migrate() {
+std::optional<Error> Store::migrate(Database& db) {
     // The version is read inside each step's transaction: of two servers opening one database,
     // the second waits for the first and then finds nothing left to do.
     while (true) {
-        if (auto e = db_->begin()) return e;
-        auto version = db_->schemaVersion();
+        if (auto e = db.begin()) return e;
+        auto version = db.schemaVersion();
         if (!version) {
-            db_->rollback();
+            db.rollback();
             return version.error();
         }
         if (*version >= schemaVersion()) {
-            db_->rollback();
+            db.rollback();
             if (*version == schemaVersion()) return std::nullopt;
             return Error{"store: the database has schema version " + std::to_string(*version) +
                          ", newer than this build's " + std::to_string(schemaVersion())};
         }
-        std::optional<Error> e = db_->exec(migrations()[*version].sql(db_->dialect()));
-        if (!e) e = db_->setSchemaVersion(*version + 1);
+        std::optional<Error> e = db.exec(migrations()[*version].sql(db.dialect()));
+        if (!e) e = db.setSchemaVersion(*version + 1);
         if (e) {
-            db_->rollback();
+            db.rollback();
             return Error{"store: migration to schema version " + std::to_string(*version + 1) +
                          " failed: " + e->message};
         }
-        if (auto e2 = db_->commit()) return e2;
+        if (auto e2 = db.commit()) return e2;
     }
 }
 
-std::optional<PlayerRow> Store::readPlayer(const char* where, const std::string& key,
-                                           std::int64_t id) {
-    auto st = db_->prepare(
-        (std::string("SELECT ") + kPlayerColumns + " FROM players p " + where).c_str());
+namespace {
+
+std::optional<PlayerRow> readPlayer(Database& db, const char* where, const std::string& key,
+                                    std::int64_t id) {
+    auto st =
+        db.prepare((std::string("SELECT ") + kPlayerColumns + " FROM players p " + where).c_str());
     if (key.empty())
         st->bind(1, id);
     else
@@ -129,35 +187,53 @@ std::optional<PlayerRow> Store::readPlayer(const char* where, const std::string&
     return readPlayerRow(*st);
 }
 
-std::optional<PlayerRow> Store::playerByTokenHash(const std::string& hash) {
-    std::lock_guard lock(mu_);
-    return readPlayer("JOIN tokens t ON t.player = p.id WHERE t.hash = ?", hash, 0);
-}
-
-std::optional<PlayerRow> Store::playerById(std::int64_t id) {
-    std::lock_guard lock(mu_);
-    return readPlayer("WHERE p.id = ?", {}, id);
-}
-
-std::optional<PlayerRow> Store::playerByPublicId(const std::string& publicId) {
-    std::lock_guard lock(mu_);
-    if (publicId.empty()) return std::nullopt;
-    return readPlayer("WHERE p.public_id = ?", publicId, 0);
-}
-
-std::optional<Error> Store::insertToken(std::int64_t player, const std::string& tokenHash) {
-    auto st = db_->prepare("INSERT INTO tokens (hash, player) VALUES (?, ?)");
+std::optional<Error> insertToken(Database& db, std::int64_t player, const std::string& tokenHash) {
+    auto st = db.prepare("INSERT INTO tokens (hash, player) VALUES (?, ?)");
     st->bind(1, tokenHash);
     st->bind(2, player);
     return done(*st);
 }
 
+// Several statements that must see one state of the database (a snapshot), ended whatever
+// happens.
+class ReadTransaction {
+  public:
+    explicit ReadTransaction(Database& db) : db_(db), open_(!db.beginRead()) {}
+    ~ReadTransaction() {
+        if (open_) db_.endRead();
+    }
+    ReadTransaction(const ReadTransaction&) = delete;
+    ReadTransaction& operator=(const ReadTransaction&) = delete;
+
+  private:
+    Database& db_;
+    bool open_;
+};
+
+}  // namespace
+
+std::optional<PlayerRow> Store::playerByTokenHash(const std::string& hash) {
+    auto db = lease();
+    return readPlayer(*db, "JOIN tokens t ON t.player = p.id WHERE t.hash = ?", hash, 0);
+}
+
+std::optional<PlayerRow> Store::playerById(std::int64_t id) {
+    auto db = lease();
+    return readPlayer(*db, "WHERE p.id = ?", {}, id);
+}
+
+std::optional<PlayerRow> Store::playerByPublicId(const std::string& publicId) {
+    if (publicId.empty()) return std::nullopt;
+    auto db = lease();
+    return readPlayer(*db, "WHERE p.public_id = ?", publicId, 0);
+}
+
 Result<PlayerRow> Store::createPlayer(const std::string& publicId, const std::string& tokenHash,
                                       const std::string& name) {
-    std::lock_guard lock(mu_);
-    if (auto e = db_->begin()) return *e;
+    auto db = lease();
+    if (auto e = db->begin()) return *e;
     // players.token_hash (schema 1) is NOT NULL UNIQUE: it gets the first token, unread since.
-    auto st = db_->prepare(
+    auto st = db->prepare(
         "INSERT INTO players (public_id, token_hash, name) VALUES (?, ?, ?) RETURNING id");
     st->bind(1, publicId);
     st->bind(2, tokenHash);
@@ -169,12 +245,12 @@ Result<PlayerRow> Store::createPlayer(const std::string& publicId, const std::st
     else
         e = Error{st->error()};
     if (!e) e = done(*st);
-    if (!e) e = insertToken(id, tokenHash);
+    if (!e) e = insertToken(*db, id, tokenHash);
     if (e) {
-        db_->rollback();
+        db->rollback();
         return *e;
     }
-    if (auto c = db_->commit()) return *c;
+    if (auto c = db->commit()) return *c;
     PlayerRow p;
     p.id = id;
     p.publicId = publicId;
@@ -183,53 +259,52 @@ Result<PlayerRow> Store::createPlayer(const std::string& publicId, const std::st
 }
 
 std::optional<Error> Store::addToken(std::int64_t player, const std::string& tokenHash) {
-    std::lock_guard lock(mu_);
-    return insertToken(player, tokenHash);
+    auto db = lease();
+    return insertToken(*db, player, tokenHash);
 }
 
 std::optional<Error> Store::revokeToken(const std::string& tokenHash) {
-    std::lock_guard lock(mu_);
-    auto st = db_->prepare("DELETE FROM tokens WHERE hash = ?");
+    auto db = lease();
+    auto st = db->prepare("DELETE FROM tokens WHERE hash = ?");
     st->bind(1, tokenHash);
     return done(*st);
 }
 
 Result<Registration> Store::registerAccount(std::int64_t player, const std::string& username,
                                             const std::string& passwordHash) {
-    std::lock_guard lock(mu_);
-    if (auto e = db_->begin()) return *e;
+    auto db = lease();
+    if (auto e = db->begin()) return *e;
     auto finish = [&](std::optional<Error> e, Registration r) -> Result<Registration> {
         if (e || r != Registration::Registered) {
-            db_->rollback();
+            db->rollback();
             if (e) return *e;
             return r;
         }
-        if (auto c = db_->commit()) return *c;
+        if (auto c = db->commit()) return *c;
         return r;
     };
-    auto check = [&](const char* sql, auto key) -> Result<bool> {
-        auto st = db_->prepare(sql);
-        st->bind(1, key);
-        const Step s = st->step();
-        if (s == Step::Failed) return Error{st->error()};
-        return s == Step::Row;
-    };
-    auto mine = check("SELECT 1 FROM accounts WHERE player = ?", player);
-    if (!mine) return finish(mine.error(), {});
-    if (*mine) return finish(std::nullopt, Registration::AlreadyRegistered);
-    auto taken = check("SELECT 1 FROM accounts WHERE username_key = ?", usernameKey(username));
-    if (!taken) return finish(taken.error(), {});
-    if (*taken) return finish(std::nullopt, Registration::UsernameTaken);
-    auto ins = db_->prepare(
+    // Inserted unless the player or the username has an account already (then which one says
+    // why), also when another connection registers either of them at the same moment.
+    auto ins = db->prepare(
         "INSERT INTO accounts (player, username, username_key, password_hash) VALUES (?, ?, ?, "
-        "?)");
+        "?) ON CONFLICT DO NOTHING RETURNING player");
     ins->bind(1, player);
     ins->bind(2, username);
     ins->bind(3, usernameKey(username));
     ins->bind(4, passwordHash);
+    const Step inserted = ins->step();
+    if (inserted == Step::Failed) return finish(Error{ins->error()}, {});
+    if (inserted == Step::Done) {
+        auto mine = db->prepare("SELECT 1 FROM accounts WHERE player = ?");
+        mine->bind(1, player);
+        const Step m = mine->step();
+        if (m == Step::Failed) return finish(Error{mine->error()}, {});
+        return finish(std::nullopt, m == Step::Row ? Registration::AlreadyRegistered
+                                                   : Registration::UsernameTaken);
+    }
     if (auto e = done(*ins)) return finish(e, {});
     auto up =
-        db_->prepare("UPDATE players SET kind = 'account', name = ? WHERE id = ? RETURNING id");
+        db->prepare("UPDATE players SET kind = 'account', name = ? WHERE id = ? RETURNING id");
     up->bind(1, username);
     up->bind(2, player);
     if (up->step() != Step::Row)
@@ -238,21 +313,22 @@ Result<Registration> Store::registerAccount(std::int64_t player, const std::stri
 }
 
 std::optional<AccountRow> Store::accountByUsername(const std::string& username) {
-    std::lock_guard lock(mu_);
+    auto db = lease();
     auto st =
-        db_->prepare("SELECT player, username, password_hash FROM accounts WHERE username_key = ?");
+        db->prepare("SELECT player, username, password_hash FROM accounts WHERE username_key = ?");
     st->bind(1, usernameKey(username));
     if (st->step() != Step::Row) return std::nullopt;
     return AccountRow{st->integer(0), st->text(1), st->text(2)};
 }
 
 std::optional<PlayerStats> Store::playerStats(const std::string& publicId) {
-    std::lock_guard lock(mu_);
-    auto p = readPlayer("WHERE p.public_id = ?", publicId, 0);
+    auto db = lease();
+    ReadTransaction snapshot(*db);
+    auto p = readPlayer(*db, "WHERE p.public_id = ?", publicId, 0);
     if (!p) return std::nullopt;
     PlayerStats s;
     s.player = *p;
-    auto st = db_->prepare(
+    auto st = db->prepare(
         "SELECT COUNT(*), "
         "SUM(CASE WHEN (player1 = ?1 AND result = '1-0') OR (player2 = ?1 AND result = '0-1') "
         "THEN 1 ELSE 0 END), "
@@ -271,15 +347,16 @@ std::optional<PlayerStats> Store::playerStats(const std::string& publicId) {
 }
 
 std::vector<PlayerRow> Store::leaderboard(int page, int perPage, std::int64_t* total) {
-    std::lock_guard lock(mu_);
+    auto db = lease();
+    ReadTransaction snapshot(*db);
     {
-        auto c = db_->prepare("SELECT COUNT(*) FROM players WHERE rated_games > 0");
+        auto c = db->prepare("SELECT COUNT(*) FROM players WHERE rated_games > 0");
         *total = c->step() == Step::Row ? c->integer(0) : 0;
     }
-    auto st = db_->prepare((std::string("SELECT ") + kPlayerColumns +
-                            " FROM players p WHERE p.rated_games > 0 ORDER BY p.rating DESC, "
-                            "p.rated_games DESC, p.id LIMIT ? OFFSET ?")
-                               .c_str());
+    auto st = db->prepare((std::string("SELECT ") + kPlayerColumns +
+                           " FROM players p WHERE p.rated_games > 0 ORDER BY p.rating DESC, "
+                           "p.rated_games DESC, p.id LIMIT ? OFFSET ?")
+                              .c_str());
     st->bind(1, static_cast<std::int64_t>(perPage));
     st->bind(2, static_cast<std::int64_t>(page - 1) * perPage);
     std::vector<PlayerRow> out;
@@ -288,21 +365,23 @@ std::vector<PlayerRow> Store::leaderboard(int page, int perPage, std::int64_t* t
 }
 
 std::optional<Error> Store::renamePlayer(std::int64_t id, const std::string& name) {
-    std::lock_guard lock(mu_);
-    auto st = db_->prepare("UPDATE players SET name = ? WHERE id = ?");
+    auto db = lease();
+    auto st = db->prepare("UPDATE players SET name = ? WHERE id = ?");
     st->bind(1, name);
     st->bind(2, id);
     return done(*st);
 }
 
-std::optional<Error> Store::writeGame(const GameRow& g, bool insert) {
+namespace {
+
+std::optional<Error> writeGame(Database& db, const GameRow& g, bool insert) {
     static const std::string kInsert = std::string("INSERT INTO games (") + kGameColumns +
                                        ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static constexpr const char* kUpdate =
         "UPDATE games SET player1 = ?2, player2 = ?3, status = ?4, result = ?5, reason = ?6, "
         "version = ?7, clock1 = ?8, clock2 = ?9, ended = ?10 WHERE id = ?1";
     if (insert) {
-        auto st = db_->prepare(kInsert.c_str());
+        auto st = db.prepare(kInsert.c_str());
         st->bind(1, g.id);
         st->bind(2, g.preset);
         st->bind(3, g.clockInitial);
@@ -324,7 +403,7 @@ std::optional<Error> Store::writeGame(const GameRow& g, bool insert) {
         st->bind(19, static_cast<std::int64_t>(g.rated));
         return done(*st);
     }
-    auto st = db_->prepare(kUpdate, true);
+    auto st = db.prepare(kUpdate, true);
     st->bind(1, g.id);
     st->bindPlayer(2, g.player[0]);
     st->bindPlayer(3, g.player[1]);
@@ -338,34 +417,35 @@ std::optional<Error> Store::writeGame(const GameRow& g, bool insert) {
     return done(*st);
 }
 
-std::optional<Error> Store::insertGame(const GameRow& g) {
-    std::lock_guard lock(mu_);
-    return writeGame(g, true);
-}
-
-std::optional<Error> Store::updateGame(const GameRow& g) {
-    std::lock_guard lock(mu_);
-    return writeGame(g, false);
-}
-
-Result<std::vector<RatingChange>> Store::rate(const GameRow& g) {
+Result<std::vector<RatingChange>> rate(Database& db, const GameRow& g) {
     std::vector<RatingChange> changes;
     if (!g.rated || g.status != "finished" || g.result.empty() || !g.player[0] || !g.player[1] ||
         g.player[0] == g.player[1])
         return changes;
-    // Both ratings are read inside the transaction that writes them: two games of one player
-    // ending at once are rated one after the other.
+    // Both ratings are read inside the transaction that writes them, their rows locked (in the
+    // order of their ids, so that two such transactions never wait for each other in a cycle):
+    // two games of one player ending at once are rated one after the other.
+    auto st = db.prepare((std::string("SELECT ") + kPlayerColumns +
+                          " FROM players p WHERE p.id IN (?, ?) ORDER BY p.id" + db.lockRows())
+                             .c_str());
+    st->bind(1, g.player[0]);
+    st->bind(2, g.player[1]);
+    std::map<std::int64_t, PlayerRow> players;
+    while (st->step() == Step::Row) {
+        PlayerRow p = readPlayerRow(*st);
+        players[p.id] = p;
+    }
     glicko2::Rating before[2];
     for (int i = 0; i < 2; ++i) {
-        auto p = readPlayer("WHERE p.id = ?", {}, g.player[i]);
-        if (!p) return Error{"store: no player " + std::to_string(g.player[i])};
-        before[i] = {p->rating, p->rd, p->volatility};
+        auto p = players.find(g.player[i]);
+        if (p == players.end()) return Error{"store: no player " + std::to_string(g.player[i])};
+        before[i] = {p->second.rating, p->second.rd, p->second.volatility};
     }
     const double score1 = g.result == "1-0" ? 1 : g.result == "0-1" ? 0 : 0.5;
     for (int i = 0; i < 2; ++i) {
         const glicko2::Game game{before[1 - i], i == 0 ? score1 : 1 - score1};
         const glicko2::Rating after = glicko2::update(before[i], std::span(&game, 1));
-        auto up = db_->prepare(
+        auto up = db.prepare(
             "UPDATE players SET rating = ?, rating_rd = ?, rating_volatility = ?, "
             "rated_games = rated_games + 1 WHERE id = ?");
         up->bindReal(1, after.rating);
@@ -373,7 +453,7 @@ Result<std::vector<RatingChange>> Store::rate(const GameRow& g) {
         up->bindReal(3, after.volatility);
         up->bind(4, g.player[i]);
         if (auto e = done(*up)) return *e;
-        auto ins = db_->prepare(
+        auto ins = db.prepare(
             "INSERT INTO game_ratings (game, side, player, before, after, rd_before, "
             "rd_after) VALUES (?, ?, ?, ?, ?, ?, ?)");
         ins->bind(1, g.id);
@@ -389,42 +469,54 @@ Result<std::vector<RatingChange>> Store::rate(const GameRow& g) {
     return changes;
 }
 
+}  // namespace
+
+std::optional<Error> Store::insertGame(const GameRow& g) {
+    auto db = lease();
+    return writeGame(*db, g, true);
+}
+
+std::optional<Error> Store::updateGame(const GameRow& g) {
+    auto db = lease();
+    return writeGame(*db, g, false);
+}
+
 Result<std::vector<RatingChange>> Store::finishGame(const GameRow& g) {
-    std::lock_guard lock(mu_);
-    if (auto e = db_->begin()) return *e;
-    auto e = writeGame(g, false);
+    auto db = lease();
+    if (auto e = db->begin()) return *e;
+    auto e = writeGame(*db, g, false);
     Result<std::vector<RatingChange>> changes = std::vector<RatingChange>{};
     if (!e) {
-        changes = rate(g);
+        changes = rate(*db, g);
         if (!changes) e = changes.error();
     }
-    if (!e) e = db_->commit();
+    if (!e) e = db->commit();
     if (e) {
-        db_->rollback();
+        db->rollback();
         return *e;
     }
     return changes;
 }
 
 std::optional<Error> Store::saveSetup(const GameRow& g, int side, int links) {
-    std::lock_guard lock(mu_);
-    if (auto e = db_->begin()) return e;
-    auto st = db_->prepare("INSERT INTO setups (game, side, links) VALUES (?, ?, ?)");
+    auto db = lease();
+    if (auto e = db->begin()) return e;
+    auto st = db->prepare("INSERT INTO setups (game, side, links) VALUES (?, ?, ?)");
     st->bind(1, g.id);
     st->bind(2, side);
     st->bind(3, links);
     std::optional<Error> e = done(*st);
-    if (!e) e = writeGame(g, false);
+    if (!e) e = writeGame(*db, g, false);
     if (e) {
-        db_->rollback();
+        db->rollback();
         return e;
     }
-    return db_->commit();
+    return db->commit();
 }
 
 std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
-    std::lock_guard lock(mu_);
-    auto st = db_->prepare(
+    auto db = lease();
+    auto st = db->prepare(
         "INSERT INTO actions (game, ply, action, client_id, clock_after, version) VALUES (?, ?, "
         "?, ?, ?, ?)",
         true);
@@ -437,17 +529,19 @@ std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
     return done(*st);
 }
 
-GameData Store::readGame(Statement& st) {
+namespace {
+
+GameData readGame(Database& db, const Statement& st) {
     GameData d;
     d.game = readGameRow(st);
     GameRow& g = d.game;
-    auto su = db_->prepare("SELECT side, links FROM setups WHERE game = ?");
+    auto su = db.prepare("SELECT side, links FROM setups WHERE game = ?");
     su->bind(1, g.id);
     while (su->step() == Step::Row) {
         const auto side = su->integer(0);
         if (side == 1 || side == 2) d.setup[side - 1] = static_cast<int>(su->integer(1));
     }
-    auto sa = db_->prepare(
+    auto sa = db.prepare(
         "SELECT ply, action, client_id, clock_after, version FROM actions WHERE game = ? "
         "ORDER BY ply");
     sa->bind(1, g.id);
@@ -460,7 +554,7 @@ GameData Store::readGame(Statement& st) {
         d.actions.push_back(std::move(a));
     }
     if (g.rated && g.status == "finished") {
-        auto sr = db_->prepare(
+        auto sr = db.prepare(
             "SELECT side, player, before, after, rd_before, rd_after FROM game_ratings WHERE "
             "game = ? ORDER BY side");
         sr->bind(1, g.id);
@@ -472,30 +566,35 @@ GameData Store::readGame(Statement& st) {
     return d;
 }
 
+}  // namespace
+
 std::optional<GameData> Store::loadGame(const std::string& id) {
-    std::lock_guard lock(mu_);
+    auto db = lease();
+    ReadTransaction snapshot(*db);
     auto st =
-        db_->prepare((std::string("SELECT ") + kGameColumns + " FROM games WHERE id = ?").c_str());
+        db->prepare((std::string("SELECT ") + kGameColumns + " FROM games WHERE id = ?").c_str());
     st->bind(1, id);
     if (st->step() != Step::Row) return std::nullopt;
-    return readGame(*st);
+    return readGame(*db, *st);
 }
 
 std::vector<GameData> Store::loadUnfinished() {
-    std::lock_guard lock(mu_);
+    auto db = lease();
+    ReadTransaction snapshot(*db);
     std::vector<GameData> out;
     auto st =
-        db_->prepare((std::string("SELECT ") + kGameColumns +
-                      " FROM games WHERE status IN ('open','setup','playing') ORDER BY created")
-                         .c_str());
-    while (st->step() == Step::Row) out.push_back(readGame(*st));
+        db->prepare((std::string("SELECT ") + kGameColumns +
+                     " FROM games WHERE status IN ('open','setup','playing') ORDER BY created")
+                        .c_str());
+    while (st->step() == Step::Row) out.push_back(readGame(*db, *st));
     return out;
 }
 
 std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
                                           const std::string& status, int page, int perPage,
                                           std::int64_t* total) {
-    std::lock_guard lock(mu_);
+    auto db = lease();
+    ReadTransaction snapshot(*db);
     // Parameters are numbered in the order they are bound: a filter left out leaves no gap.
     std::string where = " WHERE 1=1";
     std::vector<std::string> params;
@@ -515,7 +614,7 @@ std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
         for (std::size_t i = 0; i < params.size(); ++i) s.bind(static_cast<int>(i + 1), params[i]);
     };
     {
-        auto c = db_->prepare(("SELECT COUNT(*) FROM games g" + where).c_str());
+        auto c = db->prepare(("SELECT COUNT(*) FROM games g" + where).c_str());
         bindFilters(*c);
         *total = c->step() == Step::Row ? c->integer(0) : 0;
     }
@@ -524,7 +623,7 @@ std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
         if (p == kGameColumns || p[-1] == ' ') cols += "g.";
         cols += *p;
     }
-    auto st = db_->prepare(
+    auto st = db->prepare(
         ("SELECT " + cols +
          ", p1.name, p1.public_id, p2.name, p2.public_id FROM games g LEFT JOIN players p1 "
          "ON p1.id = g.player1 LEFT JOIN players p2 ON p2.id = g.player2" +

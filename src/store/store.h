@@ -2,10 +2,14 @@
 // Persistence of players, games, setups, actions and ratings, in SQLite (a file, the default) or
 // PostgreSQL (a postgresql:// URI): the same rows, statements and guarantees on both, the backend
 // behind store/database.h. Every write is one transaction, committed before the caller
-// acknowledges or broadcasts what it records. Safe to call from several threads (one connection
-// behind a mutex). Errors are values; nothing throws. Durability: sqlite_database.h and
+// acknowledges or broadcasts what it records. Safe to call from several threads: each call takes a
+// connection of the store's own (SQLite: one, so calls run one at a time; PostgreSQL: up to
+// kPostgresConnections, so commits overlap, with row locks where a transaction reads what it
+// writes). Errors are values; nothing throws. Durability: sqlite_database.h and
 // postgres_database.h.
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -101,7 +105,7 @@ class Store {
     // The schema version this build writes (the number of migration steps, store/schema.h);
     // open() migrates older databases and refuses newer ones.
     static int schemaVersion();
-    Dialect dialect() const { return db_->dialect(); }
+    Dialect dialect() const { return dialect_; }
 
     std::optional<PlayerRow> playerByTokenHash(const std::string& hash);
     std::optional<PlayerRow> playerById(std::int64_t id);
@@ -142,16 +146,22 @@ class Store {
     std::vector<GameSummary> listGames(const std::string& playerPublicId, const std::string& status,
                                        int page, int perPage, std::int64_t* total);
 
+    // Connections a PostgreSQL store opens at most (when calls overlap).
+    static constexpr std::size_t kPostgresConnections = 4;
+
   private:
-    explicit Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
-    std::optional<Error> migrate();
-    std::optional<Error> writeGame(const GameRow& g, bool insert);
-    GameData readGame(Statement& st);
-    std::optional<PlayerRow> readPlayer(const char* where, const std::string& key, std::int64_t id);
-    std::optional<Error> insertToken(std::int64_t player, const std::string& tokenHash);
-    Result<std::vector<RatingChange>> rate(const GameRow& g);
-    std::mutex mu_;
-    std::unique_ptr<Database> db_;
+    using Opener = std::function<Result<std::unique_ptr<Database>>()>;
+    class Lease;  // one connection, taken for one call
+    Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database> first);
+    Lease lease();
+    std::optional<Error> migrate(Database& db);
+    std::mutex mu_;  // guards the pool
+    std::condition_variable freed_;
+    Opener opener_;
+    std::size_t max_, opening_ = 0;
+    Dialect dialect_;
+    std::vector<std::unique_ptr<Database>> all_;
+    std::vector<Database*> free_;
 };
 
 }  // namespace rainet::store

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <atomic>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include "support/postgres_test_db.h"
@@ -363,6 +365,82 @@ TEST_P(StoreTest, ConcurrentWritersAllCommit) {
         EXPECT_EQ(d.actions.size(), static_cast<std::size_t>(kActions));
         EXPECT_EQ(d.game.version, kActions);
     }
+}
+
+// prefix + n (not "x" + std::to_string(n): GCC 12's -Wrestrict false positive at -O3).
+std::string numbered(std::string prefix, int n) {
+    prefix += std::to_string(n);
+    return prefix;
+}
+
+// Games of one player ending at once (on PostgreSQL on several connections) are rated one after
+// the other: each rating change starts from the previous one's result, none is lost.
+TEST_P(StoreTest, ConcurrentRatedGamesOfOnePlayerAreRatedInTurn) {
+    constexpr int kThreads = 4, kGames = 5;
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    ASSERT_TRUE(a);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            auto b = store_->createPlayer(numbered("pB", t), numbered("hb", t), "b");
+            ASSERT_TRUE(b);
+            for (int i = 0; i < kGames; ++i) {
+                // Player A first or second, so that rows are locked in both orders.
+                const bool first = (t + i) % 2 == 0;
+                GameRow g = finishedGame(numbered("g", t) + numbered("_", i), first ? a->id : b->id,
+                                         first ? b->id : a->id, "1-0", true);
+                g.status = "playing";
+                ASSERT_FALSE(store_->insertGame(g));
+                g.status = "finished";
+                auto c = store_->finishGame(g);
+                ASSERT_TRUE(c) << c.error().message;
+                EXPECT_EQ(c->size(), 2u);
+            }
+        });
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(store_->playerById(a->id)->ratedGames, kThreads * kGames);
+    std::map<double, double> next;  // A's rating before a game -> after it
+    for (int t = 0; t < kThreads; ++t)
+        for (int i = 0; i < kGames; ++i) {
+            auto d = store_->loadGame(numbered("g", t) + numbered("_", i));
+            ASSERT_TRUE(d && d->ratings.size() == 2);
+            const RatingChange& r = d->ratings[d->game.player[0] == a->id ? 0 : 1];
+            EXPECT_TRUE(next.emplace(r.before, r.after).second) << "two games from " << r.before;
+        }
+    double rating = 1500;
+    for (int n = 0; n < kThreads * kGames; ++n) {
+        auto it = next.find(rating);
+        ASSERT_NE(it, next.end()) << "no game starts from " << rating;
+        rating = it->second;
+    }
+    EXPECT_EQ(store_->playerById(a->id)->rating, rating);
+}
+
+// Several players registering one username (in any case) at once: one account, the others told
+// the username is taken (not an error).
+TEST_P(StoreTest, ConcurrentRegistrationsOfOneUsernameMakeOneAccount) {
+    constexpr int kThreads = 6;
+    std::vector<std::int64_t> ids;
+    for (int t = 0; t < kThreads; ++t) {
+        auto p = store_->createPlayer(numbered("p", t), numbered("h", t), "guest");
+        ASSERT_TRUE(p);
+        ids.push_back(p->id);
+    }
+    std::atomic<int> registered{0}, taken{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            auto r = store_->registerAccount(ids[t], t % 2 ? "Same" : "sAME", "pw");
+            ASSERT_TRUE(r) << r.error().message;
+            (*r == Registration::Registered ? registered : taken)++;
+            EXPECT_NE(*r, Registration::AlreadyRegistered);
+        });
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(registered, 1);
+    EXPECT_EQ(taken, kThreads - 1);
+    auto acc = store_->accountByUsername("same");
+    ASSERT_TRUE(acc);
+    EXPECT_EQ(store_->playerById(acc->player)->kind, "account");
 }
 
 // PostgreSQL only: a connection the server closed (a restart, an administrator) is reopened, and
