@@ -473,5 +473,17 @@ TEST_P(StoreTest, ReconnectsAfterLosingItsConnection) {
     EXPECT_EQ(store_->playerById(b->id)->name, "bob");
 }
 
+TEST(StoreTarget, PostgresUrisAreRecognizedAndTheirPasswordsHidden) {
+    EXPECT_TRUE(isPostgresTarget("postgresql://u@h/db"));
+    EXPECT_TRUE(isPostgresTarget("postgres:///db?host=/tmp"));
+    EXPECT_FALSE(isPostgresTarget("rainet.db"));
+    EXPECT_FALSE(isPostgresTarget("/var/lib/postgresql.db"));
+    EXPECT_EQ(redactTarget("rainet.db"), "rainet.db");
+    EXPECT_EQ(redactTarget("postgresql://u@h/db"), "postgresql://u@h/db");
+    EXPECT_EQ(redactTarget("postgresql://u:s3cret@h:5432/db"), "postgresql://u:***@h:5432/db");
+    EXPECT_EQ(redactTarget("postgres://h/db?user=u&password=s3cret&sslmode=require"),
+              "postgres://h/db?user=u&password=***&sslmode=require");
+}
+
 }  // namespace
 }  // namespace rainet::store
