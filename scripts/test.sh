@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
-# Sets up, builds, and runs every test: the C++ suites (release, then the parser and harness suites
-# again under ASan+UBSan), then the browser client's unit and end-to-end tests.
+# Sets up, builds, and runs every test: the C++ suites (release, with a throwaway PostgreSQL
+# cluster for the store and server tests on PostgreSQL; then the server suite again, all of it on
+# PostgreSQL; then the parser and harness suites again under ASan+UBSan), then the browser client's
+# unit and end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+
+# One cluster directory per checkout and user: a run replaces what an interrupted one left.
+pgdir="/tmp/rainet-pg-$(id -u)-$(pwd | md5sum | cut -c1-8)"
+trap 'bash scripts/postgres.sh stop "$pgdir"' EXIT
+RAINET_TEST_PG=$(bash scripts/postgres.sh start "$pgdir")
+export RAINET_TEST_PG
 ctest --preset default -j "$(nproc)" --timeout 900
+echo "== server tests on PostgreSQL"
+RAINET_TEST_SERVER_BACKEND=postgres ctest --preset default -j "$(nproc)" --timeout 900 -L server
+bash scripts/postgres.sh stop "$pgdir"
+trap - EXIT
+unset RAINET_TEST_PG
 
 echo "== ASan+UBSan build"
 cmake --preset asan >/dev/null

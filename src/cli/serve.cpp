@@ -11,8 +11,8 @@ namespace {
 int run(const Args& args);
 const Command kServe{
     "serve",
-    "serve [--listen HOST:PORT] [--db FILE] [--web DIR] [--threads N] [--grace SECONDS] "
-    "[--rate MSGS_PER_S] [--sync off|normal|full] [--test-mode]",
+    "serve [--listen HOST:PORT] [--db FILE|postgresql://URI] [--web DIR] [--threads N] "
+    "[--grace SECONDS] [--rate MSGS_PER_S] [--sync off|normal|full] [--test-mode]",
     "run the multiplayer server (WebSocket protocol: docs/protocol.md)", run};
 
 int run(const Args& args) {

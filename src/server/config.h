@@ -7,9 +7,9 @@ namespace rainet::server {
 
 struct Config {
     std::string listen = "127.0.0.1:8080";
-    std::string db = "rainet.db";
+    std::string db = "rainet.db";  // a SQLite file, or a postgresql:// URI (store/store.h)
     std::string web = "web/dist";
-    std::string sync = "normal";  // SQLite synchronous: off, normal, full (store/store.h)
+    std::string sync = "normal";  // off, normal, full (store/store.h)
     int threads = 2;              // network threads
     int botThreads = 1;           // the computer thinks here, never on a network thread
     int ratePerSecond = 20;       // per connection; the burst is twice this

@@ -641,7 +641,7 @@ int serve(const Config& config) {
         std::make_shared<Listener>(io, acceptor, hub, registry)->run();
         logEvent("listening", {{"address", config.listen},
                                {"port", acceptor.local_endpoint().port()},
-                               {"db", config.db},
+                               {"db", store::redactTarget(config.db)},
                                {"sync", config.sync},
                                {"web", config.web},
                                {"test_mode", config.testMode}});

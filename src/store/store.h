@@ -1,24 +1,23 @@
 #pragma once
-// Persistence of players, games, setups and actions in SQLite (WAL). Every write is one
-// transaction, committed before the caller acknowledges or broadcasts what it records. Safe to call
-// from several threads (one connection behind a mutex). Errors are values; nothing throws.
-// Durability is SQLite's `synchronous`: "off" hands each commit to the OS, so it survives the
-// server process being killed but not an OS crash; "normal" (the default) also keeps the database
-// intact through power loss, syncing at checkpoints; "full" syncs every commit.
+// Persistence of players, games, setups, actions and ratings, in SQLite (a file, the default) or
+// PostgreSQL (a postgresql:// URI): the same rows, statements and guarantees on both, the backend
+// behind store/database.h. Every write is one transaction, committed before the caller
+// acknowledges or broadcasts what it records. Safe to call from several threads: each call takes a
+// connection of the store's own (SQLite: one, so calls run one at a time; PostgreSQL: up to
+// kPostgresConnections, so commits overlap, with row locks where a transaction reads what it
+// writes). Errors are values; nothing throws. Durability: sqlite_database.h and
+// postgres_database.h.
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include "core/error.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
+#include "store/database.h"
 
 namespace rainet::store {
 
@@ -95,15 +94,18 @@ struct GameSummary {
 
 class Store {
   public:
-    using StatementCache = std::unordered_map<const char*, sqlite3_stmt*>;
-    static Result<std::unique_ptr<Store>> open(const std::string& path,
+    // `target`: a postgresql:// (or postgres://) URI, else the path of a SQLite file. `sync`: off,
+    // normal or full (SQLite's synchronous; on PostgreSQL "off" turns synchronous_commit off).
+    static Result<std::unique_ptr<Store>> open(const std::string& target,
                                                const std::string& sync = "normal");
     ~Store();
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
 
-    // The schema version this build writes (PRAGMA user_version); open() migrates older files.
+    // The schema version this build writes (the number of migration steps, store/schema.h);
+    // open() migrates older databases and refuses newer ones.
     static int schemaVersion();
+    Dialect dialect() const { return dialect_; }
 
     std::optional<PlayerRow> playerByTokenHash(const std::string& hash);
     std::optional<PlayerRow> playerById(std::int64_t id);
@@ -144,27 +146,22 @@ class Store {
     std::vector<GameSummary> listGames(const std::string& playerPublicId, const std::string& status,
                                        int page, int perPage, std::int64_t* total);
 
+    // Connections a PostgreSQL store opens at most (when calls overlap).
+    static constexpr std::size_t kPostgresConnections = 4;
+
   private:
-    Store() = default;
-    // Checkpoints the WAL once a second on its own connection, so that no writer waits for a
-    // checkpoint (its copying and its fsync); automatic checkpoints are off on the writing
-    // connection. Measured: docs/performance.md.
-    void checkpointLoop(std::string path);
-    std::optional<Error> exec(const char* sql);  // any SQL, prepared each time
-    std::optional<Error> migrate();
-    std::optional<Error> run(const char* sql);  // one cached statement (BEGIN, COMMIT, ...)
-    std::optional<Error> writeGame(const GameRow& g, bool insert);
-    GameData readGame(sqlite3_stmt* st);
-    std::optional<PlayerRow> readPlayer(const char* where, const std::string& key, std::int64_t id);
-    std::optional<Error> insertToken(std::int64_t player, const std::string& tokenHash);
-    Result<std::vector<RatingChange>> rate(const GameRow& g);
-    std::mutex mu_;
-    sqlite3* db_ = nullptr;
-    StatementCache cache_;
-    std::mutex stopMu_;
-    std::condition_variable stopCv_;
-    bool stopping_ = false;
-    std::thread checkpointer_;
+    using Opener = std::function<Result<std::unique_ptr<Database>>()>;
+    class Lease;  // one connection, taken for one call
+    Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database> first);
+    Lease lease();
+    std::optional<Error> migrate(Database& db);
+    std::mutex mu_;  // guards the pool
+    std::condition_variable freed_;
+    Opener opener_;
+    std::size_t max_, opening_ = 0;
+    Dialect dialect_;
+    std::vector<std::unique_ptr<Database>> all_;
+    std::vector<Database*> free_;
 };
 
 }  // namespace rainet::store

@@ -14,6 +14,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/postgres_test_db.h"
+
 namespace rainet::test {
 
 namespace asio = boost::asio;
@@ -29,15 +31,31 @@ std::string binaryDir() {
 }
 }  // namespace
 
-ServerProcess::ServerProcess(std::string db, std::vector<std::string> extra)
+Backend defaultBackend() {
+    const char* b = std::getenv("RAINET_TEST_SERVER_BACKEND");
+    return b && std::string(b) == "postgres" ? Backend::Postgres : Backend::Sqlite;
+}
+
+ServerProcess::ServerProcess(std::string db, std::vector<std::string> extra, Backend backend)
     : db_(std::move(db)), extra_(std::move(extra)) {
     for (const char* ext : {"", "-wal", "-shm"}) std::remove((db_ + ext).c_str());
     log_ = db_ + ".log";
+    target_ = db_;
+    if (backend == Backend::Postgres) {
+        const std::string file = db_.substr(db_.rfind('/') + 1);
+        pg_ = std::make_unique<PostgresTestDb>(file.substr(0, file.rfind('.')));
+        if (pg_->uri().empty()) {
+            ADD_FAILURE() << "no PostgreSQL database for the server: " << pg_->error();
+            return;
+        }
+        target_ = pg_->uri();
+    }
     start();
 }
 
 ServerProcess::~ServerProcess() {
     if (pid_ > 0) kill(SIGKILL);
+    pg_.reset();
     for (const char* ext : {"", "-wal", "-shm"}) std::remove((db_ + ext).c_str());
     std::remove(log_.c_str());
 }
@@ -45,7 +63,7 @@ ServerProcess::~ServerProcess() {
 void ServerProcess::start() {
     std::remove(log_.c_str());
     std::vector<std::string> args = {
-        binaryDir() + "/rainet", "serve",     "--listen", "127.0.0.1:0", "--db",   db_,
+        binaryDir() + "/rainet", "serve",     "--listen", "127.0.0.1:0", "--db",   target_,
         "--test-mode",           "--threads", "2",        "--rate",      "100000", "--web",
         binaryDir() + "/no-web"};
     for (auto& e : extra_) args.push_back(e);

@@ -18,6 +18,7 @@
 
 namespace rainet::test {
 
+class PostgresTestDb;  // support/postgres_test_db.h
 using Json = nlohmann::ordered_json;
 using namespace std::chrono_literals;
 
@@ -26,10 +27,17 @@ inline std::string dbPath(const std::string& name) {
     return "/tmp/rainet_" + name + "_" + std::to_string(::getpid()) + ".db";
 }
 
+// Where a server keeps its data: the SQLite file named by its db path, or a PostgreSQL database
+// of its own (made from RAINET_TEST_PG, named after the path, dropped with the ServerProcess).
+enum class Backend { Sqlite, Postgres };
+// Postgres when RAINET_TEST_SERVER_BACKEND is "postgres": the whole suite then runs on it.
+Backend defaultBackend();
+
 class ServerProcess {
   public:
     // Starts the server on a fresh port; `db` persists across restarts of the same object.
-    explicit ServerProcess(std::string db, std::vector<std::string> extra = {});
+    explicit ServerProcess(std::string db, std::vector<std::string> extra = {},
+                           Backend backend = defaultBackend());
     ~ServerProcess();
     void start();
     void kill(int signal);  // and wait for the process
@@ -40,8 +48,9 @@ class ServerProcess {
     void advance(int cs) { http("POST", "/api/test/advance?cs=" + std::to_string(cs)); }
 
   private:
-    std::string db_, log_;
+    std::string db_, log_, target_;  // target_: what --db gets
     std::vector<std::string> extra_;
+    std::unique_ptr<PostgresTestDb> pg_;
     int pid_ = -1;
     int port_ = 0;
 };

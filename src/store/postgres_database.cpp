@@ -1,0 +1,280 @@
+#include "store/postgres_database.h"
+
+#include <libpq-fe.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace rainet::store {
+
+namespace {
+
+// A line in the server's log format (one JSON object per line on stderr, as server/log.h).
+void logEvent(const char* event, const std::string& uri, const std::string& error) {
+    using namespace std::chrono;
+    nlohmann::ordered_json line;
+    line["ts"] = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+    line["event"] = event;
+    line["db"] = redactTarget(uri);
+    if (!error.empty()) line["error"] = error;
+    const std::string s = line.dump() + "\n";
+    std::fwrite(s.data(), 1, s.size(), stderr);
+    std::fflush(stderr);
+}
+
+// libpq's message on one line, prefixed "store: ".
+std::string message(const char* m) {
+    std::string s;
+    for (const char* p = m ? m : ""; *p; ++p) {
+        const bool space = *p == '\n' || *p == '\t' || *p == ' ';
+        if (!space)
+            s += *p;
+        else if (!s.empty() && s.back() != ' ')
+            s += ' ';
+    }
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return "store: " + (s.empty() ? std::string("PostgreSQL error") : s);
+}
+
+// The store's `?` / `?N` placeholders as PostgreSQL's `$N` (string literals left alone).
+std::string render(const char* sql) {
+    std::string out;
+    int next = 1;
+    bool quoted = false;
+    for (const char* p = sql; *p; ++p) {
+        if (*p == '\'') quoted = !quoted;
+        if (*p != '?' || quoted) {
+            out += *p;
+            continue;
+        }
+        out += '$';
+        if (p[1] >= '0' && p[1] <= '9') continue;  // ?N: the digits follow
+        out += std::to_string(next++);
+    }
+    return out;
+}
+
+bool isRead(const char* sql) {
+    return std::string_view(sql).starts_with("SELECT");
+}
+
+}  // namespace
+
+// Parameters as text (the server infers their types from the statement); the result is fetched
+// whole at the first step().
+class PostgresStatement final : public Statement {
+  public:
+    // `sql` is rendered at once: only a cached statement's (a literal) is kept, as its key.
+    PostgresStatement(PostgresDatabase& db, const char* sql, bool cached)
+        : db_(db), sql_(render(sql)), key_(cached ? sql : nullptr), read_(isRead(sql)) {}
+    ~PostgresStatement() override { PQclear(res_); }
+    void bind(int i, std::int64_t v) override { param(i) = std::to_string(v); }
+    void bindReal(int i, double v) override {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", v);  // round-trips exactly
+        param(i) = buf;
+    }
+    void bind(int i, const std::string& v) override { param(i) = v; }
+    void bindNull(int i) override { param(i).reset(); }
+    Step step() override {
+        if (!executed_) {
+            executed_ = true;
+            if (!execute() && db_.recoverLostConnection() && read_) execute();
+        }
+        if (!error_.empty()) return Step::Failed;
+        return ++row_ < PQntuples(res_) ? Step::Row : Step::Done;
+    }
+    std::int64_t integer(int col) const override {
+        return PQgetisnull(res_, row_, col)
+                   ? 0
+                   : std::strtoll(PQgetvalue(res_, row_, col), nullptr, 10);
+    }
+    double real(int col) const override {
+        return PQgetisnull(res_, row_, col) ? 0 : std::strtod(PQgetvalue(res_, row_, col), nullptr);
+    }
+    std::string text(int col) const override {
+        return PQgetisnull(res_, row_, col) ? "" : PQgetvalue(res_, row_, col);
+    }
+    std::string error() const override { return error_; }
+
+  private:
+    std::optional<std::string>& param(int i) {
+        if (static_cast<int>(params_.size()) < i) params_.resize(i);
+        return params_[i - 1];
+    }
+    // Runs the statement; false (error_ set) if it failed.
+    bool execute() {
+        PQclear(res_);
+        res_ = nullptr;
+        error_.clear();
+        if (auto e = db_.ensureConnected()) {
+            error_ = e->message;
+            return false;
+        }
+        std::vector<const char*> values;
+        for (auto& p : params_) values.push_back(p ? p->c_str() : nullptr);
+        const int n = static_cast<int>(values.size());
+        if (key_) {
+            auto it = db_.prepared_.find(key_);
+            if (it == db_.prepared_.end()) {
+                const std::string name = "s" + std::to_string(db_.prepared_.size());
+                PGresult* r = PQprepare(db_.conn_, name.c_str(), sql_.c_str(), 0, nullptr);
+                const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+                if (!ok) error_ = message(PQresultErrorMessage(r));
+                PQclear(r);
+                if (!ok) return false;
+                it = db_.prepared_.emplace(key_, name).first;
+            }
+            res_ = PQexecPrepared(db_.conn_, it->second.c_str(), n, values.data(), nullptr, nullptr,
+                                  0);
+        } else {
+            res_ = PQexecParams(db_.conn_, sql_.c_str(), n, nullptr, values.data(), nullptr,
+                                nullptr, 0);
+        }
+        const ExecStatusType s = PQresultStatus(res_);
+        if (s == PGRES_TUPLES_OK || s == PGRES_COMMAND_OK) return true;
+        error_ = message(res_ ? PQresultErrorMessage(res_) : PQerrorMessage(db_.conn_));
+        return false;
+    }
+
+    PostgresDatabase& db_;
+    std::string sql_;
+    const char* key_;
+    bool read_;
+    std::vector<std::optional<std::string>> params_;
+    PGresult* res_ = nullptr;
+    bool executed_ = false;
+    int row_ = -1;
+    std::string error_;
+};
+
+Result<std::unique_ptr<Database>> PostgresDatabase::open(const std::string& uri,
+                                                         const std::string& sync) {
+    if (sync != "off" && sync != "normal" && sync != "full")
+        return Error{"store: synchronous must be off, normal or full"};
+    std::unique_ptr<PostgresDatabase> d(new PostgresDatabase());
+    d->uri_ = uri;
+    d->syncCommit_ = sync == "off" ? "off" : "on";
+    if (auto e = d->connect()) return *e;
+    return std::unique_ptr<Database>(std::move(d));
+}
+
+PostgresDatabase::~PostgresDatabase() {
+    PQfinish(conn_);
+}
+
+std::optional<Error> PostgresDatabase::connect() {
+    PQfinish(conn_);
+    prepared_.clear();
+    inTransaction_ = false;
+    // Defaults first: the URI's own settings override them.
+    const char* keys[] = {"connect_timeout", "fallback_application_name", "dbname", nullptr};
+    const char* values[] = {"10", "rainet", uri_.c_str(), nullptr};
+    conn_ = PQconnectdbParams(keys, values, 1);
+    if (PQstatus(conn_) != CONNECTION_OK)
+        return Error{"store: cannot connect to " + redactTarget(uri_) + ": " +
+                     message(PQerrorMessage(conn_)).substr(7)};
+    PQsetNoticeProcessor(
+        conn_, [](void*, const char*) {}, nullptr);  // "already exists" notices
+    return run(("SET synchronous_commit = " + syncCommit_).c_str());
+}
+
+std::optional<Error> PostgresDatabase::ensureConnected() {
+    // A server that closed the connection (restarted, or terminated the backend) has said so on
+    // the socket: reading it marks the connection bad before a statement is lost on it.
+    // Twice: the first read may take just its goodbye (an error message), the second the EOF.
+    if (!inTransaction_ && PQstatus(conn_) == CONNECTION_OK && PQconsumeInput(conn_))
+        PQconsumeInput(conn_);
+    if (PQstatus(conn_) == CONNECTION_OK) return std::nullopt;
+    if (inTransaction_) return Error{"store: the PostgreSQL connection was lost"};
+    logEvent("store_connection_lost", uri_, message(PQerrorMessage(conn_)));
+    if (auto e = connect()) {
+        logEvent("store_reconnect_failed", uri_, e->message);
+        return e;
+    }
+    logEvent("store_reconnected", uri_, "");
+    return std::nullopt;
+}
+
+bool PostgresDatabase::recoverLostConnection() {
+    // Inside a transaction the connection is reopened only at its rollback(): the statements
+    // still to come in it must fail, not run on their own on a new connection.
+    if (PQstatus(conn_) == CONNECTION_OK || inTransaction_) return false;
+    return !ensureConnected();
+}
+
+std::optional<Error> PostgresDatabase::run(const char* sql) {
+    PGresult* r = PQexec(conn_, sql);
+    std::optional<Error> e;
+    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+        e = Error{message(r ? PQresultErrorMessage(r) : PQerrorMessage(conn_))};
+    PQclear(r);
+    return e;
+}
+
+std::unique_ptr<Statement> PostgresDatabase::prepare(const char* sql, bool cached) {
+    return std::make_unique<PostgresStatement>(*this, sql, cached);
+}
+
+std::optional<Error> PostgresDatabase::exec(const char* sql) {
+    if (auto e = ensureConnected()) return e;
+    if (auto e = run(sql)) {
+        recoverLostConnection();
+        return e;
+    }
+    return std::nullopt;
+}
+
+std::optional<Error> PostgresDatabase::begin() {
+    if (auto e = exec("BEGIN")) return e;
+    inTransaction_ = true;
+    return std::nullopt;
+}
+
+std::optional<Error> PostgresDatabase::commit() {
+    auto e = run("COMMIT");
+    inTransaction_ = false;
+    if (e) recoverLostConnection();
+    return e;
+}
+
+void PostgresDatabase::rollback() {
+    if (PQstatus(conn_) == CONNECTION_OK) run("ROLLBACK");
+    inTransaction_ = false;
+    recoverLostConnection();
+}
+
+std::optional<Error> PostgresDatabase::beginRead() {
+    if (auto e = exec("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")) return e;
+    inTransaction_ = true;
+    return std::nullopt;
+}
+
+void PostgresDatabase::endRead() {
+    rollback();  // nothing to keep; ends it without a commit record
+}
+
+Result<int> PostgresDatabase::schemaVersion() {
+    if (auto e = exec("CREATE TABLE IF NOT EXISTS rainet_schema (version INTEGER NOT NULL)"))
+        return *e;
+    // Inside a migration's transaction: one server migrates at a time, the others wait and then
+    // see the new version.
+    if (inTransaction_)
+        if (auto e = exec("LOCK TABLE rainet_schema IN EXCLUSIVE MODE")) return *e;
+    auto st = prepare("SELECT version FROM rainet_schema", false);
+    const Step s = st->step();
+    if (s == Step::Failed) return Error{st->error()};
+    return s == Step::Row ? static_cast<int>(st->integer(0)) : 0;
+}
+
+std::optional<Error> PostgresDatabase::setSchemaVersion(int version) {
+    const std::string sql = "DELETE FROM rainet_schema; INSERT INTO rainet_schema VALUES (" +
+                            std::to_string(version) + ")";
+    return exec(sql.c_str());
+}
+
+}  // namespace rainet::store

@@ -1,0 +1,53 @@
+#pragma once
+// The SQLite backend of the store: one connection to a file in WAL mode, its hot statements kept
+// prepared, and a thread that checkpoints the WAL once a second on a connection of its own, so
+// that no writer waits for a checkpoint (its copying and its fsync); automatic checkpoints are off
+// on the writing connection. Measured: docs/performance.md.
+// Durability is SQLite's `synchronous`: "off" hands each commit to the OS, so it survives the
+// server process being killed but not an OS crash; "normal" (the default) also keeps the database
+// intact through power loss, syncing at checkpoints; "full" syncs every commit.
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "store/database.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace rainet::store {
+
+class SqliteDatabase final : public Database {
+  public:
+    // `sync`: off, normal or full.
+    static Result<std::unique_ptr<Database>> open(const std::string& path, const std::string& sync);
+    ~SqliteDatabase() override;
+
+    Dialect dialect() const override { return Dialect::Sqlite; }
+    std::unique_ptr<Statement> prepare(const char* sql, bool cached) override;
+    std::optional<Error> exec(const char* sql) override;
+    std::optional<Error> begin() override;
+    std::optional<Error> commit() override;
+    void rollback() override;
+    // One connection, given to one call at a time, already sees one state.
+    std::optional<Error> beginRead() override { return std::nullopt; }
+    void endRead() override {}
+    const char* lockRows() const override { return ""; }
+    Result<int> schemaVersion() override;
+    std::optional<Error> setSchemaVersion(int version) override;
+
+  private:
+    SqliteDatabase() = default;
+    void checkpointLoop(std::string path);
+    sqlite3* db_ = nullptr;
+    std::unordered_map<const char*, sqlite3_stmt*> cache_;
+    std::mutex stopMu_;
+    std::condition_variable stopCv_;
+    bool stopping_ = false;
+    std::thread checkpointer_;
+};
+
+}  // namespace rainet::store
