@@ -59,8 +59,7 @@ std::pair<std::string, std::string> crashWhileSide2Thinks(ServerProcess& server,
 // Side 2 as it finds the game after coming back.
 Player comeBack(ServerProcess& server, const std::string& token, const std::string& g) {
     Player b(server.port(), token);
-    b.ws().send(Json{{"type", "watch"}, {"game", g}});
-    b.take([](const Json& j) { return j["type"] == "snapshot"; });
+    snapshotOf(b, g);
     return b;
 }
 

@@ -9,11 +9,6 @@
 namespace rainet::test {
 namespace {
 
-std::string snapshotOf(Player& watcher, const std::string& g) {
-    watcher.ws().send(Json{{"type", "watch"}, {"game", g}});
-    return watcher.take([](const Json& j) { return j["type"] == "snapshot"; }).dump();
-}
-
 std::string errorCode(Player& p, const std::string& raw) {
     p.ws().send(raw);
     return p.take([](const Json& j) { return j["type"] == "error"; })["code"];
@@ -25,7 +20,7 @@ TEST(BadInput, EachGetsItsCodeAndChangesNothing) {
     Player watcher(server.port());
     const std::string g = startGame(a, b);
     playOne(a, b, g, a.game(g).legal[0]);  // side 2 to move
-    const std::string before = snapshotOf(watcher, g);
+    const std::string before = snapshotOf(watcher, g).dump();
 
     EXPECT_EQ(errorCode(a, "{not json"), "bad_json");
     EXPECT_EQ(errorCode(a, "[1,2,3]"), "bad_json");
@@ -57,7 +52,7 @@ TEST(BadInput, EachGetsItsCodeAndChangesNothing) {
     EXPECT_EQ(errorCode(a, R"({"type":"ping","pad":")" + std::string(4100, 'x') + "\"}"),
               "too_large");
 
-    EXPECT_EQ(snapshotOf(watcher, g), before);
+    EXPECT_EQ(snapshotOf(watcher, g).dump(), before);
     // Still usable: the right action from the right side goes through.
     playOne(a, b, g, legal2);
     a.ws().send(Json{{"type", "ping"}, {"id", 5}});

@@ -145,6 +145,19 @@ inline std::string startGame(Player& a, Player& b, Json create = Json::object(),
     return g;
 }
 
+// `p` watches game `g`: its snapshot.
+inline Json snapshotOf(Player& p, const std::string& g) {
+    p.ws().send(Json{{"type", "watch"}, {"game", g}});
+    return p.take([&](const Json& j) { return j["type"] == "snapshot" && j["game"] == g; });
+}
+
+// The next event of game `g` of that kind that `p` receives.
+inline Json takeEvent(Player& p, const std::string& g, const std::string& kind) {
+    return p.take([&](const Json& j) {
+        return j["type"] == "event" && j["game"] == g && j.value("kind", "") == kind;
+    });
+}
+
 // The side to move plays one action from its legal list; both wait for the event(s).
 inline Json playOne(Player& a, Player& b, const std::string& g, const std::string& action) {
     Player& mover = a.game(g).legal.empty() ? b : a;

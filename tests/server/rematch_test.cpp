@@ -9,17 +9,6 @@
 namespace rainet::test {
 namespace {
 
-Json takeEvent(Player& p, const std::string& g, const std::string& kind) {
-    return p.take([&](const Json& j) {
-        return j["type"] == "event" && j["game"] == g && j.value("kind", "") == kind;
-    });
-}
-
-Json snapshotOf(Player& p, const std::string& g) {
-    p.ws().send(Json{{"type", "watch"}, {"game", g}});
-    return p.take([&](const Json& j) { return j["type"] == "snapshot" && j["game"] == g; });
-}
-
 TEST(Rematch, OfferDeclineOfferAcceptSwapsTheSides) {
     ServerProcess server(dbPath("rematch"));
     Player a(server.port()), b(server.port()), watcher(server.port());

@@ -7,11 +7,6 @@
 namespace rainet::test {
 namespace {
 
-Json snapshotOf(Player& p, const std::string& g) {
-    p.ws().send(Json{{"type", "watch"}, {"game", g}});
-    return p.take([&](const Json& j) { return j["type"] == "snapshot" && j["game"] == g; });
-}
-
 Json nextChat(Player& p) {
     return p.take([](const Json& j) { return j["type"] == "chat"; });
 }
