@@ -299,6 +299,11 @@ std::string renderAck(const Json& id, std::string_view game, std::optional<std::
     return j.dump();
 }
 
+Json clockJson(int initial, int increment) {
+    if (!initial) return nullptr;
+    return {{"initial", initial}, {"increment", increment}};
+}
+
 Json squaresJson(Bitboard squares) {
     Json a = Json::array();
     while (squares) a.push_back(squareName(popLsb(squares)));

@@ -29,11 +29,6 @@ bool isOver(const std::string& status) {
     return status == "finished" || status == "aborted";
 }
 
-Json clockJson(const store::GameRow& g) {
-    if (!g.clockInitial) return nullptr;
-    return {{"initial", g.clockInitial}, {"increment", g.clockIncrement}};
-}
-
 Json playerJson(store::Store& store, const store::GameRow& g, int i) {
     if (g.player[i]) {
         if (auto p = store.playerById(g.player[i])) return {{"id", p->publicId}, {"name", p->name}};
@@ -76,7 +71,7 @@ std::optional<Json> gameRecord(store::Store& store, const std::string& id) {
     j["game"] = g.id;
     j["status"] = g.status;
     j["preset"] = g.preset;
-    j["clock"] = clockJson(g);
+    j["clock"] = protocol::clockJson(g.clockInitial, g.clockIncrement);
     j["players"] = {{"1", playerJson(store, g, 0)}, {"2", playerJson(store, g, 1)}};
     j["created"] = isoTime(g.created);
     j["result"] = resultOrNull(g.result);

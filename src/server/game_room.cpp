@@ -218,9 +218,7 @@ std::string GameRoom::snapshot(Viewer v) const {
     j["opponent"] = row_.opponent;
     j["level"] = row_.opponent == "computer" ? Json(row_.level) : Json(nullptr);
     j["rated"] = row_.rated;
-    j["clock"] = isTimed()
-                     ? Json{{"initial", row_.clockInitial}, {"increment", row_.clockIncrement}}
-                     : Json(nullptr);
+    j["clock"] = protocol::clockJson(row_.clockInitial, row_.clockIncrement);
     j["clocks"] = clocksJson();
     j["players"] = {{"1", playerJson(Side::One)}, {"2", playerJson(Side::Two)}};
     j["setup"] = {{"1", setups_[0] >= 0}, {"2", setups_[1] >= 0}};
@@ -276,10 +274,7 @@ void GameRoom::subscribe(const std::shared_ptr<Client>& c, Viewer role) {
 
 void GameRoom::setSpectators(int n) {
     spectators_ = n;
-    auto text = std::make_shared<const std::string>(
-        Json{{"type", "spectators"}, {"game", id_}, {"count", n}}.dump());
-    for (const Sub& sub : subs_)
-        if (auto c = sub.client.lock()) c->send(text);
+    sendAll(Json{{"type", "spectators"}, {"game", id_}, {"count", n}});
 }
 
 void GameRoom::unsubscribe(const Client* c) {
@@ -303,11 +298,14 @@ void GameRoom::setConnections(Side s, int delta) {
 }
 
 void GameRoom::broadcastPresence(Side s) {
-    Json j{{"type", "presence"},
-           {"game", id_},
-           {"side", sideName(s)},
-           {"connected", seats_[index(s)].connections > 0}};
-    auto text = std::make_shared<const std::string>(j.dump());
+    sendAll(Json{{"type", "presence"},
+                 {"game", id_},
+                 {"side", sideName(s)},
+                 {"connected", seats_[index(s)].connections > 0}});
+}
+
+void GameRoom::sendAll(const Json& message) {
+    auto text = std::make_shared<const std::string>(message.dump());
     for (const Sub& sub : subs_)
         if (auto c = sub.client.lock()) c->send(text);
 }

@@ -99,6 +99,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // The number of spectators' connections changed: everyone following is told.
     void setSpectators(int n);
     void broadcastPresence(Side s);
+    // An unversioned message to every connection following the game, whatever its role.
+    void sendAll(const Json& message);
     // Sends a new event (row_.version already incremented and stored) rendered per role.
     template <class Render>
     void emit(Render render);

@@ -316,8 +316,7 @@ void Hub::loadUnfinished() {
 }
 
 Json Hub::lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator) {
-    Json clock = g.clockInitial ? Json{{"initial", g.clockInitial}, {"increment", g.clockIncrement}}
-                                : Json(nullptr);
+    const Json clock = protocol::clockJson(g.clockInitial, g.clockIncrement);
     return {{"game", g.id},
             {"preset", g.preset},
             {"clock", clock},
@@ -351,9 +350,7 @@ void Hub::broadcastLobby() {
 Json Hub::seekSummary() const {
     Json out = Json::array();
     for (const Seek& s : seeks_) {
-        Json clock = s.clockInitial
-                         ? Json{{"initial", s.clockInitial}, {"increment", s.clockIncrement}}
-                         : Json(nullptr);
+        const Json clock = protocol::clockJson(s.clockInitial, s.clockIncrement);
         bool counted = false;
         for (auto& e : out)
             if (e["preset"] == s.preset && e["clock"] == clock && e["rated"] == s.rated) {
