@@ -23,6 +23,7 @@
 #include "server/game_room.h"
 #include "server/hub.h"
 #include "server/log.h"
+#include "server/static_files.h"
 
 namespace rainet::server {
 
@@ -495,9 +496,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         if (path.rfind("/api/games/", 0) == 0 && path.ends_with("/record")) {
             const std::string id = path.substr(11, path.size() - 11 - 7);
             auto r = gameRecordText(hub_.store(), id);
-            if (!r)
-                return respond(req, http::status::not_found, json,
-                               R"({"error":"no_record"})");
+            if (!r) return respond(req, http::status::not_found, json, R"({"error":"no_record"})");
             return respond(req, http::status::ok, "text/plain; charset=utf-8", std::move(*r),
                            "attachment; filename=\"rainet-" + id + ".txt\"");
         }
@@ -520,38 +519,27 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         serveStatic(req, path);
     }
 
-    void serveStatic(const http::request<http::string_body>& req, std::string path) {
-        if (path.empty() || path[0] != '/' || path.find("..") != std::string::npos ||
-            path.find('\\') != std::string::npos || path.find('\0') != std::string::npos)
-            return respond(req, http::status::bad_request, "text/plain", "bad path\n");
-        namespace fs = std::filesystem;
-        const fs::path root(hub_.config().web);
-        fs::path file = root / path.substr(1);
-        std::error_code ec;
-        if (path.back() == '/' || !fs::is_regular_file(file, ec)) {
-            const std::string last = path.substr(path.rfind('/') + 1);
-            if (path.back() != '/' && last.find('.') != std::string::npos)
-                return respond(req, http::status::not_found, "text/plain", "not found\n");
-            file = root / "index.html";  // client routes: /, /game/<id>, ...
-        }
+    void serveStatic(const http::request<http::string_body>& req, const std::string& path) {
+        // One answer for every refusal and every missing file: a 404 tells nothing about what
+        // exists outside the root (static_files.h).
+        const auto file = resolveStaticFile(hub_.config().web, path);
+        if (!file) return respond(req, http::status::not_found, "text/plain", "not found\n");
         http::file_body::value_type body;
         beast::error_code bec;
-        body.open(file.string().c_str(), beast::file_mode::scan, bec);
-        if (bec)
-            return respond(req, http::status::not_found, "text/plain",
-                           "the web client is not built (" + hub_.config().web + ")\n");
+        body.open(file->c_str(), beast::file_mode::scan, bec);
+        if (bec) return respond(req, http::status::not_found, "text/plain", "not found\n");
         const auto size = body.size();
         auto res = std::make_shared<http::response<http::file_body>>(
             std::piecewise_construct, std::make_tuple(std::move(body)),
             std::make_tuple(http::status::ok, req.version()));
         res->set(http::field::server, "rainet");
-        res->set(http::field::content_type, mimeType(file.string()));
+        res->set(http::field::content_type, mimeType(file->string()));
         res->content_length(size);
         res->keep_alive(req.keep_alive());
         if (req.method() == http::verb::head) {
             auto head =
                 std::make_shared<http::response<http::empty_body>>(http::status::ok, req.version());
-            head->set(http::field::content_type, mimeType(file.string()));
+            head->set(http::field::content_type, mimeType(file->string()));
             head->content_length(size);
             head->keep_alive(req.keep_alive());
             return write(head);
@@ -607,6 +595,10 @@ int serve(const Config& config) {
         return 2;
     }
     const int port = std::atoi(config.listen.c_str() + colon + 1);
+    if (auto exposed = databaseExposure(config.db, config.web)) {
+        std::cerr << "rainet serve: " << *exposed << "\n";
+        return 2;
+    }
     auto opened = store::Store::open(config.db, config.sync);
     if (!opened) {
         std::cerr << "rainet serve: " << opened.error().message << "\n";
@@ -638,6 +630,9 @@ int serve(const Config& config) {
             return 1;
         }
         hub.loadUnfinished();
+        if (!resolveStaticFile(config.web, "/"))
+            logEvent("warning", {{"message", "the web client is not built: no index.html in --web"},
+                                 {"web", config.web}});
         std::make_shared<Listener>(io, acceptor, hub, registry)->run();
         logEvent("listening", {{"address", config.listen},
                                {"port", acceptor.local_endpoint().port()},
