@@ -92,6 +92,28 @@ bool validId(const Json& id) {
            id.get_ref<const std::string&>().size() <= 64;
 }
 
+// Why free text (protocol/text.h) in field `field` ("name" or "text") is refused; null if it is
+// not.
+const char* textError(std::string_view field, TextProblem p) {
+    static_assert(kMaxName == 24 && kMaxChat == 300, "the limits the messages below state");
+    const bool name = field == "name";
+    switch (p) {
+        case TextProblem::None:
+            return nullptr;
+        case TextProblem::BadUtf8:
+            return name ? "'name' is not valid UTF-8" : "'text' is not valid UTF-8";
+        case TextProblem::TooLong:
+            return name ? "'name' is longer than 24 characters"
+                        : "'text' is longer than 300 characters";
+        case TextProblem::Forbidden:
+            return name ? "'name' has a control or bidi-override character"
+                        : "'text' has a control or bidi-override character";
+        case TextProblem::Blank:
+            return name ? "'name' is only spaces" : "'text' is only spaces";
+    }
+    return nullptr;
+}
+
 bool validGameId(const std::string& g) {
     if (g.empty() || g.size() > 32) return false;
     for (char c : g)
@@ -176,19 +198,7 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
         if (!it->is_string()) return "'name' must be a string";
         name = it->get<std::string>();
         if (name.empty()) return nullptr;
-        switch (checkText(name, kMaxName)) {
-            case TextProblem::None:
-                return nullptr;
-            case TextProblem::BadUtf8:
-                return "'name' is not valid UTF-8";
-            case TextProblem::TooLong:
-                return "'name' must be at most 24 characters";
-            case TextProblem::Forbidden:
-                return "'name' has a control or bidi-override character";
-            case TextProblem::Blank:
-                return "'name' must not be all spaces";
-        }
-        return nullptr;
+        return textError("name", checkText(name, kMaxName));
     };
     switch (m.type) {
         case MsgType::Hello:
@@ -212,18 +222,7 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
             const auto first = raw.find_first_not_of(" \t\r\n");
             if (first == std::string::npos) return bad("'text' is empty");
             m.text = raw.substr(first, raw.find_last_not_of(" \t\r\n") - first + 1);
-            switch (checkText(m.text, kMaxChat)) {
-                case TextProblem::None:
-                    break;
-                case TextProblem::BadUtf8:
-                    return bad("'text' is not valid UTF-8");
-                case TextProblem::Forbidden:
-                    return bad("'text' has a control or bidi-override character");
-                case TextProblem::TooLong:
-                    return bad("'text' is longer than " + std::to_string(kMaxChat) + " characters");
-                case TextProblem::Blank:
-                    return bad("'text' is empty");
-            }
+            if (auto why = textError("text", checkText(m.text, kMaxChat))) return bad(why);
             break;
         }
         case MsgType::Create:
