@@ -1,17 +1,34 @@
 #include "protocol/messages.h"
 
 #include "core/action.h"
+#include "protocol/text.h"
 
 namespace rainet::protocol {
 
 const char* codeName(ErrorCode c) {
-    static constexpr const char* kNames[kErrorCodeCount] = {
-        "bad_json",         "bad_message",       "unknown_type",   "too_large",
-        "rate_limited",     "not_authenticated", "unknown_game",   "not_a_player",
-        "wrong_status",     "not_your_turn",     "illegal_action", "stale_version",
-        "bad_setup",        "already_set_up",    "no_draw_offer",  "cannot_claim",
-        "cannot_abort",     "no_rematch_offer",  "bad_credentials", "username_taken",
-        "already_registered", "internal"};
+    static constexpr const char* kNames[kErrorCodeCount] = {"bad_json",
+                                                            "bad_message",
+                                                            "unknown_type",
+                                                            "too_large",
+                                                            "rate_limited",
+                                                            "not_authenticated",
+                                                            "unknown_game",
+                                                            "not_a_player",
+                                                            "wrong_status",
+                                                            "not_your_turn",
+                                                            "illegal_action",
+                                                            "stale_version",
+                                                            "bad_setup",
+                                                            "already_set_up",
+                                                            "no_draw_offer",
+                                                            "cannot_claim",
+                                                            "cannot_abort",
+                                                            "no_rematch_offer",
+                                                            "bad_credentials",
+                                                            "username_taken",
+                                                            "already_registered",
+                                                            "busy",
+                                                            "internal"};
     return kNames[static_cast<int>(c)];
 }
 
@@ -73,6 +90,28 @@ bool validId(const Json& id) {
     if (id.is_number_integer()) return true;
     return id.is_string() && !id.get_ref<const std::string&>().empty() &&
            id.get_ref<const std::string&>().size() <= 64;
+}
+
+// Why free text (protocol/text.h) in field `field` ("name" or "text") is refused; null if it is
+// not.
+const char* textError(std::string_view field, TextProblem p) {
+    static_assert(kMaxName == 24 && kMaxChat == 300, "the limits the messages below state");
+    const bool name = field == "name";
+    switch (p) {
+        case TextProblem::None:
+            return nullptr;
+        case TextProblem::BadUtf8:
+            return name ? "'name' is not valid UTF-8" : "'text' is not valid UTF-8";
+        case TextProblem::TooLong:
+            return name ? "'name' is longer than 24 characters"
+                        : "'text' is longer than 300 characters";
+        case TextProblem::Forbidden:
+            return name ? "'name' has a control or bidi-override character"
+                        : "'text' has a control or bidi-override character";
+        case TextProblem::Blank:
+            return name ? "'name' is only spaces" : "'text' is only spaces";
+    }
+    return nullptr;
 }
 
 bool validGameId(const std::string& g) {
@@ -151,22 +190,30 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
         out = it->get<std::string>();
         return true;
     };
-    // A display name, for hello and rename: at most 24 characters, none of them control characters.
+    // A display name, for hello and rename: 1 to kMaxName code points, not all spaces, none of
+    // them a control or bidi character (protocol/text.h). Absent (or "" in hello): no name.
     auto badName = [&](std::string& name) -> const char* {
-        if (!str("name", name, 24)) return "'name' must be a string of at most 24 characters";
-        for (char c : name)
-            if (static_cast<unsigned char>(c) < 0x20) return "'name' has a control character";
-        return nullptr;
+        auto it = j.find("name");
+        if (it == j.end() || it->is_null()) return nullptr;
+        if (!it->is_string()) return "'name' must be a string";
+        name = it->get<std::string>();
+        if (name.empty()) return nullptr;
+        return textError("name", checkText(name, kMaxName));
     };
     switch (m.type) {
         case MsgType::Hello:
-            if (!str("token", m.token, 128)) return bad("'token' must be a string");
+            if (auto it = j.find("token"); it != j.end() && !it->is_null()) {
+                if (!it->is_string()) return bad("'token' must be a string");
+                // A token longer than any the server issues cannot be known: like any unknown
+                // token it gives a new guest (docs/protocol.md section 2).
+                if (it->get_ref<const std::string&>().size() <= kMaxToken)
+                    m.token = it->get<std::string>();
+            }
             if (auto why = badName(m.name)) return bad(why);
             break;
         case MsgType::Rename:
             if (auto why = badName(m.name)) return bad(why);
-            if (m.name.find_first_not_of(' ') == std::string::npos)
-                return bad("'name' must be a string of 1 to 24 characters, not all spaces");
+            if (m.name.empty()) return bad("'name' must be a string of 1 to 24 characters");
             break;
         case MsgType::Chat: {
             auto it = j.find("text");
@@ -175,13 +222,7 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
             const auto first = raw.find_first_not_of(" \t\r\n");
             if (first == std::string::npos) return bad("'text' is empty");
             m.text = raw.substr(first, raw.find_last_not_of(" \t\r\n") - first + 1);
-            std::size_t chars = 0;
-            for (unsigned char c : m.text) {
-                if (c < 0x20 || c == 0x7f) return bad("'text' has a control character");
-                chars += (c & 0xc0) != 0x80;  // count code points, not bytes
-            }
-            if (chars > kMaxChat)
-                return bad("'text' is longer than " + std::to_string(kMaxChat) + " characters");
+            if (auto why = textError("text", checkText(m.text, kMaxChat))) return bad(why);
             break;
         }
         case MsgType::Create:
@@ -232,14 +273,20 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
             }
             auto it = j.find("links");
             if (m.random) break;
-            if (it == j.end() || !it->is_array() || it->size() != 4)
+            if (it == j.end() || !it->is_array())
                 return bad("'links' must be an array of 4 squares (or 'random': true)");
-            for (const auto& s : *it) {
+            for (const auto& s : *it)
                 if (!s.is_string()) return bad("'links' must hold square names");
+            // Well-formed but not an arrangement (a wrong count, a bad square): bad_setup, as
+            // for squares of the wrong side.
+            f.code = ErrorCode::BadSetup;
+            if (it->size() != 4) return bad("'links' must name exactly 4 squares");
+            for (const auto& s : *it) {
                 auto sq = parseSquare(s.get_ref<const std::string&>());
                 if (!sq) return bad("'links': " + sq.error().message);
                 m.links.push_back(*sq);
             }
+            f.code = ErrorCode::BadMessage;
             break;
         }
         case MsgType::Act: {

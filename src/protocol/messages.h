@@ -43,6 +43,7 @@ enum class ErrorCode : std::uint8_t {
     BadCredentials,
     UsernameTaken,
     AlreadyRegistered,
+    Busy,
     Internal,
 };
 constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::Internal) + 1;
@@ -110,7 +111,9 @@ struct ClientMessage {
     // chat: 1 to kMaxChat characters, trimmed, no control characters
     std::string text;
 };
-constexpr std::size_t kMaxChat = 300;  // characters (code points) of one chat message
+constexpr std::size_t kMaxChat = 300;   // characters (code points) of one chat message
+constexpr std::size_t kMaxName = 24;    // characters (code points) of a display name
+constexpr std::size_t kMaxToken = 128;  // longer tokens are unknown ones (never issued)
 
 // Account rules (docs/protocol.md §2): usernames of 3 to 24 letters, digits, '_' or '-', unique
 // whatever their case; passwords of 8 to 128 characters.

@@ -1,5 +1,7 @@
 #include "protocol/messages.h"
 
+#include "protocol/text.h"
+
 #include <gtest/gtest.h>
 
 namespace rainet::protocol {
@@ -42,7 +44,7 @@ TEST(Messages, Failures) {
     EXPECT_EQ(failCode(R"({"type":"act","id":1,"game":"g/../1","action":"d2-d3"})"),
               ErrorCode::BadMessage);
     EXPECT_EQ(failCode(R"({"type":"create","id":1,"level":9})"), ErrorCode::BadMessage);
-    EXPECT_EQ(failCode(R"({"type":"setup","id":1,"game":"g1","links":["a1","b1"]})"),
+    EXPECT_EQ(failCode(R"({"type":"setup","id":1,"game":"g1","links":"a1"})"),
               ErrorCode::BadMessage);
     EXPECT_EQ(failCode(R"({"type":"resume","game":"g1","v":-1})"), ErrorCode::BadMessage);
 }
@@ -104,6 +106,86 @@ TEST(Messages, AccountMessages) {
     EXPECT_FALSE(validPassword("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"));  // 8 bytes, 4 characters
     EXPECT_TRUE(validPassword(std::string(128, 'p')));
     EXPECT_FALSE(validPassword(std::string(129, 'p')));
+}
+
+// Issue 10 part 6: a setup of the wrong size is a bad arrangement, not a malformed message.
+TEST(Messages, SetupOfTheWrongSizeIsBadSetup) {
+    EXPECT_EQ(failCode(R"({"type":"setup","id":1,"game":"g1","links":["a1","b1"]})"),
+              ErrorCode::BadSetup);
+    EXPECT_EQ(failCode(R"({"type":"setup","id":1,"game":"g1","links":["a1","b1","c1","d2","e2"]})"),
+              ErrorCode::BadSetup);
+    EXPECT_EQ(failCode(R"({"type":"setup","id":1,"game":"g1","links":["a1","b1","c1","z9"]})"),
+              ErrorCode::BadSetup);
+    EXPECT_EQ(failCode(R"({"type":"setup","id":1,"game":"g1","links":["a1","b1","c1",4]})"),
+              ErrorCode::BadMessage);
+}
+
+std::string nameOf(const std::string& type, const std::string& name) {
+    auto r = parseClientMessage(Json{{"type", type}, {"id", 1}, {"name", name}}.dump());
+    return std::holds_alternative<ClientMessage>(r) ? std::get<ClientMessage>(r).name : "<refused>";
+}
+
+std::string chatOf(const std::string& text) {
+    auto r = parseClientMessage(Json{{"type", "chat"}, {"game", "g1"}, {"text", text}}.dump());
+    return std::holds_alternative<ClientMessage>(r) ? std::get<ClientMessage>(r).text : "<refused>";
+}
+
+std::string repeat(const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+}
+
+// Issue 10 part 6: limits count code points; controls and bidi overrides are refused.
+TEST(Messages, NamesAndChatCountCodePointsAndRefuseControls) {
+    const std::string emoji = "\xF0\x9F\x98\x80";  // U+1F600, 4 bytes
+    const std::string cjk = "\xE6\xBC\xA2";        // U+6F22, 3 bytes
+    for (const char* type : {"hello", "rename"}) {
+        EXPECT_EQ(nameOf(type, repeat(emoji, 24)), repeat(emoji, 24)) << type;
+        EXPECT_EQ(nameOf(type, repeat(cjk, 9)), repeat(cjk, 9)) << type;
+        EXPECT_EQ(nameOf(type, repeat(cjk, 24)), repeat(cjk, 24)) << type;
+        EXPECT_EQ(nameOf(type, repeat(cjk, 25)), "<refused>") << type;
+        EXPECT_EQ(nameOf(type, "   "), "<refused>") << type;
+        EXPECT_EQ(nameOf(type, "\xE3\x80\x80\xC2\xA0"), "<refused>") << type;  // U+3000 U+00A0
+        for (const char* bad : {"a\x01", "a\x7F", "a\xC2\x85", "a\xC2\x9B", "a\xE2\x80\xAE",
+                                "a\xE2\x81\xA6", "a\xE2\x80\xA8", "a\tb"})
+            EXPECT_EQ(nameOf(type, bad), "<refused>") << type << " " << bad;
+    }
+    EXPECT_EQ(nameOf("hello", ""), "");  // no name: the guest's default
+    EXPECT_EQ(nameOf("rename", ""), "<refused>");
+
+    EXPECT_EQ(chatOf(repeat(emoji, 300)), repeat(emoji, 300));
+    EXPECT_EQ(chatOf(repeat(emoji, 301)), "<refused>");
+    EXPECT_EQ(chatOf("  hi  "), "hi");
+    for (const char* bad : {"a\x7F",
+                            "a\xC2\x85"
+                            "b",
+                            "a\xC2\x9B",
+                            "\xE2\x80\xAE"
+                            "evil",
+                            "a\x1B[2J", "\xE2\x81\xA9"})
+        EXPECT_EQ(chatOf(bad), "<refused>") << bad;
+    EXPECT_EQ(chatOf("\xE3\x80\x80"), "<refused>");  // only an ideographic space
+}
+
+TEST(Messages, InvalidUtf8IsRefused) {
+    EXPECT_EQ(codePoints("a\xC3\xA9"), 2u);
+    EXPECT_EQ(codePoints("\xF0\x9F\x98\x80"), 1u);
+    for (const char* bad : {"\xC3", "\xC0\xAF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80",
+                            "\x80", "\xFF", "\xE6\xBC"})
+        EXPECT_FALSE(codePoints(bad)) << bad;
+    EXPECT_EQ(checkText("\xC0\xAF", 24), TextProblem::BadUtf8);
+    // The JSON layer never lets invalid UTF-8 through either.
+    EXPECT_EQ(failCode("{\"type\":\"rename\",\"id\":1,\"name\":\"\xC0\xAF\"}"), ErrorCode::BadJson);
+}
+
+TEST(Messages, OverLongTokenIsAnUnknownToken) {
+    auto r = parseClientMessage(Json{{"type", "hello"}, {"token", std::string(200, 'a')}}.dump());
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(r));
+    EXPECT_EQ(std::get<ClientMessage>(r).token, "");
+    r = parseClientMessage(Json{{"type", "hello"}, {"token", std::string(64, 'a')}}.dump());
+    EXPECT_EQ(std::get<ClientMessage>(r).token, std::string(64, 'a'));
+    EXPECT_EQ(failCode(R"({"type":"hello","token":7})"), ErrorCode::BadMessage);
 }
 
 TEST(Messages, SetupMask) {

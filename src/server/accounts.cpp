@@ -2,8 +2,7 @@
 
 #include <sodium.h>
 
-#include <algorithm>
-#include <cmath>
+#include <boost/asio/post.hpp>
 
 namespace rainet::server {
 
@@ -23,32 +22,29 @@ bool verifyPassword(const std::string& hash, std::string_view password) {
     return crypto_pwhash_str_verify(hash.c_str(), password.data(), password.size()) == 0;
 }
 
-double LoginThrottle::level(const Bucket& b, std::int64_t nowCs) const {
-    return std::min(kBurst, b.tokens + static_cast<double>(nowCs - b.at) / kRefillCs);
+PasswordWorker::~PasswordWorker() {
+    stop();
+    pool_.join();
 }
 
-std::int64_t LoginThrottle::wait(const std::vector<std::string>& keys, std::int64_t nowCs) {
-    std::lock_guard lock(mu_);
-    std::int64_t longest = 0;
-    for (const auto& k : keys) {
-        auto it = buckets_.find(k);
-        if (it == buckets_.end()) continue;
-        const double l = level(it->second, nowCs);
-        if (l < 1)
-            longest = std::max(longest, static_cast<std::int64_t>(std::ceil((1 - l) * kRefillCs)));
+bool PasswordWorker::post(std::function<void()> job) {
+    if (stopping_) return false;
+    if (++jobs_ > capacity_) {
+        --jobs_;
+        return false;
     }
-    return longest;
+    boost::asio::post(pool_, [this, job = std::move(job)] {
+        if (stopping_)
+            ++dropped_;
+        else
+            job();
+        --jobs_;
+    });
+    return true;
 }
 
-void LoginThrottle::fail(const std::vector<std::string>& keys, std::int64_t nowCs) {
-    std::lock_guard lock(mu_);
-    if (buckets_.size() > 100000)  // forget the keys that have refilled
-        std::erase_if(buckets_, [&](const auto& e) { return level(e.second, nowCs) >= kBurst; });
-    for (const auto& k : keys) {
-        Bucket& b = buckets_.try_emplace(k, Bucket{kBurst, nowCs}).first->second;
-        b.tokens = std::max(0.0, level(b, nowCs) - 1);
-        b.at = nowCs;
-    }
+void PasswordWorker::stop() {
+    stopping_ = true;
 }
 
 }  // namespace rainet::server

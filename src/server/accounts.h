@@ -1,14 +1,13 @@
 #pragma once
 // Accounts: password hashing (Argon2id through libsodium's crypto_pwhash_str, whose string holds
-// the salt and the cost) and the throttle on failed logins. The hub uses both; nothing here knows
-// about sockets or the store.
-#include <cstdint>
-#include <mutex>
+// the salt and the cost). The hub uses it (and throttle.h); nothing here knows about sockets or
+// the store.
+#include <atomic>
+#include <boost/asio/thread_pool.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <vector>
 
 namespace rainet::server {
 
@@ -18,26 +17,24 @@ namespace rainet::server {
 std::optional<std::string> hashPassword(std::string_view password, bool cheap);
 bool verifyPassword(const std::string& hash, std::string_view password);
 
-// Failed logins per key (an IP address, a username): each key has a bucket of kBurst attempts that
-// refills by one every kRefillCs; a login whose keys include an empty bucket is refused before the
-// password is checked. Only failures take from the buckets. Thread-safe.
-class LoginThrottle {
+// The thread that hashes passwords (about 0.1 s of CPU and 64 MiB each), on a bounded queue: at
+// most `capacity` jobs wait or run; post() refuses more (the client is told `busy`). stop()
+// drops the jobs not started yet, so that shutdown waits for one hash at most.
+class PasswordWorker {
   public:
-    static constexpr double kBurst = 5;
-    static constexpr std::int64_t kRefillCs = 2000;  // 20 s per failure forgiven
-
-    // Centiseconds until every key allows an attempt (0: now).
-    std::int64_t wait(const std::vector<std::string>& keys, std::int64_t nowCs);
-    void fail(const std::vector<std::string>& keys, std::int64_t nowCs);
+    explicit PasswordWorker(int capacity) : capacity_(capacity) {}
+    ~PasswordWorker();
+    bool post(std::function<void()> job);
+    void stop();
+    void join() { pool_.join(); }
+    int dropped() const { return dropped_; }
 
   private:
-    struct Bucket {
-        double tokens = kBurst;
-        std::int64_t at = 0;
-    };
-    double level(const Bucket& b, std::int64_t nowCs) const;
-    std::mutex mu_;
-    std::unordered_map<std::string, Bucket> buckets_;
+    const int capacity_;
+    boost::asio::thread_pool pool_{1};
+    std::atomic<int> jobs_{0};
+    std::atomic<int> dropped_{0};
+    std::atomic<bool> stopping_{false};
 };
 
 }  // namespace rainet::server

@@ -2,6 +2,7 @@
 // Settings of `rainet serve`.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rainet::server {
 
@@ -15,6 +16,20 @@ struct Config {
     int ratePerSecond = 20;       // per connection; the burst is twice this
     std::int64_t graceCs = 6000;  // claim_win after the opponent has been gone this long
     bool testMode = false;        // manual time, sequential ids, POST /api/test/advance
+
+    // Bounds on what clients can make the server hold (docs/deployment.md; 0: no cap). In test
+    // mode the per-address ones are 0 unless given (every test client comes from loopback).
+    int maxConnections = 10000;  // WebSocket connections in total
+    int maxPerAddress = 64;      // WebSocket connections per client address
+    int helloTimeoutS = 20;      // a connection that has not said hello (or login) is closed
+    // New guests stored and registrations, per client address: a burst of this many, then one
+    // more every 60 / N seconds (0: no limit).
+    int identitiesPerMinute = 10;
+    // Reverse proxies whose X-Forwarded-For names the client (CIDR ranges); others are clients.
+    std::vector<std::string> trustProxy;
+    // Password hashing: Argon2id at libsodium's interactive cost, or its minimum (the default
+    // in test mode only: tests register many accounts).
+    std::string passwordCost;  // "interactive", "min"; empty: min in test mode, else interactive
 };
 
 // Runs the server until SIGTERM/SIGINT; returns the process exit status.

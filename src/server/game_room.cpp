@@ -1,5 +1,6 @@
 #include "server/game_room.h"
 
+#include <algorithm>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/post.hpp>
 #include <chrono>
@@ -16,9 +17,10 @@ using protocol::MsgType;
 namespace {
 
 constexpr std::size_t kEventsHeld = 128;
-constexpr std::size_t kChatHeld = 50;  // chat lines per channel sent again in snapshots
+constexpr std::size_t kChatHeld = 50;     // chat lines per channel sent again in snapshots
 constexpr double kChatBurst = 5;          // chat lines a player may send at once
 constexpr double kChatEveryCs = 200;      // then one more every 2 s
+constexpr std::size_t kChatIdsHeld = 64;  // chat ids remembered per player and game
 constexpr Viewer kViewers[3] = {Viewer::Side1, Viewer::Side2, Viewer::Spectator};
 
 const char* sideName(Side s) {
@@ -521,12 +523,21 @@ void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
                     const protocol::ClientMessage& m) {
     // A burst of kChatBurst lines, then one every kChatEveryCs: a room cannot be flooded.
     const std::int64_t now = hub_.time().nowCs();
-    ChatBucket& b = chatBuckets_.try_emplace(who.id, ChatBucket{kChatBurst, now}).first->second;
+    ChatBucket& b = chatBuckets_.try_emplace(who.id, ChatBucket{kChatBurst, now, {}}).first->second;
+    // A line resent with the same id (a retry after a lost connection) is acknowledged again,
+    // never shown twice.
+    const std::string key = m.id.is_null() ? std::string() : m.id.dump();
+    if (!key.empty() && std::find(b.recent.begin(), b.recent.end(), key) != b.recent.end())
+        return c->send(protocol::renderAck(m.id, id_));
     b.tokens = std::min(kChatBurst, b.tokens + double(now - b.at) / kChatEveryCs);
     b.at = now;
     if (b.tokens < 1)
         return error(c, ErrorCode::RateLimited, "too many chat lines; wait a little", m);
     b.tokens -= 1;
+    if (!key.empty()) {
+        b.recent.push_back(key);
+        if (b.recent.size() > kChatIdsHeld) b.recent.pop_front();
+    }
     // Two rooms so that nobody watching can whisper to a player during the game.
     const auto side = sideOf(who.id);
     const int channel = side ? 0 : 1;

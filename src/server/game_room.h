@@ -131,8 +131,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
               const protocol::ClientMessage& m);
     // After the end: offer, accept (a second offer) or decline a rematch.
     void rematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
-    void declineRematch(const std::shared_ptr<Client>& c, Side s,
-                        const protocol::ClientMessage& m);
+    void declineRematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
     // Stores a new version of the game row and broadcasts it; false (nothing changed) if the
     // store failed.
     template <class Render>
@@ -163,7 +162,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::deque<Json> chat_[2];          // the last lines of the players' and spectators' chat
     struct ChatBucket {
         double tokens;
-        std::int64_t at;  // cs
+        std::int64_t at;                 // cs
+        std::deque<std::string> recent;  // ids of the player's last lines: a repeat is not sent
     };
     std::unordered_map<std::int64_t, ChatBucket> chatBuckets_;  // by player: flood control
     std::int64_t turnStart_ = 0;  // cs, when the side to move began its turn
@@ -174,7 +174,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::optional<InfoSet> botKnows_;
     bool botBusy_ = false;
     std::vector<Sub> subs_;
-    int spectators_ = 0;  // subscriptions in the spectator role
+    int spectators_ = 0;                                    // subscriptions in the spectator role
     std::deque<Event> events_;                              // the last kEventsHeld
     std::unordered_map<std::string, std::string> done_[2];  // request id -> ack, per side
     bool stopped_ = false;

@@ -20,11 +20,23 @@ Hub::Hub(asio::io_context& io, store::Store& store, TimeSource& time, IdSource& 
       ids_(ids),
       config_(config),
       metrics_(metrics),
-      bots_(static_cast<std::size_t>(std::max(1, config.botThreads))) {}
+      bots_(static_cast<std::size_t>(std::max(1, config.botThreads))),
+      identities_(config.identitiesPerMinute,
+                  config.identitiesPerMinute ? 6000 / config.identitiesPerMinute : 1) {}
 
 Hub::~Hub() {
+    stop();
     passwords_.join();
+    if (const int n = passwords_.dropped()) logEvent("password_jobs_dropped", {{"count", n}});
     bots_.join();
+}
+
+void Hub::stop() {
+    passwords_.stop();
+}
+
+bool Hub::cheapHashes() const {
+    return config_.passwordCost == "min" || (config_.passwordCost.empty() && config_.testMode);
 }
 
 Result<Hub::Identity> Hub::hello(const std::string& token, const std::string& name) {
@@ -39,21 +51,39 @@ Result<Hub::Identity> Hub::hello(const std::string& token, const std::string& na
     }
     // A new id or token can collide with a stored one (numbered ids in test mode after a
     // restart; random ones practically never): draw again.
-    Error last{"store: no identity"};
     for (int attempt = 0; attempt < 100; ++attempt) {
         const std::string fresh = ids_.token();
         const std::string publicId = ids_.playerId();
-        auto p = store_.createPlayer(publicId, hashToken(fresh),
-                                     name.empty() ? "guest-" + publicId.substr(1) : name);
-        if (p) return Identity{*p, fresh};
-        last = p.error();
+        if (store_.playerByPublicId(publicId) || store_.playerByTokenHash(hashToken(fresh)))
+            continue;
+        store::PlayerRow p;
+        p.publicId = publicId;
+        p.name = name.empty() ? "guest-" + publicId.substr(1) : name;
+        return Identity{p, fresh};
     }
-    return last;
+    return Error{"store: no free identity"};
+}
+
+std::optional<Hub::Refusal> Hub::storeGuest(store::PlayerRow& p, const std::string& tokenHash,
+                                            const std::string& address) {
+    if (config_.identitiesPerMinute)
+        if (const std::int64_t wait = identities_.tryTake({address}, time_.nowCs()))
+            return Refusal{ErrorCode::RateLimited,
+                           "too many new players from your address; try again in " +
+                               std::to_string((wait + 99) / 100) + " s"};
+    auto stored = store_.createPlayer(p.publicId, tokenHash, p.name);
+    if (!stored) {
+        logEvent("store_error", {{"message", stored.error().message}});
+        return Refusal{ErrorCode::Internal, "the identity could not be stored"};
+    }
+    p = *stored;
+    return std::nullopt;
 }
 
 Json Hub::activeGames(const store::PlayerRow& p) {
     std::int64_t total = 0;
     Json games = Json::array();
+    if (!p.id) return games;  // a guest not stored yet has none
     for (const auto& g : store_.listGames(p.publicId, "active", 1, 100, &total))
         games.push_back({{"game", g.game.id},
                          {"side", g.game.player[0] == p.id ? "1" : "2"},
@@ -75,17 +105,40 @@ std::string Hub::welcome(const Identity& who, const Json& id) {
     return j.dump();
 }
 
-void Hub::registerAccount(const store::PlayerRow& p, std::string username, std::string password,
+void Hub::registerAccount(const store::PlayerRow& p, const std::string& tokenHash,
+                          const std::string& address, std::string username, std::string password,
                           AuthDone done) {
-    asio::post(passwords_, [this, p, username = std::move(username), password = std::move(password),
-                            done = std::move(done)] {
+    if (config_.identitiesPerMinute)
+        if (const std::int64_t wait = identities_.tryTake({address}, time_.nowCs()))
+            return done(AuthReply{std::nullopt, ErrorCode::RateLimited,
+                                  "too many registrations from your address; try again in " +
+                                      std::to_string((wait + 99) / 100) + " s",
+                                  std::nullopt});
+    auto job = [this, p, tokenHash, username = std::move(username), password = std::move(password),
+                done] {
         AuthReply r;
-        auto hash = hashPassword(password, config_.testMode);
+        auto hash = hashPassword(password, cheapHashes());
         if (!hash) {
             r.message = "the password could not be hashed";
             return done(std::move(r));
         }
-        auto outcome = store_.registerAccount(p.id, username, *hash);
+        store::PlayerRow who = p;
+        if (!who.id) {
+            if (store_.accountByUsername(username)) {
+                r.code = ErrorCode::UsernameTaken;
+                r.message = "this username is taken";
+                return done(std::move(r));
+            }
+            auto stored = store_.createPlayer(who.publicId, tokenHash, who.name);
+            if (!stored) {
+                logEvent("store_error", {{"message", stored.error().message}});
+                r.message = "the identity could not be stored";
+                return done(std::move(r));
+            }
+            who = *stored;
+            r.guest = who;
+        }
+        auto outcome = store_.registerAccount(who.id, username, *hash);
         if (!outcome) {
             logEvent("store_error", {{"message", outcome.error().message}});
             r.message = "the account could not be stored";
@@ -95,35 +148,40 @@ void Hub::registerAccount(const store::PlayerRow& p, std::string username, std::
         } else if (*outcome == store::Registration::AlreadyRegistered) {
             r.code = ErrorCode::AlreadyRegistered;
             r.message = "you already have an account; log out to register another";
-        } else if (auto fresh = store_.playerById(p.id)) {
+        } else if (auto fresh = store_.playerById(who.id)) {
             r.identity = Identity{*fresh, {}};
             logEvent("account_registered", {{"player", fresh->publicId}});
         } else {
             r.message = "the account could not be read back";
         }
         done(std::move(r));
-    });
+    };
+    if (!passwords_.post(std::move(job))) done(busy());
 }
 
 void Hub::login(const std::string& ip, std::string username, std::string password, AuthDone done) {
     std::string key = username;
     for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    std::vector<std::string> keys = {"ip:" + ip, "user:" + key};
-    if (const std::int64_t wait = throttle_.wait(keys, time_.nowCs())) {
+    std::vector<std::string> address = {ip}, pair = {ip + "\n" + key};
+    const std::int64_t now = time_.nowCs();
+    if (const std::int64_t wait =
+            std::max(loginsByAddress_.wait(address, now), loginsByUser_.wait(pair, now))) {
         return done(AuthReply{
             std::nullopt, ErrorCode::RateLimited,
-            "too many failed logins; try again in " + std::to_string((wait + 99) / 100) + " s"});
+            "too many failed logins; try again in " + std::to_string((wait + 99) / 100) + " s",
+            std::nullopt});
     }
-    asio::post(passwords_, [this, keys = std::move(keys), username = std::move(username),
-                            password = std::move(password), done = std::move(done)] {
+    auto job = [this, address = std::move(address), pair = std::move(pair),
+                username = std::move(username), password = std::move(password), done] {
         std::call_once(dummyOnce_, [&] {
-            dummyHash_ = hashPassword("not a password of anyone", config_.testMode).value_or("");
+            dummyHash_ = hashPassword("not a password of anyone", cheapHashes()).value_or("");
         });
         auto account = store_.accountByUsername(username);
         const bool ok = verifyPassword(account ? account->passwordHash : dummyHash_, password);
         AuthReply r;
         if (!account || !ok) {
-            throttle_.fail(keys, time_.nowCs());
+            loginsByAddress_.take(address, time_.nowCs());
+            loginsByUser_.take(pair, time_.nowCs());
             r.code = ErrorCode::BadCredentials;
             r.message = "wrong username or password";
             return done(std::move(r));
@@ -143,7 +201,14 @@ void Hub::login(const std::string& ip, std::string username, std::string passwor
         logEvent("login", {{"player", p->publicId}});
         r.identity = Identity{*p, token};
         done(std::move(r));
-    });
+    };
+    if (!passwords_.post(std::move(job))) done(busy());
+}
+
+Hub::AuthReply Hub::busy() {
+    return AuthReply{std::nullopt, ErrorCode::Busy,
+                     "the server is busy with other logins; try again in a few seconds",
+                     std::nullopt};
 }
 
 std::optional<Error> Hub::logout(const std::string& token) {
@@ -177,8 +242,8 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     const int mine = m.side == "1" ? 0 : m.side == "2" ? 1 : static_cast<int>(ids_.seed() >> 63);
     row.player[mine] = p.id;
     row.status = computer ? "setup" : "open";
-    auto room = launch(
-        row, computer ? std::optional<Side>(mine ? Side::One : Side::Two) : std::nullopt);
+    auto room =
+        launch(row, computer ? std::optional<Side>(mine ? Side::One : Side::Two) : std::nullopt);
     if (!room) {
         metrics_.error(ErrorCode::Internal);
         c->send(protocol::renderError(ErrorCode::Internal, "the game could not be stored", m.id));
@@ -237,7 +302,8 @@ Result<std::string> Hub::rematch(const store::GameRow& old) {
     if (computer) botSide = row.player[0] == row.creator ? Side::Two : Side::One;
     auto room = launch(row, botSide);
     if (!room) return room.error();
-    logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}, {"rematch_of", old.id}});
+    logEvent("game_created",
+             {{"game", row.id}, {"opponent", row.opponent}, {"rematch_of", old.id}});
     (*room)->run([](GameRoom& r) { r.activate(); });
     return row.id;
 }

@@ -19,6 +19,7 @@
 #include "server/config.h"
 #include "server/ids.h"
 #include "server/metrics.h"
+#include "server/throttle.h"
 #include "server/time_source.h"
 #include "store/store.h"
 
@@ -45,8 +46,17 @@ class Hub {
         store::PlayerRow player;
         std::string token;
     };
-    // The player of a token, or a new guest (with a new token) when the token is empty or unknown.
+    // The player of a token, or a new guest (with a new token) when the token is empty or
+    // unknown. A new guest is not stored (its `player.id` is 0) until storeGuest: a client that
+    // only says hello, watches or pings writes nothing.
     Result<Identity> hello(const std::string& token, const std::string& name);
+    struct Refusal {
+        protocol::ErrorCode code;
+        std::string message;
+    };
+    // Stores a new guest (sets `p.id`), under the limit on new identities per client address.
+    std::optional<Refusal> storeGuest(store::PlayerRow& p, const std::string& tokenHash,
+                                      const std::string& address);
     // The player's games that are not over, for welcome.
     protocol::Json activeGames(const store::PlayerRow& p);
     // The `welcome` message for an identity (`id`: the login's request id, when it had one).
@@ -56,17 +66,28 @@ class Hub {
 
     // Accounts (docs/protocol.md §2). Register and login hash a password, slow by design: they
     // run on the hub's password thread and call `done` there, with an identity or an error.
+    // At most kMaxPasswordJobs wait or run there: beyond, `done` gets `busy` at once; stop()
+    // drops those waiting.
+    static constexpr int kMaxPasswordJobs = 16;
     struct AuthReply {
         std::optional<Identity> identity;  // register: the player (token empty); login: a token
         protocol::ErrorCode code = protocol::ErrorCode::Internal;
         std::string message;
+        std::optional<store::PlayerRow> guest;  // register failed, but stored the new guest
     };
     using AuthDone = std::function<void(AuthReply)>;
-    void registerAccount(const store::PlayerRow& p, std::string username, std::string password,
+    // `address` (the client's) is limited like new guests. A new guest (`p.id` 0) is stored with
+    // `tokenHash` first, unless the username is already taken: a registration that fails on a
+    // taken name writes nothing.
+    void registerAccount(const store::PlayerRow& p, const std::string& tokenHash,
+                         const std::string& address, std::string username, std::string password,
                          AuthDone done);
-    // `ip` keys the throttle on failed logins, with the username.
+    // Failed logins are throttled per client address `ip` and per (address, username), with
+    // backoff; never per username alone, so that nobody can lock another player out.
     void login(const std::string& ip, std::string username, std::string password, AuthDone done);
     std::optional<Error> logout(const std::string& token);
+    // Shutdown: password work not yet started is dropped.
+    void stop();
 
     // Handles `create` completely (validation done by the parser): answers the client. Returns
     // the new room, which the client follows (nullptr for a repeated or failed create).
@@ -120,8 +141,13 @@ class Hub {
     Config config_;
     Metrics& metrics_;
     asio::thread_pool bots_;
-    asio::thread_pool passwords_{1};
-    LoginThrottle throttle_;
+    bool cheapHashes() const;
+    AuthReply busy();  // the answer when the password queue is full
+
+    PasswordWorker passwords_{kMaxPasswordJobs};
+    Throttle loginsByAddress_{20, 2000, true};  // 20 failures, then one per 20 s, backing off
+    Throttle loginsByUser_{5, 2000, true};      // per (address, username)
+    Throttle identities_;                       // new guests and registrations per address
     std::once_flag dummyOnce_;
     std::string dummyHash_;  // verified against when a username is unknown: same time either way
 

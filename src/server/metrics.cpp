@@ -32,6 +32,11 @@ std::string Metrics::render() const {
         {"rainet_actions_total", "counter", "Game actions applied (rate() gives actions/s).",
          actions},
         {"rainet_http_requests_total", "counter", "HTTP requests served.", httpRequests},
+        {"rainet_connections_refused_total", "counter",
+         "WebSocket upgrades refused (503) over a connection cap.", connectionsRefused},
+        {"rainet_accept_backoffs_total", "counter",
+         "Failures to accept a connection (e.g. out of descriptors), each waited out.",
+         acceptBackoffs},
     };
     for (const Single& m : singles) {
         metric(m.name, m.type, m.help);
@@ -47,7 +52,7 @@ std::string Metrics::render() const {
                   protocol::codeName(static_cast<protocol::ErrorCode>(i)) + "\"}",
               errors[i]);
     metric("rainet_slow_consumers_closed_total", "counter",
-           "Connections closed because their write queue was full.");
+           "Connections closed because their write queue was over its bound (1 MiB).");
     value("rainet_slow_consumers_closed_total", slowConsumersClosed);
     return out;
 }

@@ -23,6 +23,8 @@ struct Metrics {
     std::array<std::atomic<std::int64_t>, kGameStates> gamesLoaded{};  // rooms in memory by state
     std::array<std::atomic<std::int64_t>, protocol::kErrorCodeCount> errors{};
     std::atomic<std::int64_t> slowConsumersClosed{0};
+    std::atomic<std::int64_t> connectionsRefused{0};  // upgrades over a connection cap (503)
+    std::atomic<std::int64_t> acceptBackoffs{0};      // accept failures waited out
 
     void error(protocol::ErrorCode c) { ++errors[static_cast<int>(c)]; }
     std::string render() const;

@@ -18,6 +18,7 @@
 #include <iostream>
 #include <thread>
 
+#include "server/admission.h"
 #include "server/archive.h"
 #include "server/config.h"
 #include "server/game_room.h"
@@ -37,23 +38,63 @@ using protocol::MsgType;
 
 namespace {
 
-constexpr std::size_t kMaxQueue = 1024;  // queued messages per connection before it is dropped
+// Bytes of messages queued for one connection (the one being written included) before it is
+// closed as too slow (close code 1013): a client that stops reading cannot make the server hold
+// more. Messages shared by many connections (events, presence) count in full for each.
+constexpr std::size_t kMaxQueueBytes = 1 << 20;
 constexpr int kRefusedBeforeClose = 100;
+// After the server starts a close, the peer has this long to take what was queued and answer.
+constexpr auto kCloseGrace = std::chrono::seconds(10);
 constexpr std::size_t kMaxGamesPerConnection = 100;  // games one connection may follow
+constexpr std::size_t kMaxTargetBytes = 4096;        // an HTTP request target (else 414)
+constexpr std::size_t kMaxHeaderBytes = 16384;       // an HTTP header block (else 431)
 
 class WsSession;
 
-// Sessions alive, for shutdown.
+// Messages that need the sender stored in the database (a seat, a name, a chat line, an account):
+// before them a new guest is stored (Hub::hello).
+bool needsStoredPlayer(MsgType t) {
+    switch (t) {
+        case MsgType::Hello:
+        case MsgType::Login:
+        case MsgType::Logout:
+        case MsgType::Watch:
+        case MsgType::Resume:
+        case MsgType::Leave:
+        case MsgType::LobbySubscribe:
+        case MsgType::LobbyUnsubscribe:
+        case MsgType::Ping:
+        case MsgType::Unseek:
+        case MsgType::Register:  // stores the guest itself, unless the username is taken
+            return false;
+        default:
+            return true;
+    }
+}
+
+// What the network side shares: the sessions alive (for shutdown), the connection caps and the
+// trusted proxies.
 struct Registry {
+    explicit Registry(const Config& c) : admission(c.maxConnections, c.maxPerAddress) {
+        for (const auto& t : c.trustProxy) trusted.push_back(*Cidr::parse(t));  // checked by serve
+    }
     std::mutex mu;
     std::unordered_map<WsSession*, std::weak_ptr<WsSession>> sessions;
+    Admission admission;
+    std::vector<Cidr> trusted;
 };
 
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
   public:
     using Client::send;
-    WsSession(tcp::socket&& socket, Hub& hub, Registry& registry)
-        : ws_(std::move(socket)), hub_(hub), registry_(registry) {}
+    WsSession(tcp::socket&& socket, Hub& hub, Registry& registry, std::string address,
+              std::unique_ptr<Admission::Ticket> ticket)
+        : ws_(std::move(socket)),
+          hub_(hub),
+          registry_(registry),
+          ip_(std::move(address)),
+          ticket_(std::move(ticket)),
+          timer_(ws_.get_executor()) {}
 
     void run(http::request<http::string_body> req) {
         ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
@@ -70,9 +111,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                    });
     }
 
+    // Shutdown: what is queued is dropped, the close frame goes out next.
     void close(websocket::close_code code, const char* reason) {
-        asio::post(ws_.get_executor(),
-                   [self = shared_from_this(), code, reason] { self->closeNow(code, reason); });
+        asio::post(ws_.get_executor(), [self = shared_from_this(), code, reason] {
+            self->closeNow(code, reason, false);
+        });
     }
 
   private:
@@ -86,10 +129,18 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
             registry_.sessions[this] = weak_from_this();
         }
         last_ = std::chrono::steady_clock::now();
-        beast::error_code e;
-        const auto remote = beast::get_lowest_layer(ws_).socket().remote_endpoint(e);
-        if (!e) ip_ = remote.address().to_string();
+        awaitHello();
         doRead();
+    }
+
+    // A connection must identify itself (hello or login) within the hello timeout.
+    void awaitHello() {
+        timer_.expires_after(std::chrono::seconds(hub_.config().helloTimeoutS));
+        timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+            if (ec || self->player_ || self->authBusy_) return;
+            logEvent("hello_timeout", {{"address", self->ip_}});
+            self->closeNow(websocket::close_code::policy_error, "no hello", true);
+        });
     }
 
     void doRead() {
@@ -132,7 +183,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         }
         if (++refused_ > kRefusedBeforeClose) {
             logEvent("connection_flood", {{"player", player_ ? player_->publicId : ""}});
-            closeNow(websocket::close_code::policy_error, "flood");
+            // After the rate_limited errors already queued: a client learns why.
+            closeNow(websocket::close_code::policy_error, "flood", true);
         } else {
             fail(ErrorCode::RateLimited, "too many messages; this one was ignored", id);
         }
@@ -154,6 +206,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         const auto& m = std::get<protocol::ClientMessage>(parsed);
         if (!player_ && m.type != MsgType::Hello && m.type != MsgType::Login)
             return fail(ErrorCode::NotAuthenticated, "say hello first", m.id, m.game);
+        // A new guest is stored only once it does something that needs a row (Hub::hello).
+        if (player_ && !player_->id && needsStoredPlayer(m.type)) {
+            if (auto no = hub_.storeGuest(*player_, tokenHash_, ip_))
+                return fail(no->code, no->message, m.id, m.game);
+        }
         auto self = shared_from_this();
         switch (m.type) {
             case MsgType::Hello: {
@@ -165,6 +222,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                 }
                 player_ = who->player;
                 token_ = who->token;
+                tokenHash_ = hashToken(token_);
+                timer_.cancel();
                 return reply(hub_.welcome(*who));
             }
             case MsgType::Register:
@@ -182,7 +241,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                                [self, id, type, r = std::move(r)] { self->authDone(type, id, r); });
                 };
                 if (m.type == MsgType::Register)
-                    hub_.registerAccount(*player_, m.username, m.password, std::move(done));
+                    hub_.registerAccount(*player_, tokenHash_, ip_, m.username, m.password,
+                                         std::move(done));
                 else
                     hub_.login(ip_, m.username, m.password, std::move(done));
                 return;
@@ -194,6 +254,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                 }
                 logEvent("logout", {{"player", player_->publicId}});
                 dropIdentity();
+                awaitHello();
                 return reply(protocol::renderAck(m.id));
             }
             case MsgType::Create: {
@@ -251,7 +312,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     void authDone(MsgType type, const Json& id, const Hub::AuthReply& r) {
         authBusy_ = false;
         if (closing_ || finished_) return;
-        if (!r.identity) return fail(r.code, r.message, id);
+        if (!r.identity) {
+            if (r.guest && player_ && !player_->id) player_ = *r.guest;  // stored meanwhile
+            if (!player_) awaitHello();  // a failed login: the hello timeout starts again
+            return fail(r.code, r.message, id);
+        }
         if (type == MsgType::Register) {
             player_ = r.identity->player;
             Json j{{"type", "ack"}, {"id", id}, {"player", Hub::playerJson(*player_)}};
@@ -262,6 +327,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         dropIdentity();
         player_ = r.identity->player;
         token_ = r.identity->token;
+        tokenHash_ = hashToken(token_);
+        timer_.cancel();
         reply(hub_.welcome(*r.identity, id));
     }
 
@@ -274,19 +341,19 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         hub_.unseek(this, 0);  // a seek must not pair the identity just left
         player_.reset();
         token_.clear();
+        tokenHash_.clear();
     }
 
     void enqueue(std::shared_ptr<const std::string> m) {
         if (closing_ || finished_) return;
-        if (queue_.size() >= kMaxQueue) {
+        if (queuedBytes_ + m->size() > kMaxQueueBytes) {
             ++hub_.metrics().slowConsumersClosed;
-            logEvent("slow_consumer", {{"player", player_ ? player_->publicId : ""}});
-            closing_ = true;
-            beast::error_code ec;
-            beast::get_lowest_layer(ws_).socket().close(ec);
-            return;
+            logEvent("slow_consumer", {{"player", player_ ? player_->publicId : ""},
+                                       {"queued_bytes", queuedBytes_}});
+            return closeNow(websocket::close_code::try_again_later, "too slow", false);
         }
         ++hub_.metrics().messagesOut;
+        queuedBytes_ += m->size();
         queue_.push_back(std::move(m));
         if (queue_.size() == 1) doWrite();
     }
@@ -300,24 +367,52 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     void onWrite(beast::error_code ec, std::size_t) {
         if (ec) {
             queue_.clear();
+            queuedBytes_ = 0;
             return;
         }
+        queuedBytes_ -= queue_.front()->size();
         queue_.pop_front();
-        if (!queue_.empty() && !closing_) doWrite();
+        if (!queue_.empty()) return doWrite();
+        if (closeAfterQueue_) sendClose();
     }
 
-    void closeNow(websocket::close_code code, const char* reason) {
+    // Stops reading and queueing, and closes with a close frame: after what is queued when
+    // `drain` (a client learns why it is closed), else at once (what is not being written yet
+    // is dropped). A peer that does not take the close within kCloseGrace loses the socket.
+    void closeNow(websocket::close_code code, const char* reason, bool drain) {
         if (closing_ || finished_) return;
         closing_ = true;
-        ws_.async_close(websocket::close_reason(code, reason),
-                        [self = shared_from_this()](beast::error_code) {});
+        closeReason_ = websocket::close_reason(code, reason);
+        if (!drain)
+            while (queue_.size() > 1) {  // the front one is being written
+                queuedBytes_ -= queue_.back()->size();
+                queue_.pop_back();
+            }
+        timer_.expires_after(kCloseGrace);
+        timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+            if (ec || self->finished_) return;
+            beast::error_code ignored;
+            beast::get_lowest_layer(self->ws_).socket().close(ignored);
+        });
+        if (drain && !queue_.empty())
+            closeAfterQueue_ = true;
+        else
+            sendClose();
+    }
+
+    void sendClose() {
+        closeAfterQueue_ = false;
+        ws_.async_close(closeReason_,
+                        [self = shared_from_this()](beast::error_code) { self->finish(); });
     }
 
     // The connection is gone: unsubscribe everywhere, once.
     void finish() {
         if (finished_) return;
         finished_ = true;
+        timer_.cancel();
         queue_.clear();
+        queuedBytes_ = 0;
         for (auto& [id, room] : rooms_)
             room->run([key = this](GameRoom& r) { r.unsubscribe(key); });
         rooms_.clear();
@@ -333,9 +428,15 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     Hub& hub_;
     Registry& registry_;
     std::deque<std::shared_ptr<const std::string>> queue_;
-    std::optional<store::PlayerRow> player_;
-    std::string token_;  // the token player_ was identified by (for logout)
-    std::string ip_;     // the peer's address, a key of the login throttle
+    std::size_t queuedBytes_ = 0;  // of the messages in queue_
+    bool closeAfterQueue_ = false;
+    websocket::close_reason closeReason_;
+    std::optional<store::PlayerRow> player_;  // id 0: a guest not stored yet
+    std::string token_;                       // the token player_ was identified by (for logout)
+    std::string tokenHash_;                   // its hash, with which a new guest is stored
+    std::string ip_;  // the client's address (admission.h), a key of the throttles
+    std::unique_ptr<Admission::Ticket> ticket_;  // its place under the connection caps
+    asio::steady_timer timer_;                   // the hello timeout, then the close grace
     bool authBusy_ = false;
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
     double tokens_ = 2.0 * hub_.config().ratePerSecond;
@@ -411,6 +512,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void doRead() {
         parser_.emplace();
         parser_->body_limit(8192);
+        parser_->header_limit(kMaxHeaderBytes);
         stream_.expires_after(std::chrono::seconds(30));
         http::async_read(stream_, buf_, *parser_,
                          beast::bind_front_handler(&HttpSession::onRead, shared_from_this()));
@@ -421,21 +523,68 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
             return;
         }
+        if (ec == http::error::header_limit) return refuseOversized();
         if (ec) return;
         auto req = parser_->release();
         const std::string target(req.target());
+        if (target.size() > kMaxTargetBytes) {
+            req.keep_alive(false);
+            return respond(req, http::status::uri_too_long, "text/plain", "target too long\n");
+        }
         const std::string path = target.substr(0, target.find('?'));
         if (websocket::is_upgrade(req)) {
             if (path != "/ws")
                 return respond(req, http::status::not_found, "text/plain", "not found\n");
-            stream_.expires_never();
-            std::make_shared<WsSession>(stream_.release_socket(), hub_, registry_)
-                ->run(std::move(req));
-            return;
+            return upgrade(std::move(req));
         }
         ++hub_.metrics().httpRequests;
         handle(req, path,
                target.find('?') == std::string::npos ? "" : target.substr(target.find('?') + 1));
+    }
+
+    // Under the connection caps, or 503 with Retry-After (docs/protocol.md section 1).
+    void upgrade(http::request<http::string_body> req) {
+        beast::error_code e;
+        const auto peer = stream_.socket().remote_endpoint(e);
+        if (e) return;
+        std::string forwarded;  // every X-Forwarded-For header, in order, as one list
+        for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it)
+            forwarded += (forwarded.empty() ? "" : ",") + std::string(it->value());
+        const std::string address = clientAddress(peer.address(), forwarded, registry_.trusted);
+        auto ticket = registry_.admission.admit(address);
+        if (!ticket) {
+            ++hub_.metrics().connectionsRefused;
+            logEvent("connection_refused", {{"address", address}});
+            auto res = std::make_shared<http::response<http::string_body>>(
+                http::status::service_unavailable, req.version());
+            res->set(http::field::server, "rainet");
+            res->set(http::field::content_type, "text/plain");
+            res->set(http::field::retry_after, "10");
+            res->keep_alive(false);
+            res->body() = "too many connections; try again later\n";
+            res->prepare_payload();
+            return write(res);
+        }
+        stream_.expires_never();
+        std::make_shared<WsSession>(stream_.release_socket(), hub_, registry_, address,
+                                    std::move(ticket))
+            ->run(std::move(req));
+    }
+
+    // The request line or the header block is over its limit: 414 or 431, then close. The
+    // parser has stored the target once it has read the request line.
+    void refuseOversized() {
+        const auto seen = parser_->get().target();
+        const bool target = seen.empty() || seen.size() > kMaxTargetBytes;
+        auto res = std::make_shared<http::response<http::string_body>>(
+            target ? http::status::uri_too_long : http::status::request_header_fields_too_large,
+            11);
+        res->set(http::field::server, "rainet");
+        res->set(http::field::content_type, "text/plain");
+        res->keep_alive(false);
+        res->body() = target ? "target too long\n" : "header block too large\n";
+        res->prepare_payload();
+        write(res);
     }
 
     template <class Body>
@@ -443,13 +592,27 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         http::async_write(stream_, *res,
                           [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
                               if (ec) return;
-                              if (res->need_eof()) {
-                                  beast::error_code e;
-                                  self->stream_.socket().shutdown(tcp::socket::shutdown_send, e);
-                                  return;
-                              }
+                              if (res->need_eof()) return self->lingeringClose();
                               self->doRead();
                           });
+    }
+
+    // After the last response: end our side, then read and discard what the client still sends
+    // (a request refused before it was read whole) until it closes, for at most 2 s. Closing at
+    // once with unread data would reset the connection, and the client could lose the response.
+    void lingeringClose() {
+        beast::error_code e;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, e);
+        if (e) return;
+        stream_.expires_after(std::chrono::seconds(2));
+        discard();
+    }
+    void discard() {
+        buf_.consume(buf_.size());
+        stream_.async_read_some(buf_.prepare(4096),
+                                [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                                    if (!ec) self->discard();
+                                });
     }
 
     void respond(const http::request<http::string_body>& req, http::status status, const char* type,
@@ -554,30 +717,48 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     Registry& registry_;
 };
 
+// Accepts connections. When accepting fails (out of descriptors: EMFILE, ENFILE; or anything
+// else) it waits before trying again, doubling the wait from 50 ms up to 1 s, instead of
+// spinning on an error that a retry at once would only repeat; pending connections wait in the
+// kernel's backlog meanwhile.
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
     Listener(asio::io_context& io, tcp::acceptor& acceptor, Hub& hub, Registry& registry)
-        : io_(io), acceptor_(acceptor), hub_(hub), registry_(registry) {}
+        : io_(io), acceptor_(acceptor), hub_(hub), registry_(registry), backoff_(io) {}
     void run() { doAccept(); }
+    void stop() { backoff_.cancel(); }
 
   private:
+    static constexpr auto kFirstBackoff = std::chrono::milliseconds(50);
+    static constexpr auto kMaxBackoff = std::chrono::milliseconds(1000);
+
     void doAccept() {
         acceptor_.async_accept(asio::make_strand(io_),
                                beast::bind_front_handler(&Listener::onAccept, shared_from_this()));
     }
     void onAccept(beast::error_code ec, tcp::socket socket) {
         if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
-        if (!ec) {
-            socket.set_option(tcp::no_delay(true), ec);  // small frames: no Nagle delay
-            ec = {};
+        if (ec) {
+            wait_ = wait_.count() ? std::min(2 * wait_, kMaxBackoff) : kFirstBackoff;
+            ++hub_.metrics().acceptBackoffs;
+            logEvent("accept_backoff", {{"error", ec.message()}, {"wait_ms", wait_.count()}});
+            backoff_.expires_after(wait_);
+            backoff_.async_wait([self = shared_from_this()](beast::error_code e) {
+                if (!e && self->acceptor_.is_open()) self->doAccept();
+            });
+            return;
         }
-        if (!ec) std::make_shared<HttpSession>(std::move(socket), hub_, registry_)->run();
+        wait_ = {};
+        socket.set_option(tcp::no_delay(true), ec);  // small frames: no Nagle delay
+        std::make_shared<HttpSession>(std::move(socket), hub_, registry_)->run();
         doAccept();
     }
+    std::chrono::milliseconds wait_{0};
     asio::io_context& io_;
     tcp::acceptor& acceptor_;
     Hub& hub_;
     Registry& registry_;
+    asio::steady_timer backoff_;
 };
 
 }  // namespace
@@ -599,6 +780,11 @@ int serve(const Config& config) {
         std::cerr << "rainet serve: " << *exposed << "\n";
         return 2;
     }
+    for (const auto& t : config.trustProxy)
+        if (!Cidr::parse(t)) {
+            std::cerr << "rainet serve: --trust-proxy: not an address range: " << t << "\n";
+            return 2;
+        }
     auto opened = store::Store::open(config.db, config.sync);
     if (!opened) {
         std::cerr << "rainet serve: " << opened.error().message << "\n";
@@ -613,8 +799,8 @@ int serve(const Config& config) {
     std::unique_ptr<IdSource> ids = config.testMode ? IdSource::sequential() : IdSource::random();
 
     Metrics metrics;  // outlives the io_context: rooms held by pending handlers count themselves
+    Registry registry(config);  // outlives the io_context: sessions in its handlers hold tickets
     asio::io_context io(config.threads);
-    Registry registry;
     int status = 0;
     {
         Hub hub(io, *store, *time, *ids, metrics, config);
@@ -633,7 +819,8 @@ int serve(const Config& config) {
         if (!resolveStaticFile(config.web, "/"))
             logEvent("warning", {{"message", "the web client is not built: no index.html in --web"},
                                  {"web", config.web}});
-        std::make_shared<Listener>(io, acceptor, hub, registry)->run();
+        auto listener = std::make_shared<Listener>(io, acceptor, hub, registry);
+        listener->run();
         logEvent("listening", {{"address", config.listen},
                                {"port", acceptor.local_endpoint().port()},
                                {"db", store::redactTarget(config.db)},
@@ -649,6 +836,8 @@ int serve(const Config& config) {
             logEvent("shutdown", {{"signal", sig}});
             beast::error_code ignored;
             acceptor.close(ignored);
+            listener->stop();
+            hub.stop();  // drops queued password work
             for (auto& r : hub.rooms()) r->run([](GameRoom& room) { room.stop(); });
             {
                 std::lock_guard lock(registry.mu);

@@ -159,11 +159,15 @@ struct WsClient::Impl {
     }
 };
 
-WsClient::WsClient(int port) : impl_(std::make_unique<Impl>()) {
+WsClient::WsClient(int port, const std::string& forwardedFor) : impl_(std::make_unique<Impl>()) {
     auto& ws = impl_->ws;
     beast::get_lowest_layer(ws).connect(
         tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
     beast::get_lowest_layer(ws).socket().set_option(tcp::no_delay(true));
+    if (!forwardedFor.empty())
+        ws.set_option(websocket::stream_base::decorator([forwardedFor](websocket::request_type& r) {
+            r.set("X-Forwarded-For", forwardedFor);
+        }));
     ws.handshake("127.0.0.1", "/ws");
     ws.text(true);
     impl_->read();

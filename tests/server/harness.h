@@ -42,6 +42,7 @@ class ServerProcess {
     void start();
     void kill(int signal);  // and wait for the process
     int port() const { return port_; }
+    int pid() const { return pid_; }
     std::string logText() const;
     // Blocking HTTP request; returns status and body.
     std::pair<int, std::string> http(const std::string& method, const std::string& target);
@@ -57,7 +58,8 @@ class ServerProcess {
 
 class WsClient {
   public:
-    explicit WsClient(int port);
+    // `forwardedFor`: an X-Forwarded-For header for the upgrade (a client behind a proxy).
+    explicit WsClient(int port, const std::string& forwardedFor = {});
     ~WsClient();
     void send(const std::string& text);
     void send(const Json& j) { send(j.dump()); }

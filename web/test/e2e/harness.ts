@@ -57,7 +57,9 @@ export class Server {
     return s;
   }
   async run(): Promise<void> {
-    const p = spawn(BIN, ['serve', '--listen', `127.0.0.1:${this.port}`, '--db', this.db, '--web', join(WEB, 'dist'), ...this.extra], {
+    // Every browser of the tests comes from 127.0.0.1: no per-address limits (docs/deployment.md).
+    const limits = ['--max-per-address', '0', '--identities-per-minute', '0'];
+    const p = spawn(BIN, ['serve', '--listen', `127.0.0.1:${this.port}`, '--db', this.db, '--web', join(WEB, 'dist'), ...limits, ...this.extra], {
       cwd: WEB,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

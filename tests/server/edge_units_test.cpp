@@ -1,0 +1,105 @@
+// Unit tests of the network edge's parts: the keyed token buckets (throttle.h), the admission caps
+// and the client address behind trusted proxies (admission.h).
+#include <gtest/gtest.h>
+
+#include "server/admission.h"
+#include "server/throttle.h"
+
+namespace rainet::server {
+namespace {
+
+namespace ip = boost::asio::ip;
+
+TEST(Throttle, BurstThenRefill) {
+    Throttle t(3, 100);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(t.tryTake({"a"}, 0), 0);
+    EXPECT_EQ(t.tryTake({"a"}, 0), 100);
+    EXPECT_EQ(t.tryTake({"b"}, 0), 0);  // keys are independent
+    EXPECT_EQ(t.tryTake({"a"}, 100), 0);
+    EXPECT_EQ(t.wait({"a"}, 150), 50);
+}
+
+TEST(Throttle, TryTakeTakesNothingWhenAnyKeyIsEmpty) {
+    Throttle t(1, 100);
+    EXPECT_EQ(t.tryTake({"x"}, 0), 0);
+    EXPECT_EQ(t.tryTake({"y", "x"}, 0), 100);
+    EXPECT_EQ(t.tryTake({"y"}, 0), 0);  // y was not taken from
+}
+
+TEST(Throttle, BackoffDoublesAndAFullBucketForgets) {
+    Throttle t(2, 100, true);
+    t.take({"k"}, 0);
+    t.take({"k"}, 0);  // emptied once: refill 100
+    EXPECT_EQ(t.wait({"k"}, 0), 100);
+    t.take({"k"}, 100);  // emptied again before full: 200
+    EXPECT_EQ(t.wait({"k"}, 100), 200);
+    t.take({"k"}, 300);  // 400
+    EXPECT_EQ(t.wait({"k"}, 300), 400);
+    // Left alone until full, it starts over.
+    t.take({"k"}, 100000);
+    t.take({"k"}, 100000);
+    EXPECT_EQ(t.wait({"k"}, 100000), 100);
+}
+
+TEST(Throttle, BackoffIsCapped) {
+    Throttle t(2, 100, true);
+    std::int64_t now = 0;
+    t.take({"k"}, now);
+    for (int i = 0; i < 20; ++i) {
+        now += t.wait({"k"}, now);
+        t.take({"k"}, now);
+    }
+    EXPECT_EQ(t.wait({"k"}, now), 100 << 6);
+}
+
+TEST(Cidr, ParsesAndMatches) {
+    auto a = [](const char* s) { return ip::make_address(s); };
+    auto c = Cidr::parse("10.1.0.0/16");
+    ASSERT_TRUE(c);
+    EXPECT_TRUE(c->contains(a("10.1.200.3")));
+    EXPECT_FALSE(c->contains(a("10.2.0.1")));
+    EXPECT_TRUE(c->contains(a("::ffff:10.1.0.9")));  // IPv4-mapped
+    EXPECT_FALSE(c->contains(a("::1")));
+    auto one = Cidr::parse("127.0.0.1");
+    ASSERT_TRUE(one);
+    EXPECT_TRUE(one->contains(a("127.0.0.1")));
+    EXPECT_FALSE(one->contains(a("127.0.0.2")));
+    auto v6 = Cidr::parse("2001:db8::/33");
+    ASSERT_TRUE(v6);
+    EXPECT_TRUE(v6->contains(a("2001:db8:7fff::1")));
+    EXPECT_FALSE(v6->contains(a("2001:db8:8000::1")));
+    for (const char* bad :
+         {"", "10.0.0.0/33", "10.0.0.0/", "10.0.0/8", "x/8", "::/129", "1.2.3.4/8x"})
+        EXPECT_FALSE(Cidr::parse(bad)) << bad;
+}
+
+TEST(ClientAddress, ForwardedForOnlyFromTrustedPeers) {
+    const std::vector<Cidr> trusted = {*Cidr::parse("127.0.0.1"), *Cidr::parse("10.9.0.0/16")};
+    auto addr = [&](const char* peer, const char* xff) {
+        return clientAddress(ip::make_address(peer), xff, trusted);
+    };
+    EXPECT_EQ(addr("203.0.113.5", "1.2.3.4"), "203.0.113.5");  // not a proxy: ignored
+    EXPECT_EQ(addr("127.0.0.1", ""), "127.0.0.1");
+    EXPECT_EQ(addr("127.0.0.1", "1.2.3.4"), "1.2.3.4");
+    EXPECT_EQ(addr("127.0.0.1", "6.6.6.6, 1.2.3.4"), "1.2.3.4");  // the client wrote 6.6.6.6
+    EXPECT_EQ(addr("127.0.0.1", "6.6.6.6, 1.2.3.4 , 10.9.1.1"), "1.2.3.4");
+    EXPECT_EQ(addr("127.0.0.1", "1.2.3.4, garbage"), "127.0.0.1");
+    EXPECT_EQ(addr("127.0.0.1", "2001:db8::1"), "2001:db8::1");
+    EXPECT_EQ(addr("::ffff:127.0.0.1", "1.2.3.4"), "1.2.3.4");
+}
+
+TEST(Admission, CapsTotalAndPerAddress) {
+    Admission a(3, 2);
+    auto t1 = a.admit("x"), t2 = a.admit("x");
+    EXPECT_TRUE(t1 && t2);
+    EXPECT_FALSE(a.admit("x"));
+    auto t3 = a.admit("y");
+    EXPECT_TRUE(t3);
+    EXPECT_FALSE(a.admit("z"));  // the total
+    t1.reset();
+    EXPECT_TRUE(a.admit("x"));
+    EXPECT_EQ(a.total(), 2u);  // the one just admitted was dropped again at once
+}
+
+}  // namespace
+}  // namespace rainet::server
