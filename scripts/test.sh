@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs every test: the C++ suites (release, with a throwaway PostgreSQL
 # cluster for the store and server tests on PostgreSQL; then the server suite again, all of it on
-# PostgreSQL; then the parser and harness suites again under ASan+UBSan), then the browser client's
-# unit and end-to-end tests.
+# PostgreSQL; then the parser and harness suites again under ASan+UBSan; then each fuzz target for
+# ~20 s), then the browser client's unit and end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -25,6 +25,9 @@ cmake --build --preset asan -j "$(nproc)" --target core_tests reference_tests
 export RAINET_RANDOM_GAMES=500 RAINET_SOURCE_DIR="$PWD"
 build-asan/src/core_tests --gtest_brief=1
 build-asan/tests/reference/reference_tests --gtest_brief=1
+
+echo "== fuzz targets, briefly (scripts/fuzz.sh long for the long runs)"
+bash scripts/fuzz.sh short
 
 if [[ -f web/package.json ]]; then
   echo "== web tests"
