@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-short}
 shift || true
-all=(position action record engine)
+all=(position action record engine messages)
 targets=("${@:-${all[@]}}")
 case "$mode" in
   short) budget=(-max_total_time="${RAINET_FUZZ_SECONDS:-20}") niceness="" ;;
@@ -28,7 +28,7 @@ for t in "${targets[@]}"; do
   log=build-fuzz/$t-$mode.log
   echo "== fuzz $t ($mode)"
   # Sessions and records are longer than the strings of the other targets.
-  case "$t" in engine | record) maxlen=4096 ;; *) maxlen=512 ;; esac
+  case "$t" in engine | record | messages) maxlen=4096 ;; *) maxlen=512 ;; esac
   if ! $niceness "build-fuzz/fuzz/fuzz_$t" "${budget[@]}" -max_len=$maxlen "${dict[@]}" \
       -print_final_stats=1 -artifact_prefix=build-fuzz/artifacts/"$t"- \
       "$corpus" "fuzz/corpus/$t" >"$log" 2>&1; then
