@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-short}
 shift || true
 all=(position action record engine messages)
+[[ -f src/server/static_files.cpp ]] && all+=(static_path)  # issue 10 part 1, once merged
 targets=("${@:-${all[@]}}")
 case "$mode" in
   short) budget=(-max_total_time="${RAINET_FUZZ_SECONDS:-20}") niceness="" ;;
