@@ -94,6 +94,17 @@ TEST(PositionString, SemanticChecks) {
             .ok());
 }
 
+// Regression (issue 10, found by fuzzing): the parser accepts up to 16 cards per stack and
+// Position::parse hashed before validating, so a stack of more than 8 of one kind indexed past the
+// hash's key table (UBSan: index out of bounds in computeHash). Now the semantic check comes
+// first and these are plain errors.
+TEST(PositionString, OversizedStacksAreErrorsNotHashed) {
+    expectError("8/8/8/8/8/8/8/8 1 - LLLLLLLLL/- 0 0", "position: side 1 owns 9 links");
+    expectError("8/8/8/8/8/8/8/8 1 - -/VVVVVVVVVVVVVVVV 0 0", "position: side 1 owns 0 links");
+    expectError("lll2vvv/3lv3/8/8/8/8/3LV3/LLL2VVV 1 CNcn llllllllllllllll/- 0 0",
+                "stacks: side 1's stack holds more than 4 of a kind");
+}
+
 TEST(PositionString, FirewallOnAnExitOrUnderTheOpponentIsRejected) {
     expectError("lll2vvv/3lv3/8/8/8/8/3LV3/LLLF1VVV 1 CNcn -/- 0 0", "firewall stands on an exit");
     EXPECT_FALSE(Position::parse("lll2vvv/3lv3/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/- 0 0 ").ok());

@@ -125,6 +125,8 @@ class Position {
     // Generation and legality ignoring whether the game is over: legality never depends on
     // hidden identities, so a View asks these of its identity-erased board.
     void generate(ActionList& out) const;
+    // validate() without the hash check: what parse checks before computeHash may run.
+    std::optional<Error> validateFacts() const;
     bool isLegalIgnoringEnd(Action a) const;
     Bitboard moveTargets(Square from, Side us) const;
     Bitboard enterSources(Side us) const;

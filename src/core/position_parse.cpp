@@ -10,8 +10,10 @@ Result<Position> Position::parse(std::string_view text, Rules rules) {
     Position p;
     p.st_ = fields->st;
     p.rules_ = rules;
+    // Facts first: the parser bounds a stack only loosely (16 cards), and computeHash indexes its
+    // key tables by stack counts, which are only safe once validateFacts has capped them at 4.
+    if (auto err = p.validateFacts()) return *err;
     p.st_.hash = p.computeHash();
-    if (auto err = p.validate()) return *err;
     return p;
 }
 
@@ -22,6 +24,12 @@ std::string Position::toString() const {
 }
 
 std::optional<Error> Position::validate() const {
+    if (auto err = validateFacts()) return err;
+    if (st_.hash != computeHash()) return Error{"position: hash out of date"};
+    return std::nullopt;
+}
+
+std::optional<Error> Position::validateFacts() const {
     const PositionState& s = st_;
     auto fail = [](std::string m) { return std::optional<Error>(Error{std::move(m)}); };
     if (s.cards[0] & s.cards[1]) return fail("board: two cards on one square");
@@ -73,7 +81,6 @@ std::optional<Error> Position::validate() const {
     if (rules_.noProgressLimit > 0 && s.noProgress > rules_.noProgressLimit)
         return fail("no-progress counter: beyond the limit of " +
                     std::to_string(rules_.noProgressLimit));
-    if (s.hash != computeHash()) return fail("position: hash out of date");
     return std::nullopt;
 }
 

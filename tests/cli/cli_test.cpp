@@ -111,6 +111,20 @@ TEST(CliReplay, ValidRecordAndBadRecord) {
     EXPECT_EQ(run("replay").status, 2);
 }
 
+// Regression (issue 10): a stack of more than 8 cards once made the position parser read past
+// the hash's key table; from every door (--position, replay's [Position] tag) it is a clear error.
+TEST(CliReplay, OversizedStackIsAClearError) {
+    CliRun r = run("perft 1 --position '8/8/8/8/8/8/8/8 1 - LLLLLLLLL/- 0 0'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("position: side 1 owns 9 links"), std::string::npos) << r.out;
+    const std::string rec = testing::TempDir() + "/stack.rec";
+    std::ofstream(rec) << "[Result \"*\"]\n[Position \"8/8/8/8/8/8/8/8 1 - -/VVVVVVVVVVVVVVVV 0 "
+                          "0\"]\n\n*\n";
+    r = run("replay " + rec);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("position: side 1 owns 0 links"), std::string::npos) << r.out;
+}
+
 TEST(Cli, UnknownCommandAndHelp) {
     EXPECT_EQ(run("frobnicate").status, 2);
     CliRun r = run("help");
