@@ -9,8 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-short}
 shift || true
-all=(position action record engine messages)
-all+=(static_path)
+all=(position action record engine messages static_path)
 targets=("${@:-${all[@]}}")
 case "$mode" in
   short) budget=(-max_total_time="${RAINET_FUZZ_SECONDS:-20}") niceness="" ;;
