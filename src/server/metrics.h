@@ -23,6 +23,8 @@ struct Metrics {
     std::array<std::atomic<std::int64_t>, kGameStates> gamesLoaded{};  // rooms in memory by state
     std::array<std::atomic<std::int64_t>, protocol::kErrorCodeCount> errors{};
     std::atomic<std::int64_t> slowConsumersClosed{0};
+    // Exceptions caught: each failed one game or one connection (or one HTTP request).
+    std::atomic<std::int64_t> gamesFailed{0}, connectionsFailed{0}, requestsFailed{0};
 
     void error(protocol::ErrorCode c) { ++errors[static_cast<int>(c)]; }
     std::string render() const;

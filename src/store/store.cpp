@@ -4,6 +4,7 @@
 #include <map>
 #include <span>
 
+#include "store/fault_injection.h"
 #include "store/glicko2.h"
 #include "store/postgres_database.h"
 #include "store/schema.h"
@@ -68,6 +69,13 @@ std::string usernameKey(const std::string& username) {
     return k;
 }
 
+// A numbered placeholder, ?n (built by append: g++ 12 warns wrongly about "?" + string).
+std::string param(int n) {
+    std::string p(1, '?');
+    p.append(std::to_string(n));
+    return p;
+}
+
 // Runs a write statement to its end.
 std::optional<Error> done(Statement& st) {
     if (st.step() != Step::Done) return Error{st.error()};
@@ -103,10 +111,15 @@ Store::Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database
     all_.push_back(std::move(first));
 }
 
-Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std::string& sync) {
+Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std::string& sync,
+                                           bool faultInjection) {
     const bool pg = isPostgresTarget(target);
-    Opener opener = [target, sync, pg] {
-        return pg ? PostgresDatabase::open(target, sync) : SqliteDatabase::open(target, sync);
+    // The switch lives in the store; the opener is called only while the store exists.
+    auto failing = std::make_shared<const std::atomic<bool>*>(nullptr);
+    Opener opener = [target, sync, pg, failing]() -> Result<std::unique_ptr<Database>> {
+        auto db = pg ? PostgresDatabase::open(target, sync) : SqliteDatabase::open(target, sync);
+        if (!db || !*failing) return db;
+        return std::unique_ptr<Database>(new FaultInjection(std::move(*db), **failing));
     };
     auto db = opener();
     if (!db) return db.error();
@@ -114,7 +127,22 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std:
     // ones open are all busy, so that commits overlap (the server flushes them together).
     std::unique_ptr<Store> s(new Store(opener, pg ? kPostgresConnections : 1, std::move(*db)));
     if (auto e = s->migrate(*s->all_.front())) return *e;
+    if (faultInjection) {
+        s->faultInjection_ = true;
+        *failing = &s->failing_;
+        for (auto& c : s->all_) {
+            auto* raw = c.get();
+            c.reset(new FaultInjection(std::move(c), s->failing_));
+            std::replace(s->free_.begin(), s->free_.end(), raw, c.get());
+        }
+    }
     return s;
+}
+
+bool Store::injectFaults(bool on) {
+    if (!faultInjection_) return false;
+    failing_ = on;
+    return true;
 }
 
 Store::~Store() = default;
@@ -175,15 +203,17 @@ std::optional<Error> Store::migrate(Database& db) {
 
 namespace {
 
-std::optional<PlayerRow> readPlayer(Database& db, const char* where, const std::string& key,
-                                    std::int64_t id) {
+Lookup<PlayerRow> readPlayer(Database& db, const char* where, const std::string& key,
+                             std::int64_t id) {
     auto st =
         db.prepare((std::string("SELECT ") + kPlayerColumns + " FROM players p " + where).c_str());
     if (key.empty())
         st->bind(1, id);
     else
         st->bind(1, key);
-    if (st->step() != Step::Row) return std::nullopt;
+    const Step step = st->step();
+    if (step == Step::Failed) return Error{st->error()};
+    if (step == Step::Done) return std::nullopt;
     return readPlayerRow(*st);
 }
 
@@ -198,31 +228,33 @@ std::optional<Error> insertToken(Database& db, std::int64_t player, const std::s
 // happens.
 class ReadTransaction {
   public:
-    explicit ReadTransaction(Database& db) : db_(db), open_(!db.beginRead()) {}
+    explicit ReadTransaction(Database& db) : db_(db), error_(db.beginRead()) {}
     ~ReadTransaction() {
-        if (open_) db_.endRead();
+        if (!error_) db_.endRead();
     }
     ReadTransaction(const ReadTransaction&) = delete;
     ReadTransaction& operator=(const ReadTransaction&) = delete;
+    // Why it could not begin, if it could not.
+    const std::optional<Error>& error() const { return error_; }
 
   private:
     Database& db_;
-    bool open_;
+    std::optional<Error> error_;
 };
 
 }  // namespace
 
-std::optional<PlayerRow> Store::playerByTokenHash(const std::string& hash) {
+Lookup<PlayerRow> Store::playerByTokenHash(const std::string& hash) {
     auto db = lease();
     return readPlayer(*db, "JOIN tokens t ON t.player = p.id WHERE t.hash = ?", hash, 0);
 }
 
-std::optional<PlayerRow> Store::playerById(std::int64_t id) {
+Lookup<PlayerRow> Store::playerById(std::int64_t id) {
     auto db = lease();
     return readPlayer(*db, "WHERE p.id = ?", {}, id);
 }
 
-std::optional<PlayerRow> Store::playerByPublicId(const std::string& publicId) {
+Lookup<PlayerRow> Store::playerByPublicId(const std::string& publicId) {
     if (publicId.empty()) return std::nullopt;
     auto db = lease();
     return readPlayer(*db, "WHERE p.public_id = ?", publicId, 0);
@@ -312,22 +344,25 @@ Result<Registration> Store::registerAccount(std::int64_t player, const std::stri
     return finish(done(*up), Registration::Registered);
 }
 
-std::optional<AccountRow> Store::accountByUsername(const std::string& username) {
+Lookup<AccountRow> Store::accountByUsername(const std::string& username) {
     auto db = lease();
     auto st =
         db->prepare("SELECT player, username, password_hash FROM accounts WHERE username_key = ?");
     st->bind(1, usernameKey(username));
-    if (st->step() != Step::Row) return std::nullopt;
+    const Step step = st->step();
+    if (step == Step::Failed) return Error{st->error()};
+    if (step == Step::Done) return std::nullopt;
     return AccountRow{st->integer(0), st->text(1), st->text(2)};
 }
 
-std::optional<PlayerStats> Store::playerStats(const std::string& publicId) {
+Lookup<PlayerStats> Store::playerStats(const std::string& publicId) {
     auto db = lease();
     ReadTransaction snapshot(*db);
+    if (snapshot.error()) return *snapshot.error();
     auto p = readPlayer(*db, "WHERE p.public_id = ?", publicId, 0);
-    if (!p) return std::nullopt;
+    if (!p || !*p) return p ? Lookup<PlayerStats>(std::nullopt) : p.error();
     PlayerStats s;
-    s.player = *p;
+    s.player = **p;
     auto st = db->prepare(
         "SELECT COUNT(*), "
         "SUM(CASE WHEN (player1 = ?1 AND result = '1-0') OR (player2 = ?1 AND result = '0-1') "
@@ -336,32 +371,47 @@ std::optional<PlayerStats> Store::playerStats(const std::string& publicId) {
         "SUM(CASE WHEN (player1 = ?1 AND result = '0-1') OR (player2 = ?1 AND result = '1-0') "
         "THEN 1 ELSE 0 END) "
         "FROM games WHERE status = 'finished' AND (player1 = ?1 OR player2 = ?1)");
-    st->bind(1, p->id);
-    if (st->step() == Step::Row) {
-        s.games = st->integer(0);
-        s.wins = st->integer(1);
-        s.draws = st->integer(2);
-        s.losses = st->integer(3);
-    }
+    st->bind(1, s.player.id);
+    if (st->step() != Step::Row) return Error{st->error()};
+    s.games = st->integer(0);
+    s.wins = st->integer(1);
+    s.draws = st->integer(2);
+    s.losses = st->integer(3);
     return s;
 }
 
-std::vector<PlayerRow> Store::leaderboard(int page, int perPage, std::int64_t* total) {
+Result<std::vector<PlayerRow>> Store::leaderboard(const std::optional<RankKey>& after, int limit) {
     auto db = lease();
-    ReadTransaction snapshot(*db);
-    {
-        auto c = db->prepare("SELECT COUNT(*) FROM players WHERE rated_games > 0");
-        *total = c->step() == Step::Row ? c->integer(0) : 0;
+    // In the order of the index players_ranked (schema.cpp): a page is a range scan.
+    std::string sql =
+        std::string("SELECT ") + kPlayerColumns + " FROM players p WHERE p.rated_games > 0";
+    if (after)
+        sql +=
+            " AND (p.rating < ?1 OR (p.rating = ?1 AND (p.rated_games < ?2 OR (p.rated_games = ?2 "
+            "AND p.id > ?3))))";
+    sql += after ? " ORDER BY p.rating DESC, p.rated_games DESC, p.id LIMIT ?4"
+                 : " ORDER BY p.rating DESC, p.rated_games DESC, p.id LIMIT ?1";
+    auto st = db->prepare(sql.c_str());
+    if (after) {
+        st->bindReal(1, after->rating);
+        st->bind(2, after->ratedGames);
+        st->bind(3, after->id);
+        st->bind(4, limit);
+    } else {
+        st->bind(1, limit);
     }
-    auto st = db->prepare((std::string("SELECT ") + kPlayerColumns +
-                           " FROM players p WHERE p.rated_games > 0 ORDER BY p.rating DESC, "
-                           "p.rated_games DESC, p.id LIMIT ? OFFSET ?")
-                              .c_str());
-    st->bind(1, static_cast<std::int64_t>(perPage));
-    st->bind(2, static_cast<std::int64_t>(page - 1) * perPage);
     std::vector<PlayerRow> out;
-    while (st->step() == Step::Row) out.push_back(readPlayerRow(*st));
+    Step step;
+    while ((step = st->step()) == Step::Row) out.push_back(readPlayerRow(*st));
+    if (step == Step::Failed) return Error{st->error()};
     return out;
+}
+
+Result<std::int64_t> Store::ratedPlayers() {
+    auto db = lease();
+    auto c = db->prepare("SELECT COUNT(*) FROM players WHERE rated_games > 0");
+    if (c->step() != Step::Row) return Error{c->error()};
+    return c->integer(0);
 }
 
 std::optional<Error> Store::renamePlayer(std::int64_t id, const std::string& name) {
@@ -531,21 +581,23 @@ std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
 
 namespace {
 
-GameData readGame(Database& db, const Statement& st) {
+Result<GameData> readGame(Database& db, const Statement& st) {
     GameData d;
     d.game = readGameRow(st);
     GameRow& g = d.game;
     auto su = db.prepare("SELECT side, links FROM setups WHERE game = ?");
     su->bind(1, g.id);
-    while (su->step() == Step::Row) {
+    Step step;
+    while ((step = su->step()) == Step::Row) {
         const auto side = su->integer(0);
         if (side == 1 || side == 2) d.setup[side - 1] = static_cast<int>(su->integer(1));
     }
+    if (step == Step::Failed) return Error{su->error()};
     auto sa = db.prepare(
         "SELECT ply, action, client_id, clock_after, version FROM actions WHERE game = ? "
         "ORDER BY ply");
     sa->bind(1, g.id);
-    while (sa->step() == Step::Row) {
+    while ((step = sa->step()) == Step::Row) {
         ActionRow a{static_cast<int>(sa->integer(0)), sa->text(1), sa->text(2), sa->integer(3),
                     sa->integer(4)};
         // The games row is not rewritten for each action: its clocks and version come from here.
@@ -553,14 +605,16 @@ GameData readGame(Database& db, const Statement& st) {
         g.version = std::max(g.version, a.version);
         d.actions.push_back(std::move(a));
     }
+    if (step == Step::Failed) return Error{sa->error()};
     if (g.rated && g.status == "finished") {
         auto sr = db.prepare(
             "SELECT side, player, before, after, rd_before, rd_after FROM game_ratings WHERE "
             "game = ? ORDER BY side");
         sr->bind(1, g.id);
-        while (sr->step() == Step::Row)
+        while ((step = sr->step()) == Step::Row)
             d.ratings.push_back(
                 {sr->integer(1), sr->real(2), sr->real(3), sr->real(4), sr->real(5)});
+        if (step == Step::Failed) return Error{sr->error()};
         if (d.ratings.size() != 2) d.ratings.clear();
     }
     return d;
@@ -568,34 +622,47 @@ GameData readGame(Database& db, const Statement& st) {
 
 }  // namespace
 
-std::optional<GameData> Store::loadGame(const std::string& id) {
+Lookup<GameData> Store::loadGame(const std::string& id) {
     auto db = lease();
     ReadTransaction snapshot(*db);
+    if (snapshot.error()) return *snapshot.error();
     auto st =
         db->prepare((std::string("SELECT ") + kGameColumns + " FROM games WHERE id = ?").c_str());
     st->bind(1, id);
-    if (st->step() != Step::Row) return std::nullopt;
-    return readGame(*db, *st);
+    const Step step = st->step();
+    if (step == Step::Failed) return Error{st->error()};
+    if (step == Step::Done) return std::nullopt;
+    auto d = readGame(*db, *st);
+    if (!d) return d.error();
+    return std::move(*d);
 }
 
-std::vector<GameData> Store::loadUnfinished() {
+Result<std::vector<GameData>> Store::loadUnfinished() {
     auto db = lease();
     ReadTransaction snapshot(*db);
+    if (snapshot.error()) return *snapshot.error();
     std::vector<GameData> out;
     auto st =
         db->prepare((std::string("SELECT ") + kGameColumns +
                      " FROM games WHERE status IN ('open','setup','playing') ORDER BY created")
                         .c_str());
-    while (st->step() == Step::Row) out.push_back(readGame(*db, *st));
+    Step step;
+    while ((step = st->step()) == Step::Row) {
+        auto d = readGame(*db, *st);
+        if (!d) return d.error();
+        out.push_back(std::move(*d));
+    }
+    if (step == Step::Failed) return Error{st->error()};
     return out;
 }
 
-std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
-                                          const std::string& status, int page, int perPage,
-                                          std::int64_t* total) {
+Result<std::vector<GameSummary>> Store::listGames(const std::string& playerPublicId,
+                                                  const std::string& status,
+                                                  const std::optional<GameKey>& after, int limit) {
     auto db = lease();
-    ReadTransaction snapshot(*db);
     // Parameters are numbered in the order they are bound: a filter left out leaves no gap.
+    // Each filter has an index ordered (created DESC, id) after it (schema.cpp), so a page is a
+    // range scan from the key it starts after.
     std::string where = " WHERE 1=1";
     std::vector<std::string> params;
     if (!playerPublicId.empty()) {
@@ -610,31 +677,45 @@ std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
         where += " AND g.status = ?";
         params.push_back(status);
     }
-    auto bindFilters = [&](Statement& s) {
-        for (std::size_t i = 0; i < params.size(); ++i) s.bind(static_cast<int>(i + 1), params[i]);
-    };
-    {
-        auto c = db->prepare(("SELECT COUNT(*) FROM games g" + where).c_str());
-        bindFilters(*c);
-        *total = c->step() == Step::Row ? c->integer(0) : 0;
+    const int n = static_cast<int>(params.size());
+    if (after) {
+        const std::string c = param(n + 1), i = param(n + 2);
+        where += " AND (g.created < " + c + " OR (g.created = " + c + " AND g.id > " + i + "))";
+        // Numbered from here on: the filters before get numbers too.
+        std::string numbered;
+        int k = 0;
+        for (char ch : where) {
+            if (ch == '?' && k < n) {
+                numbered += param(++k);
+                continue;
+            }
+            numbered += ch;
+        }
+        where = numbered;
     }
     std::string cols;
     for (const char* p = kGameColumns; *p; ++p) {
         if (p == kGameColumns || p[-1] == ' ') cols += "g.";
         cols += *p;
     }
+    const std::string lim = after ? param(n + 3) : std::string("?");
     auto st = db->prepare(
         ("SELECT " + cols +
          ", p1.name, p1.public_id, p2.name, p2.public_id FROM games g LEFT JOIN players p1 "
          "ON p1.id = g.player1 LEFT JOIN players p2 ON p2.id = g.player2" +
-         where + " ORDER BY g.created DESC, g.id LIMIT ? OFFSET ?")
+         where + " ORDER BY g.created DESC, g.id LIMIT " + lim)
             .c_str());
-    bindFilters(*st);
-    const int n = static_cast<int>(params.size());
-    st->bind(n + 1, perPage);
-    st->bind(n + 2, static_cast<std::int64_t>(page - 1) * perPage);
+    for (int k = 0; k < n; ++k) st->bind(k + 1, params[static_cast<std::size_t>(k)]);
+    if (after) {
+        st->bind(n + 1, after->created);
+        st->bind(n + 2, after->id);
+        st->bind(n + 3, limit);
+    } else {
+        st->bind(n + 1, limit);
+    }
     std::vector<GameSummary> out;
-    while (st->step() == Step::Row) {
+    Step step;
+    while ((step = st->step()) == Step::Row) {
         GameSummary s;
         s.game = readGameRow(*st);
         s.names[0] = st->text(19);
@@ -643,6 +724,7 @@ std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
         s.publicIds[1] = st->text(22);
         out.push_back(std::move(s));
     }
+    if (step == Step::Failed) return Error{st->error()};
     return out;
 }
 

@@ -7,6 +7,7 @@
 // kPostgresConnections, so commits overlap, with row locks where a transaction reads what it
 // writes). Errors are values; nothing throws. Durability: sqlite_database.h and
 // postgres_database.h.
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -92,12 +93,29 @@ struct GameSummary {
     std::string names[2], publicIds[2];
 };
 
+// Where a listing page ends, to ask for the next one (keyset pagination).
+struct GameKey {
+    std::int64_t created = 0;
+    std::string id;
+};
+struct RankKey {
+    double rating = 0;
+    int ratedGames = 0;
+    std::int64_t id = 0;
+};
+
+// A read's three outcomes: a value, std::nullopt (there is none) or an Error (the store failed).
+template <class T>
+using Lookup = Result<std::optional<T>>;
+
 class Store {
   public:
     // `target`: a postgresql:// (or postgres://) URI, else the path of a SQLite file. `sync`: off,
     // normal or full (SQLite's synchronous; on PostgreSQL "off" turns synchronous_commit off).
+    // `faultInjection`: make injectFaults() available (test mode).
     static Result<std::unique_ptr<Store>> open(const std::string& target,
-                                               const std::string& sync = "normal");
+                                               const std::string& sync = "normal",
+                                               bool faultInjection = false);
     ~Store();
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
@@ -107,9 +125,11 @@ class Store {
     static int schemaVersion();
     Dialect dialect() const { return dialect_; }
 
-    std::optional<PlayerRow> playerByTokenHash(const std::string& hash);
-    std::optional<PlayerRow> playerById(std::int64_t id);
-    std::optional<PlayerRow> playerByPublicId(const std::string& publicId);
+    // Reads answer the row, std::nullopt when there is none, or an Error when the store failed:
+    // a failure is never taken for an absence (a missing player would become a new guest).
+    Lookup<PlayerRow> playerByTokenHash(const std::string& hash);
+    Lookup<PlayerRow> playerById(std::int64_t id);
+    Lookup<PlayerRow> playerByPublicId(const std::string& publicId);
     // A new guest holding one token.
     Result<PlayerRow> createPlayer(const std::string& publicId, const std::string& tokenHash,
                                    const std::string& name);
@@ -122,12 +142,15 @@ class Store {
     // account named after its username; nothing changes unless the answer is Registered.
     Result<Registration> registerAccount(std::int64_t player, const std::string& username,
                                          const std::string& passwordHash);
-    std::optional<AccountRow> accountByUsername(const std::string& username);
+    Lookup<AccountRow> accountByUsername(const std::string& username);
 
     // Ratings and profiles.
-    std::optional<PlayerStats> playerStats(const std::string& publicId);
-    // Players with at least one rated game, best first (ties: more games, then older).
-    std::vector<PlayerRow> leaderboard(int page, int perPage, std::int64_t* total);
+    Lookup<PlayerStats> playerStats(const std::string& publicId);
+    // Players with at least one rated game, best first (ties: more games, then older): at most
+    // `limit` of them, those after `after` (keyset pagination on an index, no OFFSET).
+    Result<std::vector<PlayerRow>> leaderboard(const std::optional<RankKey>& after, int limit);
+    // How many players have a rated game (the leaderboard's length).
+    Result<std::int64_t> ratedPlayers();
 
     std::optional<Error> insertGame(const GameRow& g);
     std::optional<Error> updateGame(const GameRow& g);
@@ -140,11 +163,18 @@ class Store {
     // the clocks from the last actions.
     std::optional<Error> saveAction(const GameRow& g, const ActionRow& a);
 
-    std::optional<GameData> loadGame(const std::string& id);
-    std::vector<GameData> loadUnfinished();
-    // Paged listing, newest first; status "" = any, "active" = open/setup/playing.
-    std::vector<GameSummary> listGames(const std::string& playerPublicId, const std::string& status,
-                                       int page, int perPage, std::int64_t* total);
+    Lookup<GameData> loadGame(const std::string& id);
+    Result<std::vector<GameData>> loadUnfinished();
+    // Games newest first (ties: by id), at most `limit`, those after `after` (keyset pagination:
+    // each filter has an index in that order, no OFFSET); `playerPublicId` "" = anyone's, status
+    // "" = any, "active" = open/setup/playing.
+    Result<std::vector<GameSummary>> listGames(const std::string& playerPublicId,
+                                               const std::string& status,
+                                               const std::optional<GameKey>& after, int limit);
+
+    // Test mode only (open(..., faultInjection = true)): while on, every statement, begin and
+    // commit fails, as when the disk or the database server is gone. False if not enabled.
+    bool injectFaults(bool on);
 
     // Connections a PostgreSQL store opens at most (when calls overlap).
     static constexpr std::size_t kPostgresConnections = 4;
@@ -162,6 +192,8 @@ class Store {
     Dialect dialect_;
     std::vector<std::unique_ptr<Database>> all_;
     std::vector<Database*> free_;
+    bool faultInjection_ = false;
+    std::atomic<bool> failing_{false};
 };
 
 }  // namespace rainet::store
