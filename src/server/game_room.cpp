@@ -403,6 +403,30 @@ void GameRoom::handle(const std::shared_ptr<Client>& c, const store::PlayerRow& 
     }
 }
 
+void GameRoom::enter(Task f) {
+    if (broken()) return;
+    if (committing_) return held_.push_back(std::move(f));
+    guarded(f);
+}
+
+void GameRoom::guarded(const Task& f) {
+    try {
+        f(*this);
+    } catch (const std::exception& e) {
+        fail(e.what());
+    } catch (...) {
+        fail("an exception that is not a std::exception");
+    }
+}
+
+void GameRoom::resumeHeld() {
+    while (!committing_ && !held_.empty() && !broken()) {
+        Task f = std::move(held_.front());
+        held_.pop_front();
+        guarded(f);
+    }
+}
+
 void GameRoom::fail(const std::string& what) {
     if (broken_.exchange(true)) return;
     ++metrics_.gamesFailed;
@@ -734,14 +758,30 @@ void GameRoom::act(const std::shared_ptr<Client>& c, Side s, Action a,
         }
         row_.clock[i] = left + row_.clockIncrement;
     }
-    const Position before = *pos_;
     ++row_.version;
-    store::ActionRow ar{before.ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i],
+    store::ActionRow ar{pos_->ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i],
                         row_.version};
-    if (!store(hub_.store().saveAction(row_, ar), c, m)) {
+    committing_ = true;
+    hub_.store().saveActionBatched(
+        row_, ar, [self = shared_from_this(), c, s, a, m, saved, now](std::optional<Error> e) {
+            // On the store's writer thread: back to the strand, ahead of what was held.
+            asio::post(self->strand_, [self, c, s, a, m, saved, now, e = std::move(e)] {
+                self->committing_ = false;
+                if (!self->broken())
+                    self->guarded([&](GameRoom& r) { r.acted(c, s, a, m, saved, now, e); });
+                self->resumeHeld();
+            });
+        });
+}
+
+void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
+                     const protocol::ClientMessage& m, const store::GameRow& saved,
+                     std::int64_t now, std::optional<Error> stored) {
+    if (!store(stored, c, m)) {
         row_ = saved;
         return;
     }
+    const Position before = *pos_;
     pos_->doAction(a);
     actions_.push_back(a);
     turnStart_ = now;
@@ -838,9 +878,12 @@ void GameRoom::armTimer() {
     timer_.expires_after(std::chrono::milliseconds(remaining(pos_->toMove()) * 10 + 1));
     timer_.async_wait(asio::bind_executor(
         strand_, [self = shared_from_this(), gen](const boost::system::error_code& ec) {
-            if (ec || gen != self->timerGeneration_) return;
-            self->checkClock();
-            if (self->row_.status == "playing") self->armTimer();
+            if (ec) return;
+            self->enter([gen](GameRoom& r) {  // after a commit in flight, if any
+                if (gen != r.timerGeneration_) return;
+                r.checkClock();
+                if (r.row_.status == "playing") r.armTimer();
+            });
         }));
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,18 +46,12 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
     ~GameRoom();
     const std::string& id() const { return id_; }
-    // Runs f on the strand. A throw fails this game only (fail()); a failed room runs nothing.
+    // Runs f on the strand, after the commit in flight if there is one (so f sees the state the
+    // commit leads to). A throw fails this game only (fail()); a failed room runs nothing.
     template <class F>
     void run(F f) {
         asio::post(strand_, [self = shared_from_this(), f = std::move(f)]() mutable {
-            if (self->broken()) return;
-            try {
-                f(*self);
-            } catch (const std::exception& e) {
-                self->fail(e.what());
-            } catch (...) {
-                self->fail("an exception that is not a std::exception");
-            }
+            self->enter(std::move(f));
         });
     }
     // Whether the room failed (an exception): the hub has dropped it; opening the game again
@@ -127,6 +122,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // Sends the held events after version `after` (the caller checked they are all held).
     void replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after);
 
+    using Task = std::function<void(GameRoom&)>;
+    void enter(Task f);
+    void guarded(const Task& f);
+    // After a commit: what waited for it runs, in order, until another commit starts.
+    void resumeHeld();
     void dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
                   const protocol::ClientMessage& m);
     void error(const std::shared_ptr<Client>& c, protocol::ErrorCode code, std::string message,
@@ -141,7 +141,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void setup(const std::shared_ptr<Client>& c, Side s, std::uint8_t links,
                const protocol::ClientMessage& m);
     void startPlay();
+    // An action: stored by group commit (store::Store::saveActionBatched), then acted() applies,
+    // acknowledges and broadcasts it on the strand; the room holds other work meanwhile.
     void act(const std::shared_ptr<Client>& c, Side s, Action a, const protocol::ClientMessage& m);
+    void acted(const std::shared_ptr<Client>& c, Side s, Action a, const protocol::ClientMessage& m,
+               const store::GameRow& saved, std::int64_t now, std::optional<Error> stored);
     // Ends the game (stored first); `beforeBroadcast` runs between the store and the event (acks).
     template <class F>
     void end(std::optional<Side> winner, const char* reason, F beforeBroadcast);
@@ -202,6 +206,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::vector<store::RatingChange> ratings_;  // by side, once a rated game has ended
     std::optional<Error> loadError_;            // set by the constructor if the store failed
     std::atomic<bool> broken_{false};
+    bool committing_ = false;  // an action's commit is in flight: held_ waits for it
+    std::deque<Task> held_;
 };
 
 }  // namespace rainet::server

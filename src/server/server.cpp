@@ -780,6 +780,8 @@ int serve(const Config& config) {
         for (int i = 1; i < config.threads; ++i) threads.emplace_back(runIo);
         runIo();
         for (auto& t : threads) t.join();
+        // Commits still queued are made (and their callbacks posted) while the executors exist.
+        store->stopWriter();
         logEvent("stopped");
     }
     return status;

@@ -87,13 +87,13 @@ std::optional<Error> done(Statement& st) {
 // One connection of the store's pool, taken for one call and given back after it.
 class Store::Lease {
   public:
-    Lease(Store& s, Database* db) : s_(s), db_(db) {}
+    Lease(Pool& p, Database* db) : p_(p), db_(db) {}
     ~Lease() {
         {
-            std::lock_guard lock(s_.mu_);
-            s_.free_.push_back(db_);
+            std::lock_guard lock(p_.mu);
+            p_.free.push_back(db_);
         }
-        s_.freed_.notify_one();
+        p_.freed.notify_one();
     }
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
@@ -101,14 +101,16 @@ class Store::Lease {
     Database* operator->() const { return db_; }
 
   private:
-    Store& s_;
+    Pool& p_;
     Database* db_;
 };
 
 Store::Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database> first)
-    : opener_(std::move(opener)), max_(maxConnections), dialect_(first->dialect()) {
-    free_.push_back(first.get());
-    all_.push_back(std::move(first));
+    : dialect_(first->dialect()) {
+    writers_.opener = std::move(opener);
+    writers_.max = maxConnections;
+    writers_.free.push_back(first.get());
+    writers_.all.push_back(std::move(first));
 }
 
 Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std::string& sync,
@@ -116,24 +118,34 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std:
     const bool pg = isPostgresTarget(target);
     // The switch lives in the store; the opener is called only while the store exists.
     auto failing = std::make_shared<const std::atomic<bool>*>(nullptr);
-    Opener opener = [target, sync, pg, failing]() -> Result<std::unique_ptr<Database>> {
-        auto db = pg ? PostgresDatabase::open(target, sync) : SqliteDatabase::open(target, sync);
+    auto faulty = [failing](Result<std::unique_ptr<Database>> db) {
         if (!db || !*failing) return db;
-        return std::unique_ptr<Database>(new FaultInjection(std::move(*db), **failing));
+        return Result<std::unique_ptr<Database>>(
+            std::unique_ptr<Database>(new FaultInjection(std::move(*db), **failing)));
+    };
+    Opener opener = [target, sync, pg, faulty] {
+        return faulty(pg ? PostgresDatabase::open(target, sync)
+                         : SqliteDatabase::open(target, sync));
     };
     auto db = opener();
     if (!db) return db.error();
     // SQLite: one connection (one writer at a time anyway). PostgreSQL: a few, opened when the
     // ones open are all busy, so that commits overlap (the server flushes them together).
     std::unique_ptr<Store> s(new Store(opener, pg ? kPostgresConnections : 1, std::move(*db)));
-    if (auto e = s->migrate(*s->all_.front())) return *e;
+    if (auto e = s->migrate(*s->writers_.all.front())) return *e;
+    if (!pg) {  // opened once migrated, when first needed
+        s->readers_.opener = [target, faulty] {
+            return faulty(SqliteDatabase::openReader(target));
+        };
+        s->readers_.max = kSqliteReaders;
+    }
     if (faultInjection) {
         s->faultInjection_ = true;
         *failing = &s->failing_;
-        for (auto& c : s->all_) {
+        for (auto& c : s->writers_.all) {
             auto* raw = c.get();
             c.reset(new FaultInjection(std::move(c), s->failing_));
-            std::replace(s->free_.begin(), s->free_.end(), raw, c.get());
+            std::replace(s->writers_.free.begin(), s->writers_.free.end(), raw, c.get());
         }
     }
     return s;
@@ -145,29 +157,43 @@ bool Store::injectFaults(bool on) {
     return true;
 }
 
-Store::~Store() = default;
+Store::~Store() {
+    stopWriter();
+}
 
-Store::Lease Store::lease() {
-    std::unique_lock lock(mu_);
-    while (free_.empty()) {
-        if (all_.size() + opening_ < max_) {
-            ++opening_;
+Store::Lease Store::lease(Pool& p) {
+    std::unique_lock lock(p.mu);
+    while (p.free.empty()) {
+        if (p.all.size() + p.opening < p.max) {
+            ++p.opening;
             lock.unlock();
-            auto db = opener_();
+            auto db = p.opener();
             lock.lock();
-            --opening_;
+            --p.opening;
             if (db) {
-                all_.push_back(std::move(*db));
-                return Lease(*this, all_.back().get());
+                p.all.push_back(std::move(*db));
+                return Lease(p, p.all.back().get());
             }
-            max_ = all_.size();  // the server allows no more: make do with these
+            p.max = p.all.size();  // the server allows no more: make do with these
             continue;
         }
-        freed_.wait(lock);
+        p.freed.wait(lock);
     }
-    Database* db = free_.back();
-    free_.pop_back();
-    return Lease(*this, db);
+    Database* db = p.free.back();
+    p.free.pop_back();
+    return Lease(p, db);
+}
+
+Store::Lease Store::lease() {
+    return lease(writers_);
+}
+
+Store::Lease Store::readLease() {
+    {
+        std::lock_guard lock(readers_.mu);
+        if (readers_.max == 0) return lease(writers_);
+    }
+    return lease(readers_);
 }
 
 int Store::schemaVersion() {
@@ -245,18 +271,18 @@ class ReadTransaction {
 }  // namespace
 
 Lookup<PlayerRow> Store::playerByTokenHash(const std::string& hash) {
-    auto db = lease();
+    auto db = readLease();
     return readPlayer(*db, "JOIN tokens t ON t.player = p.id WHERE t.hash = ?", hash, 0);
 }
 
 Lookup<PlayerRow> Store::playerById(std::int64_t id) {
-    auto db = lease();
+    auto db = readLease();
     return readPlayer(*db, "WHERE p.id = ?", {}, id);
 }
 
 Lookup<PlayerRow> Store::playerByPublicId(const std::string& publicId) {
     if (publicId.empty()) return std::nullopt;
-    auto db = lease();
+    auto db = readLease();
     return readPlayer(*db, "WHERE p.public_id = ?", publicId, 0);
 }
 
@@ -345,7 +371,7 @@ Result<Registration> Store::registerAccount(std::int64_t player, const std::stri
 }
 
 Lookup<AccountRow> Store::accountByUsername(const std::string& username) {
-    auto db = lease();
+    auto db = readLease();
     auto st =
         db->prepare("SELECT player, username, password_hash FROM accounts WHERE username_key = ?");
     st->bind(1, usernameKey(username));
@@ -356,7 +382,7 @@ Lookup<AccountRow> Store::accountByUsername(const std::string& username) {
 }
 
 Lookup<PlayerStats> Store::playerStats(const std::string& publicId) {
-    auto db = lease();
+    auto db = readLease();
     ReadTransaction snapshot(*db);
     if (snapshot.error()) return *snapshot.error();
     auto p = readPlayer(*db, "WHERE p.public_id = ?", publicId, 0);
@@ -381,7 +407,7 @@ Lookup<PlayerStats> Store::playerStats(const std::string& publicId) {
 }
 
 Result<std::vector<PlayerRow>> Store::leaderboard(const std::optional<RankKey>& after, int limit) {
-    auto db = lease();
+    auto db = readLease();
     // In the order of the index players_ranked (schema.cpp): a page is a range scan.
     std::string sql =
         std::string("SELECT ") + kPlayerColumns + " FROM players p WHERE p.rated_games > 0";
@@ -408,7 +434,7 @@ Result<std::vector<PlayerRow>> Store::leaderboard(const std::optional<RankKey>& 
 }
 
 Result<std::int64_t> Store::ratedPlayers() {
-    auto db = lease();
+    auto db = readLease();
     auto c = db->prepare("SELECT COUNT(*) FROM players WHERE rated_games > 0");
     if (c->step() != Step::Row) return Error{c->error()};
     return c->integer(0);
@@ -564,19 +590,102 @@ std::optional<Error> Store::saveSetup(const GameRow& g, int side, int links) {
     return db->commit();
 }
 
-std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
-    auto db = lease();
-    auto st = db->prepare(
+namespace {
+
+std::optional<Error> insertAction(Database& db, const std::string& game, const ActionRow& a) {
+    auto st = db.prepare(
         "INSERT INTO actions (game, ply, action, client_id, clock_after, version) VALUES (?, ?, "
         "?, ?, ?, ?)",
         true);
-    st->bind(1, g.id);
+    st->bind(1, game);
     st->bind(2, a.ply);
     st->bind(3, a.action);
     st->bind(4, a.clientId);
     st->bind(5, a.clockAfter);
     st->bind(6, a.version);
     return done(*st);
+}
+
+}  // namespace
+
+std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
+    auto db = lease();
+    return insertAction(*db, g.id, a);
+}
+
+void Store::saveActionBatched(const GameRow& g, const ActionRow& a, Done done) {
+    {
+        std::lock_guard lock(writeMu_);
+        if (!writerStopped_) {
+            if (!writer_.joinable()) writer_ = std::thread(&Store::writeLoop, this);
+            writes_.push_back({g.id, a, std::move(done)});
+            writeCv_.notify_one();
+            return;
+        }
+    }
+    done(saveAction(g, a));
+}
+
+void Store::stopWriter() {
+    {
+        std::lock_guard lock(writeMu_);
+        writerStopped_ = true;
+    }
+    writeCv_.notify_one();
+    if (writer_.joinable()) writer_.join();
+}
+
+void Store::writeLoop() {
+    std::vector<QueuedAction> batch;
+    while (true) {
+        {
+            std::unique_lock lock(writeMu_);
+            writeCv_.wait(lock, [&] { return writerStopped_ || !writes_.empty(); });
+            if (writes_.empty()) return;  // stopped, and everything queued is written
+            const std::size_t n = std::min(writes_.size(), kMaxBatch);
+            for (std::size_t i = 0; i < n; ++i) {
+                batch.push_back(std::move(writes_.front()));
+                writes_.pop_front();
+            }
+        }
+        // The writer thread's top: an exception fails its batch (each caller told), not the
+        // process.
+        try {
+            commitBatch(batch);
+        } catch (const std::exception& e) {
+            for (auto& q : batch)
+                if (q.done)
+                    std::exchange(q.done, nullptr)(Error{std::string("store: ") + e.what()});
+        }
+        batch.clear();
+    }
+}
+
+void Store::commitBatch(std::vector<QueuedAction>& batch) {
+    std::optional<Error> e;
+    {
+        auto db = lease();
+        e = db->begin();
+        if (!e) {
+            for (std::size_t i = 0; !e && i < batch.size(); ++i)
+                e = insertAction(*db, batch[i].game, batch[i].action);
+            if (!e) e = db->commit();
+            if (e) db->rollback();
+        }
+    }
+    if (e && batch.size() > 1) {
+        // One write failed them all: each alone now, so that only the one at fault fails.
+        for (auto& q : batch) {
+            std::optional<Error> mine;
+            {
+                auto db = lease();
+                mine = insertAction(*db, q.game, q.action);
+            }
+            std::exchange(q.done, nullptr)(mine);
+        }
+        return;
+    }
+    for (auto& q : batch) std::exchange(q.done, nullptr)(e);
 }
 
 namespace {
@@ -623,7 +732,7 @@ Result<GameData> readGame(Database& db, const Statement& st) {
 }  // namespace
 
 Lookup<GameData> Store::loadGame(const std::string& id) {
-    auto db = lease();
+    auto db = readLease();
     ReadTransaction snapshot(*db);
     if (snapshot.error()) return *snapshot.error();
     auto st =
@@ -638,7 +747,7 @@ Lookup<GameData> Store::loadGame(const std::string& id) {
 }
 
 Result<std::vector<GameData>> Store::loadUnfinished() {
-    auto db = lease();
+    auto db = readLease();
     ReadTransaction snapshot(*db);
     if (snapshot.error()) return *snapshot.error();
     std::vector<GameData> out;
@@ -659,7 +768,7 @@ Result<std::vector<GameData>> Store::loadUnfinished() {
 Result<std::vector<GameSummary>> Store::listGames(const std::string& playerPublicId,
                                                   const std::string& status,
                                                   const std::optional<GameKey>& after, int limit) {
-    auto db = lease();
+    auto db = readLease();
     // Parameters are numbered in the order they are bound: a filter left out leaves no gap.
     // Each filter has an index ordered (created DESC, id) after it (schema.cpp), so a page is a
     // range scan from the key it starts after.

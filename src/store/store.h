@@ -10,11 +10,13 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.h"
@@ -162,6 +164,17 @@ class Store {
     // Appends an action of game g. The games row is not rewritten: loading takes the version and
     // the clocks from the last actions.
     std::optional<Error> saveAction(const GameRow& g, const ActionRow& a);
+    // The same, by group commit: queued for the store's writer thread, which commits what was
+    // queued meanwhile, from any games, in one transaction (at most kMaxBatch writes; no wait
+    // added: a batch is what arrived while the previous one committed). `done` is called on the
+    // writer thread once the batch is committed, with its outcome: acknowledge only then. A write
+    // that fails its batch fails alone (the batch is retried one write per transaction).
+    using Done = std::function<void(std::optional<Error>)>;
+    void saveActionBatched(const GameRow& g, const ActionRow& a, Done done);
+    // Writes what is queued and stops the writer thread (at shutdown, while the callers' executors
+    // still exist); later batched writes are then made at once, on the caller's thread.
+    void stopWriter();
+    static constexpr std::size_t kMaxBatch = 256;
 
     Lookup<GameData> loadGame(const std::string& id);
     Result<std::vector<GameData>> loadUnfinished();
@@ -176,23 +189,45 @@ class Store {
     // commit fails, as when the disk or the database server is gone. False if not enabled.
     bool injectFaults(bool on);
 
-    // Connections a PostgreSQL store opens at most (when calls overlap).
+    // Connections a PostgreSQL store opens at most (when calls overlap), reads and writes.
     static constexpr std::size_t kPostgresConnections = 4;
+    // SQLite: read-only connections beside the writing one, so that reads (identities, game
+    // loads, listings) never wait for a commit and commits never wait for a slow listing.
+    static constexpr std::size_t kSqliteReaders = 2;
 
   private:
     using Opener = std::function<Result<std::unique_ptr<Database>>()>;
     class Lease;  // one connection, taken for one call
+    // Connections opened on demand up to a bound, each lent to one call at a time.
+    struct Pool {
+        std::mutex mu;
+        std::condition_variable freed;
+        Opener opener;
+        std::size_t max = 0, opening = 0;
+        std::vector<std::unique_ptr<Database>> all;
+        std::vector<Database*> free;
+    };
     Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database> first);
-    Lease lease();
+    static Lease lease(Pool& pool);
+    Lease lease();      // for writes (and reads that must see them: none yet)
+    Lease readLease();  // for reads: the readers, if any
     std::optional<Error> migrate(Database& db);
-    std::mutex mu_;  // guards the pool
-    std::condition_variable freed_;
-    Opener opener_;
-    std::size_t max_, opening_ = 0;
+    struct QueuedAction {
+        std::string game;
+        ActionRow action;
+        Done done;
+    };
+    void writeLoop();
+    void commitBatch(std::vector<QueuedAction>& batch);
     Dialect dialect_;
-    std::vector<std::unique_ptr<Database>> all_;
-    std::vector<Database*> free_;
+    Pool writers_;
+    Pool readers_;  // max 0: reads use writers_
     bool faultInjection_ = false;
+    std::mutex writeMu_;  // guards the writer's queue
+    std::condition_variable writeCv_;
+    std::deque<QueuedAction> writes_;
+    bool writerStopped_ = false;
+    std::thread writer_;
     std::atomic<bool> failing_{false};
 };
 

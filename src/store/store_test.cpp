@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <thread>
@@ -572,6 +573,46 @@ TEST_P(StoreTest, KeysetPagesVisitEveryRowOnceInOrder) {
     EXPECT_TRUE(
         ok(store_->leaderboard(RankKey{second[0].rating, second[0].ratedGames, second[0].id}, 1))
             .empty());
+}
+
+// Group commit: actions queued together from many games are committed together, each caller
+// told after its batch committed; a write that fails its batch (a ply stored twice) fails alone.
+TEST_P(StoreTest, BatchedActionsAreEachCommittedOrFailedAlone) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    constexpr int kGames = 20, kPlies = 10;
+    std::vector<GameRow> games(kGames);
+    for (int i = 0; i < kGames; ++i) {
+        games[i].id = std::string(1, 'g').append(std::to_string(i));
+        games[i].creator = games[i].player[0] = a->id;
+        games[i].status = "playing";
+        ASSERT_FALSE(store_->insertGame(games[i]));
+    }
+    std::mutex mu;
+    std::condition_variable cv;
+    int answered = 0, failed = 0;
+    auto done = [&](std::optional<Error> e) {
+        std::lock_guard lock(mu);
+        ++answered;
+        failed += e.has_value();
+        cv.notify_all();
+    };
+    for (int ply = 0; ply < kPlies; ++ply)
+        for (int i = 0; i < kGames; ++i)
+            store_->saveActionBatched(games[i], {ply, "d2-d3", "", 0, ply + 1}, done);
+    store_->saveActionBatched(games[3], {4, "a1-a2", "", 0, 5}, done);  // ply 4 again
+    {
+        std::unique_lock lock(mu);
+        ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60),
+                                [&] { return answered == kGames * kPlies + 1; }));
+    }
+    EXPECT_EQ(failed, 1);
+    for (int i = 0; i < kGames; ++i) {
+        auto d = ok(store_->loadGame(games[i].id));
+        ASSERT_TRUE(d);
+        ASSERT_EQ(d->actions.size(), static_cast<std::size_t>(kPlies));
+        EXPECT_EQ(d->actions[4].action, "d2-d3");
+        EXPECT_EQ(d->game.version, kPlies);
+    }
 }
 
 }  // namespace
