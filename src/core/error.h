@@ -2,6 +2,7 @@
 // Errors at API boundaries are values: Result<T> holds either a T or an Error saying what and
 // where.
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -15,8 +16,12 @@ struct Error {
 template <class T>
 class Result {
   public:
-    Result(T value) : v_(std::move(value)) {}
-    Result(Error e) : v_(std::move(e)) {}
+    // From anything a T is made of (so Result<std::optional<X>> takes an X or std::nullopt).
+    template <class U = T>
+    requires(std::is_constructible_v<T, U&&> && !std::is_same_v<std::remove_cvref_t<U>, Error> &&
+             !std::is_same_v<std::remove_cvref_t<U>, Result>) Result(U&& value)
+        : v_(std::in_place_index<0>, std::forward<U>(value)) {}
+    Result(Error e) : v_(std::in_place_index<1>, std::move(e)) {}
     bool ok() const { return v_.index() == 0; }
     explicit operator bool() const { return ok(); }
     T& value() & { return std::get<0>(v_); }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
 
 #include "core/position.h"
@@ -13,6 +15,7 @@
 namespace rainet::server {
 
 using protocol::Json;
+using store::Lookup;
 
 namespace {
 
@@ -29,14 +32,32 @@ bool isOver(const std::string& status) {
     return status == "finished" || status == "aborted";
 }
 
-Json playerJson(store::Store& store, const store::GameRow& g, int i) {
+Result<Json> playerJson(store::Store& store, const store::GameRow& g, int i) {
     if (g.player[i]) {
-        if (auto p = store.playerById(g.player[i])) return {{"id", p->publicId}, {"name", p->name}};
-        return nullptr;
+        auto p = store.playerById(g.player[i]);
+        if (!p) return p.error();
+        if (*p) return Json{{"id", (*p)->publicId}, {"name", (*p)->name}};
+        return Json(nullptr);
     }
     if (g.opponent == "computer" && g.status != "open")
-        return {{"id", "computer"}, {"name", "computer (level " + std::to_string(g.level) + ")"}};
-    return nullptr;
+        return Json{{"id", "computer"},
+                    {"name", "computer (level " + std::to_string(g.level) + ")"}};
+    return Json(nullptr);
+}
+
+bool isIdChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+}
+
+// Decimal digits only, at most 19 of them.
+std::optional<std::uint64_t> number(std::string_view s) {
+    if (s.empty() || s.size() > 19) return std::nullopt;
+    std::uint64_t v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') return std::nullopt;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return v;
 }
 
 Json resultOrNull(const std::string& s) {
@@ -62,17 +83,25 @@ std::string name(const Json& player) {
 namespace {
 
 // The record of GET /api/games/{id}, as a JSON value.
-std::optional<Json> gameRecord(store::Store& store, const std::string& id) {
-    auto d = store.loadGame(id);
-    if (!d) return std::nullopt;
+Lookup<Json> gameRecord(store::Store& store, const std::string& id) {
+    auto found = store.loadGame(id);
+    if (!found) return found.error();
+    if (!*found) return std::nullopt;
+    const store::GameData* d = &**found;
     const store::GameRow& g = d->game;
+    Json players[2];
+    for (int i = 0; i < 2; ++i) {
+        auto p = playerJson(store, g, i);
+        if (!p) return p.error();
+        players[i] = std::move(*p);
+    }
     const bool over = isOver(g.status);
     Json j;
     j["game"] = g.id;
     j["status"] = g.status;
     j["preset"] = g.preset;
     j["clock"] = protocol::clockJson(g.clockInitial, g.clockIncrement);
-    j["players"] = {{"1", playerJson(store, g, 0)}, {"2", playerJson(store, g, 1)}};
+    j["players"] = {{"1", players[0]}, {"2", players[1]}};
     j["created"] = isoTime(g.created);
     j["result"] = resultOrNull(g.result);
     j["reason"] = resultOrNull(g.reason);
@@ -142,29 +171,54 @@ std::optional<Json> gameRecord(store::Store& store, const std::string& id) {
 
 }  // namespace
 
-std::optional<std::string> gameRecordJson(store::Store& store, const std::string& id) {
+Lookup<std::string> gameRecordJson(store::Store& store, const std::string& id) {
     auto j = gameRecord(store, id);
-    return j ? std::optional<std::string>(j->dump()) : std::nullopt;
+    if (!j) return j.error();
+    if (!*j) return std::nullopt;
+    return (*j)->dump();
 }
 
-std::optional<std::string> gameRecordText(store::Store& store, const std::string& id) {
+Lookup<std::string> gameRecordText(store::Store& store, const std::string& id) {
     auto j = gameRecord(store, id);
-    if (!j || !(*j)["record"].is_string()) return std::nullopt;
-    return (*j)["record"].get<std::string>();
+    if (!j) return j.error();
+    if (!*j || !(**j)["record"].is_string()) return std::nullopt;
+    return (**j)["record"].get<std::string>();
 }
 
-std::string gameListJson(store::Store& store, const std::string& player, const std::string& status,
-                         int page, int perPage) {
-    std::int64_t total = 0;
+std::string gameCursor(const store::GameKey& k) {
+    return std::to_string(k.created) + "_" + k.id;
+}
+
+std::optional<store::GameKey> parseGameCursor(std::string_view s) {
+    const auto sep = s.find('_');
+    if (sep == s.npos || sep + 1 >= s.size() || s.size() - sep - 1 > 64) return std::nullopt;
+    auto created = number(s.substr(0, sep));
+    if (!created || *created > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+    const std::string_view id = s.substr(sep + 1);
+    if (!std::all_of(id.begin(), id.end(), isIdChar)) return std::nullopt;
+    return store::GameKey{static_cast<std::int64_t>(*created), std::string(id)};
+}
+
+Result<std::string> gameListJson(store::Store& store, const std::string& player,
+                                 const std::string& status,
+                                 const std::optional<store::GameKey>& after, int perPage) {
+    // One more than asked: whether there is a next page, without counting.
+    auto list = store.listGames(player, status, after, perPage + 1);
+    if (!list) return list.error();
+    const bool more = list->size() > static_cast<std::size_t>(perPage);
+    if (more) list->pop_back();
     Json games = Json::array();
-    for (const auto& s : store.listGames(player, status, page, perPage, &total)) {
+    for (const auto& s : *list) {
         Json players;
         for (int i = 0; i < 2; ++i) {
             const char* key = i ? "2" : "1";
-            if (!s.publicIds[i].empty())
+            if (!s.publicIds[i].empty()) {
                 players[key] = {{"id", s.publicIds[i]}, {"name", s.names[i]}};
-            else
-                players[key] = playerJson(store, s.game, i);
+            } else {
+                auto p = playerJson(store, s.game, i);
+                if (!p) return p.error();
+                players[key] = std::move(*p);
+            }
         }
         games.push_back({{"game", s.game.id},
                          {"status", s.game.status},
@@ -175,28 +229,74 @@ std::string gameListJson(store::Store& store, const std::string& player, const s
                          {"rated", s.game.rated},
                          {"created", isoTime(s.game.created)}});
     }
-    return Json{
-        {"games", std::move(games)}, {"page", page}, {"per_page", perPage}, {"total", total}}
-        .dump();
+    const Json next =
+        more ? Json(gameCursor({list->back().game.created, list->back().game.id})) : Json(nullptr);
+    return Json{{"games", std::move(games)}, {"per_page", perPage}, {"next", next}}.dump();
 }
 
-std::optional<std::string> playerProfileJson(store::Store& store, const std::string& publicId) {
-    auto s = store.playerStats(publicId);
-    if (!s) return std::nullopt;
-    const store::PlayerRow& p = s->player;
+Lookup<std::string> playerProfileJson(store::Store& store, const std::string& publicId) {
+    auto found = store.playerStats(publicId);
+    if (!found) return found.error();
+    if (!*found) return std::nullopt;
+    const store::PlayerStats& s = **found;
+    const store::PlayerRow& p = s.player;
     return Json{{"id", p.publicId},        {"name", p.name},
                 {"kind", p.kind},          {"rating", std::lround(p.rating)},
                 {"rd", std::lround(p.rd)}, {"rated_games", p.ratedGames},
-                {"games", s->games},       {"wins", s->wins},
-                {"draws", s->draws},       {"losses", s->losses}}
+                {"games", s.games},        {"wins", s.wins},
+                {"draws", s.draws},        {"losses", s.losses}}
         .dump();
 }
 
-std::string leaderboardJson(store::Store& store, int page, int perPage) {
-    std::int64_t total = 0;
+// rank_ratingbits_ratedgames_id: the rank of the last row shown, then its sort key (the rating's
+// IEEE 754 bits in hex, so that it is exact).
+std::string rankCursor(const RankCursor& c) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &c.key.rating, sizeof bits);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(bits));
+    return std::to_string(c.rank) + "_" + hex + "_" + std::to_string(c.key.ratedGames) + "_" +
+           std::to_string(c.key.id);
+}
+
+std::optional<RankCursor> parseRankCursor(std::string_view s) {
+    std::string_view part[4];
+    for (int i = 0; i < 4; ++i) {
+        const auto sep = i < 3 ? s.find('_') : s.size();
+        if (sep == s.npos) return std::nullopt;
+        part[i] = s.substr(0, sep);
+        s.remove_prefix(i < 3 ? sep + 1 : sep);
+    }
+    auto rank = number(part[0]), games = number(part[2]), id = number(part[3]);
+    if (!rank || !games || !id || part[1].size() != 16 || *rank > 1'000'000'000'000 ||
+        *games > INT32_MAX || *id > static_cast<std::uint64_t>(INT64_MAX))
+        return std::nullopt;
+    std::uint64_t bits = 0;
+    for (char c : part[1]) {
+        const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (v < 0) return std::nullopt;
+        bits = bits << 4 | static_cast<std::uint64_t>(v);
+    }
+    RankCursor c;
+    std::memcpy(&c.key.rating, &bits, sizeof bits);
+    if (!std::isfinite(c.key.rating)) return std::nullopt;
+    c.rank = static_cast<std::int64_t>(*rank);
+    c.key.ratedGames = static_cast<int>(*games);
+    c.key.id = static_cast<std::int64_t>(*id);
+    return c;
+}
+
+Result<std::string> leaderboardJson(store::Store& store, const std::optional<RankCursor>& after,
+                                    int perPage) {
+    auto total = store.ratedPlayers();
+    if (!total) return total.error();
+    auto list = store.leaderboard(after ? std::optional(after->key) : std::nullopt, perPage + 1);
+    if (!list) return list.error();
+    const bool more = list->size() > static_cast<std::size_t>(perPage);
+    if (more) list->pop_back();
     Json players = Json::array();
-    std::int64_t rank = static_cast<std::int64_t>(page - 1) * perPage;
-    for (const auto& p : store.leaderboard(page, perPage, &total))
+    std::int64_t rank = after ? after->rank : 0;
+    for (const auto& p : *list)
         players.push_back({{"rank", ++rank},
                            {"id", p.publicId},
                            {"name", p.name},
@@ -204,8 +304,15 @@ std::string leaderboardJson(store::Store& store, int page, int perPage) {
                            {"rating", std::lround(p.rating)},
                            {"rd", std::lround(p.rd)},
                            {"rated_games", p.ratedGames}});
-    return Json{
-        {"players", std::move(players)}, {"page", page}, {"per_page", perPage}, {"total", total}}
+    Json next = nullptr;
+    if (more) {
+        const store::PlayerRow& last = list->back();
+        next = rankCursor({rank, {last.rating, last.ratedGames, last.id}});
+    }
+    return Json{{"players", std::move(players)},
+                {"per_page", perPage},
+                {"total", *total},
+                {"next", std::move(next)}}
         .dump();
 }
 

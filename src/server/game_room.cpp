@@ -59,10 +59,13 @@ GameRoom::GameRoom(Hub& hub, store::GameRow row)
         seat.goneSince = hub_.time().nowCs();
         seat.player = row_.player[i];
         if (!seat.player) continue;
-        if (auto p = hub_.store().playerById(seat.player)) {
-            seat.publicId = p->publicId;
-            seat.name = p->name;
-            seat.rating = p->rating;
+        auto p = hub_.store().playerById(seat.player);
+        if (!p) {
+            loadError_ = p.error();
+        } else if (*p) {
+            seat.publicId = (*p)->publicId;
+            seat.name = (*p)->name;
+            seat.rating = (*p)->rating;
         }
     }
 }
@@ -86,9 +89,10 @@ void GameRoom::setStatus(const std::string& status) {
     ++metrics_.gamesLoaded[static_cast<int>(state())];
 }
 
-std::shared_ptr<GameRoom> GameRoom::create(Hub& hub, store::GameRow row,
-                                           std::optional<Side> botSide) {
+Result<std::shared_ptr<GameRoom>> GameRoom::create(Hub& hub, store::GameRow row,
+                                                   std::optional<Side> botSide) {
     std::shared_ptr<GameRoom> r(new GameRoom(hub, std::move(row)));
+    if (r->loadError_) return *r->loadError_;  // its players could not be read
     if (botSide) {
         r->botSide_ = botSide;
         Seat& seat = r->seats_[index(*botSide)];
@@ -101,25 +105,29 @@ std::shared_ptr<GameRoom> GameRoom::create(Hub& hub, store::GameRow row,
     return r;
 }
 
-std::shared_ptr<GameRoom> GameRoom::restore(Hub& hub, const store::GameData& d) {
+Result<std::shared_ptr<GameRoom>> GameRoom::restore(Hub& hub, const store::GameData& d) {
     std::optional<Side> botSide;
     if (d.game.opponent == "computer")
         botSide = d.game.player[0] == d.game.creator ? Side::Two : Side::One;
-    auto r = create(hub, d.game, botSide);
+    auto created = create(hub, d.game, botSide);
+    if (!created) return created;
+    auto r = std::move(*created);
     r->setups_[0] = d.setup[0];
     r->setups_[1] = d.setup[1];
     r->ratings_ = d.ratings;
     if (d.setup[0] < 0 || d.setup[1] < 0) return r;
     auto rules = Rules::byName(d.game.preset);
-    if (!rules) return nullptr;
+    if (!rules) return Error{"restore: unknown preset " + d.game.preset};
     auto p = Position::fromSetups(static_cast<std::uint8_t>(d.setup[0]),
                                   static_cast<std::uint8_t>(d.setup[1]), *rules);
-    if (!p) return nullptr;
+    if (!p) return Error{"restore: " + p.error().message};
     r->start_ = r->pos_ = *p;
     if (botSide) r->botKnows_.emplace(View::of(*p, viewerOf(*botSide)));
     for (const auto& row : d.actions) {
         auto a = parseAction(row.action);
-        if (!a || row.ply != r->pos_->ply() || !r->pos_->isLegal(*a)) return nullptr;
+        if (!a || row.ply != r->pos_->ply() || !r->pos_->isLegal(*a))
+            return Error{"restore: action " + std::to_string(row.ply) + " (" + row.action +
+                         ") does not replay"};
         const Side mover = r->pos_->toMove();
         if (!row.clientId.empty())
             r->done_[index(mover)][row.clientId] =
@@ -387,6 +395,56 @@ void GameRoom::welcomeCreator(const std::shared_ptr<Client>& c, const store::Pla
 
 void GameRoom::handle(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
                       const protocol::ClientMessage& m) {
+    try {
+        if (hub_.takeTestThrow(Hub::TestThrow::Game))
+            throw std::runtime_error("test: thrown on demand in a game");
+        dispatch(c, who, m);
+    } catch (const std::exception& e) {
+        error(c, ErrorCode::Internal, "the server failed handling this game; follow it again", m);
+        fail(e.what());
+    }
+}
+
+void GameRoom::enter(Task f) {
+    if (broken()) return;
+    if (committing_) return held_.push_back(std::move(f));
+    guarded(f);
+}
+
+void GameRoom::guarded(const Task& f) {
+    try {
+        f(*this);
+    } catch (const std::exception& e) {
+        fail(e.what());
+    } catch (...) {
+        fail("an exception that is not a std::exception");
+    }
+}
+
+void GameRoom::resumeHeld() {
+    while (!committing_ && !held_.empty() && !broken()) {
+        Task f = std::move(held_.front());
+        held_.pop_front();
+        guarded(f);
+    }
+}
+
+void GameRoom::fail(const std::string& what) {
+    if (broken_.exchange(true)) return;
+    ++metrics_.gamesFailed;
+    logEvent("game_exception", {{"game", id_}, {"message", what}});
+    stop();
+    const auto text = std::make_shared<const std::string>(protocol::renderError(
+        ErrorCode::Internal, "the server failed handling this game; follow it again", nullptr,
+        id_));
+    for (const Sub& sub : subs_)
+        if (auto c = sub.client.lock()) c->send(text);
+    subs_.clear();
+    hub_.drop(id_, this);
+}
+
+void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                        const protocol::ClientMessage& m) {
     const Viewer role = roleOf(who.id);
     switch (m.type) {
         case MsgType::Watch:
@@ -632,7 +690,8 @@ void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
     seat.player = who.id;
     seat.publicId = who.publicId;
     seat.name = who.name;
-    seat.rating = hub_.store().playerById(who.id).value_or(who).rating;  // who's may be older
+    auto fresh = hub_.store().playerById(who.id);  // who's rating may be older
+    seat.rating = fresh && *fresh ? (*fresh)->rating : who.rating;
     seat.goneSince = hub_.time().nowCs();
     hub_.setLobbyEntry(id_, nullptr);
     c->send(protocol::renderAck(m.id, id_, row_.version));
@@ -710,14 +769,30 @@ void GameRoom::act(const std::shared_ptr<Client>& c, Side s, Action a,
         }
         row_.clock[i] = left + row_.clockIncrement;
     }
-    const Position before = *pos_;
     ++row_.version;
-    store::ActionRow ar{before.ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i],
+    store::ActionRow ar{pos_->ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i],
                         row_.version};
-    if (!store(hub_.store().saveAction(row_, ar), c, m)) {
+    committing_ = true;
+    hub_.store().saveActionBatched(
+        row_, ar, [self = shared_from_this(), c, s, a, m, saved, now](std::optional<Error> e) {
+            // On the store's writer thread: back to the strand, ahead of what was held.
+            asio::post(self->strand_, [self, c, s, a, m, saved, now, e = std::move(e)] {
+                self->committing_ = false;
+                if (!self->broken())
+                    self->guarded([&](GameRoom& r) { r.acted(c, s, a, m, saved, now, e); });
+                self->resumeHeld();
+            });
+        });
+}
+
+void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
+                     const protocol::ClientMessage& m, const store::GameRow& saved,
+                     std::int64_t now, std::optional<Error> stored) {
+    if (!store(stored, c, m)) {
         row_ = saved;
         return;
     }
+    const Position before = *pos_;
     pos_->doAction(a);
     actions_.push_back(a);
     turnStart_ = now;
@@ -814,9 +889,12 @@ void GameRoom::armTimer() {
     timer_.expires_after(std::chrono::milliseconds(remaining(pos_->toMove()) * 10 + 1));
     timer_.async_wait(asio::bind_executor(
         strand_, [self = shared_from_this(), gen](const boost::system::error_code& ec) {
-            if (ec || gen != self->timerGeneration_) return;
-            self->checkClock();
-            if (self->row_.status == "playing") self->armTimer();
+            if (ec) return;
+            self->enter([gen](GameRoom& r) {  // after a commit in flight, if any
+                if (gen != r.timerGeneration_) return;
+                r.checkClock();
+                if (r.row_.status == "playing") r.armTimer();
+            });
         }));
 }
 
@@ -851,7 +929,17 @@ void GameRoom::botThink() {
     budget.movetime = std::chrono::milliseconds(100 * row_.level);
     asio::post(hub_.bots(), [self = shared_from_this(), knows = *botKnows_, ply, seed, budget] {
         Rng rng(seed);
-        const Action a = self->bot_->chooseAction(knows, budget, rng);
+        Action a;
+        try {
+            if (self->hub_.takeTestThrow(Hub::TestThrow::Bot))
+                throw std::runtime_error("test: thrown on demand in a bot search");
+            a = self->bot_->chooseAction(knows, budget, rng);
+        } catch (const std::exception& e) {  // fails this game only, on its strand
+            return self->run([what = std::string(e.what())](GameRoom& r) {
+                r.botBusy_ = false;
+                r.fail("bot: " + what);
+            });
+        }
         self->run([a, ply](GameRoom& r) {
             r.botBusy_ = false;
             if (r.row_.status != "playing" || r.pos_->ply() != ply) return;

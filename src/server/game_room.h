@@ -3,10 +3,13 @@
 // with run()). The room is the only holder of the full Position; everything it sends to a side or
 // a spectator is rendered from View::of(position, viewer) and observe(before, action, viewer).
 // Each change is stored, then acknowledged, then broadcast as a versioned event rendered per role.
+#include <atomic>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <cstdint>
 #include <deque>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,17 +37,26 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     using Strand = asio::strand<asio::io_context::executor_type>;
 
     // A new game (row already filled and stored by the hub); `botSide` plays the computer.
-    static std::shared_ptr<GameRoom> create(Hub& hub, store::GameRow row,
-                                            std::optional<Side> botSide);
-    // A stored game rebuilt by replaying its setups and actions; nullptr if the data is corrupt.
-    static std::shared_ptr<GameRoom> restore(Hub& hub, const store::GameData& data);
+    // An error if its players could not be read from the store.
+    static Result<std::shared_ptr<GameRoom>> create(Hub& hub, store::GameRow row,
+                                                    std::optional<Side> botSide);
+    // A stored game rebuilt by replaying its setups and actions; an error if the data is corrupt
+    // or the store failed.
+    static Result<std::shared_ptr<GameRoom>> restore(Hub& hub, const store::GameData& data);
 
     ~GameRoom();
     const std::string& id() const { return id_; }
+    // Runs f on the strand, after the commit in flight if there is one (so f sees the state the
+    // commit leads to). A throw fails this game only (fail()); a failed room runs nothing.
     template <class F>
     void run(F f) {
-        asio::post(strand_, [self = shared_from_this(), f = std::move(f)]() mutable { f(*self); });
+        asio::post(strand_, [self = shared_from_this(), f = std::move(f)]() mutable {
+            self->enter(std::move(f));
+        });
     }
+    // Whether the room failed (an exception): the hub has dropped it; opening the game again
+    // rebuilds it from the store, where everything acknowledged is.
+    bool broken() const { return broken_.load(std::memory_order_acquire); }
 
     // --- on the strand ---
     // Starts what the game needs after creation or restore: the computer's setup or move, timers.
@@ -60,6 +72,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void checkClock();
     // Shutdown: stop timers so the io_context can finish.
     void stop();
+    // An exception escaped while handling this game: logged once, everyone following it is told
+    // (an `internal` error naming the game: follow it again), and the hub drops the room.
+    void fail(const std::string& what);
 
   private:
     struct Seat {
@@ -107,6 +122,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // Sends the held events after version `after` (the caller checked they are all held).
     void replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after);
 
+    using Task = std::function<void(GameRoom&)>;
+    void enter(Task f);
+    void guarded(const Task& f);
+    // After a commit: what waited for it runs, in order, until another commit starts.
+    void resumeHeld();
+    void dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                  const protocol::ClientMessage& m);
     void error(const std::shared_ptr<Client>& c, protocol::ErrorCode code, std::string message,
                const protocol::ClientMessage& m);
     bool store(std::optional<Error> e, const std::shared_ptr<Client>& c,
@@ -119,7 +141,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void setup(const std::shared_ptr<Client>& c, Side s, std::uint8_t links,
                const protocol::ClientMessage& m);
     void startPlay();
+    // An action: stored by group commit (store::Store::saveActionBatched), then acted() applies,
+    // acknowledges and broadcasts it on the strand; the room holds other work meanwhile.
     void act(const std::shared_ptr<Client>& c, Side s, Action a, const protocol::ClientMessage& m);
+    void acted(const std::shared_ptr<Client>& c, Side s, Action a, const protocol::ClientMessage& m,
+               const store::GameRow& saved, std::int64_t now, std::optional<Error> stored);
     // Ends the game (stored first); `beforeBroadcast` runs between the store and the event (acks).
     template <class F>
     void end(std::optional<Side> winner, const char* reason, F beforeBroadcast);
@@ -179,6 +205,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::unordered_map<std::string, std::string> done_[2];  // request id -> ack, per side
     bool stopped_ = false;
     std::vector<store::RatingChange> ratings_;  // by side, once a rated game has ended
+    std::optional<Error> loadError_;            // set by the constructor if the store failed
+    std::atomic<bool> broken_{false};
+    bool committing_ = false;  // an action's commit is in flight: held_ waits for it
+    std::deque<Task> held_;
 };
 
 }  // namespace rainet::server

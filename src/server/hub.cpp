@@ -41,7 +41,10 @@ bool Hub::cheapHashes() const {
 
 Result<Hub::Identity> Hub::hello(const std::string& token, const std::string& name) {
     if (!token.empty()) {
-        if (auto p = store_.playerByTokenHash(hashToken(token))) {
+        auto found = store_.playerByTokenHash(hashToken(token));
+        // A store failure is not an unknown token: a new guest would take the player's place.
+        if (!found) return found.error();
+        if (auto& p = *found) {
             // An account is named after its username: `name` renames guests only.
             if (!name.empty() && name != p->name && p->kind != "account" &&
                 !store_.renamePlayer(p->id, name))
@@ -54,8 +57,11 @@ Result<Hub::Identity> Hub::hello(const std::string& token, const std::string& na
     for (int attempt = 0; attempt < 100; ++attempt) {
         const std::string fresh = ids_.token();
         const std::string publicId = ids_.playerId();
-        if (store_.playerByPublicId(publicId) || store_.playerByTokenHash(hashToken(fresh)))
-            continue;
+        auto byId = store_.playerByPublicId(publicId);
+        if (!byId) return byId.error();
+        auto byToken = store_.playerByTokenHash(hashToken(fresh));
+        if (!byToken) return byToken.error();
+        if (*byId || *byToken) continue;
         store::PlayerRow p;
         p.publicId = publicId;
         p.name = name.empty() ? "guest-" + publicId.substr(1) : name;
@@ -80,11 +86,12 @@ std::optional<Hub::Refusal> Hub::storeGuest(store::PlayerRow& p, const std::stri
     return std::nullopt;
 }
 
-Json Hub::activeGames(const store::PlayerRow& p) {
-    std::int64_t total = 0;
+Result<Json> Hub::activeGames(const store::PlayerRow& p) {
     Json games = Json::array();
     if (!p.id) return games;  // a guest not stored yet has none
-    for (const auto& g : store_.listGames(p.publicId, "active", 1, 100, &total))
+    auto list = store_.listGames(p.publicId, "active", std::nullopt, 100);
+    if (!list) return list.error();
+    for (const auto& g : *list)
         games.push_back({{"game", g.game.id},
                          {"side", g.game.player[0] == p.id ? "1" : "2"},
                          {"status", g.game.status}});
@@ -96,14 +103,33 @@ Json Hub::playerJson(const store::PlayerRow& p) {
         {"id", p.publicId}, {"name", p.name}, {"kind", p.kind}, {"rating", std::lround(p.rating)}};
 }
 
-std::string Hub::welcome(const Identity& who, const Json& id) {
+Result<std::string> Hub::welcome(const Identity& who, const Json& id) {
+    auto games = activeGames(who.player);
+    if (!games) return games.error();
     Json j{{"type", "welcome"},
            {"token", who.token},
            {"player", playerJson(who.player)},
-           {"games", activeGames(who.player)}};
+           {"games", std::move(*games)}};
     if (!id.is_null()) j["id"] = id;
     return j.dump();
 }
+
+namespace {
+
+// The password thread's top: an exception fails only the request concerned (answered
+// `internal`), logged once.
+template <class F>
+void guarded(const char* what, const Hub::AuthDone& done, F f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        logEvent("password_exception", {{"request", what}, {"message", e.what()}});
+        done(Hub::AuthReply{std::nullopt, ErrorCode::Internal, "the request failed on the server",
+                            std::nullopt});
+    }
+}
+
+}  // namespace
 
 void Hub::registerAccount(const store::PlayerRow& p, const std::string& tokenHash,
                           const std::string& address, std::string username, std::string password,
@@ -116,45 +142,54 @@ void Hub::registerAccount(const store::PlayerRow& p, const std::string& tokenHas
                                   std::nullopt});
     auto job = [this, p, tokenHash, username = std::move(username), password = std::move(password),
                 done] {
-        AuthReply r;
-        auto hash = hashPassword(password, cheapHashes());
-        if (!hash) {
-            r.message = "the password could not be hashed";
-            return done(std::move(r));
-        }
-        store::PlayerRow who = p;
-        if (!who.id) {
-            if (store_.accountByUsername(username)) {
+        guarded("register", done, [&] {
+            AuthReply r;
+            auto hash = hashPassword(password, cheapHashes());
+            if (!hash) {
+                r.message = "the password could not be hashed";
+                return done(std::move(r));
+            }
+            store::PlayerRow who = p;
+            if (!who.id) {
+                auto taken = store_.accountByUsername(username);
+                if (!taken) {
+                    logEvent("store_error", {{"message", taken.error().message}});
+                    r.message = "the account could not be stored";
+                    return done(std::move(r));
+                }
+                if (*taken) {
+                    r.code = ErrorCode::UsernameTaken;
+                    r.message = "this username is taken";
+                    return done(std::move(r));
+                }
+                auto stored = store_.createPlayer(who.publicId, tokenHash, who.name);
+                if (!stored) {
+                    logEvent("store_error", {{"message", stored.error().message}});
+                    r.message = "the identity could not be stored";
+                    return done(std::move(r));
+                }
+                who = *stored;
+                r.guest = who;
+            }
+            auto outcome = store_.registerAccount(who.id, username, *hash);
+            if (!outcome) {
+                logEvent("store_error", {{"message", outcome.error().message}});
+                r.message = "the account could not be stored";
+            } else if (*outcome == store::Registration::UsernameTaken) {
                 r.code = ErrorCode::UsernameTaken;
                 r.message = "this username is taken";
-                return done(std::move(r));
+            } else if (*outcome == store::Registration::AlreadyRegistered) {
+                r.code = ErrorCode::AlreadyRegistered;
+                r.message = "you already have an account; log out to register another";
+            } else if (auto fresh = store_.playerById(who.id); fresh && *fresh) {
+                r.identity = Identity{**fresh, {}};
+                logEvent("account_registered", {{"player", (*fresh)->publicId}});
+            } else {
+                if (!fresh) logEvent("store_error", {{"message", fresh.error().message}});
+                r.message = "the account could not be read back";
             }
-            auto stored = store_.createPlayer(who.publicId, tokenHash, who.name);
-            if (!stored) {
-                logEvent("store_error", {{"message", stored.error().message}});
-                r.message = "the identity could not be stored";
-                return done(std::move(r));
-            }
-            who = *stored;
-            r.guest = who;
-        }
-        auto outcome = store_.registerAccount(who.id, username, *hash);
-        if (!outcome) {
-            logEvent("store_error", {{"message", outcome.error().message}});
-            r.message = "the account could not be stored";
-        } else if (*outcome == store::Registration::UsernameTaken) {
-            r.code = ErrorCode::UsernameTaken;
-            r.message = "this username is taken";
-        } else if (*outcome == store::Registration::AlreadyRegistered) {
-            r.code = ErrorCode::AlreadyRegistered;
-            r.message = "you already have an account; log out to register another";
-        } else if (auto fresh = store_.playerById(who.id)) {
-            r.identity = Identity{*fresh, {}};
-            logEvent("account_registered", {{"player", fresh->publicId}});
-        } else {
-            r.message = "the account could not be read back";
-        }
-        done(std::move(r));
+            done(std::move(r));
+        });
     };
     if (!passwords_.post(std::move(job))) done(busy());
 }
@@ -173,34 +208,43 @@ void Hub::login(const std::string& ip, std::string username, std::string passwor
     }
     auto job = [this, address = std::move(address), pair = std::move(pair),
                 username = std::move(username), password = std::move(password), done] {
-        std::call_once(dummyOnce_, [&] {
-            dummyHash_ = hashPassword("not a password of anyone", cheapHashes()).value_or("");
+        guarded("login", done, [&] {
+            std::call_once(dummyOnce_, [&] {
+                dummyHash_ = hashPassword("not a password of anyone", cheapHashes()).value_or("");
+            });
+            AuthReply r;
+            auto found = store_.accountByUsername(username);
+            if (!found) {  // not a wrong password: nothing is counted against anyone
+                logEvent("store_error", {{"message", found.error().message}});
+                r.message = "the login could not be checked";
+                return done(std::move(r));
+            }
+            const auto& account = *found;
+            const bool ok = verifyPassword(account ? account->passwordHash : dummyHash_, password);
+            if (!account || !ok) {
+                loginsByAddress_.take(address, time_.nowCs());
+                loginsByUser_.take(pair, time_.nowCs());
+                r.code = ErrorCode::BadCredentials;
+                r.message = "wrong username or password";
+                return done(std::move(r));
+            }
+            auto read = store_.playerById(account->player);
+            std::optional<Error> e = read ? Error{"store: no player"} : read.error();
+            const std::optional<store::PlayerRow> p = read ? *read : std::nullopt;
+            std::string token;
+            for (int attempt = 0; p && e && attempt < 100; ++attempt) {  // a token may collide
+                token = ids_.token();
+                e = store_.addToken(p->id, hashToken(token));
+            }
+            if (e) {
+                logEvent("store_error", {{"message", e->message}});
+                r.message = "the login could not be stored";
+                return done(std::move(r));
+            }
+            logEvent("login", {{"player", p->publicId}});
+            r.identity = Identity{*p, token};
+            done(std::move(r));
         });
-        auto account = store_.accountByUsername(username);
-        const bool ok = verifyPassword(account ? account->passwordHash : dummyHash_, password);
-        AuthReply r;
-        if (!account || !ok) {
-            loginsByAddress_.take(address, time_.nowCs());
-            loginsByUser_.take(pair, time_.nowCs());
-            r.code = ErrorCode::BadCredentials;
-            r.message = "wrong username or password";
-            return done(std::move(r));
-        }
-        auto p = store_.playerById(account->player);
-        std::optional<Error> e = Error{"store: no player"};
-        std::string token;
-        for (int attempt = 0; p && e && attempt < 100; ++attempt) {  // a token may collide
-            token = ids_.token();
-            e = store_.addToken(p->id, hashToken(token));
-        }
-        if (e) {
-            logEvent("store_error", {{"message", e->message}});
-            r.message = "the login could not be stored";
-            return done(std::move(r));
-        }
-        logEvent("login", {{"player", p->publicId}});
-        r.identity = Identity{*p, token};
-        done(std::move(r));
     };
     if (!passwords_.post(std::move(job))) done(busy());
 }
@@ -254,8 +298,11 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
         std::lock_guard lock(createdMu_);
         created_[p.id][key] = ack;
     }
-    if (m.opponent == "open")
-        setLobbyEntry(row.id, lobbyEntry(row, store_.playerById(p.id).value_or(p)));
+    if (m.opponent == "open") {
+        // The creator's rating as stored (the connection's copy may be older; else that one).
+        auto fresh = store_.playerById(p.id);
+        setLobbyEntry(row.id, lobbyEntry(row, fresh && *fresh ? **fresh : p));
+    }
     logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
     (*room)->run([c, p, ack](GameRoom& r) {
         r.welcomeCreator(c, p, ack);
@@ -278,9 +325,13 @@ Result<std::shared_ptr<GameRoom>> Hub::launch(store::GameRow& row, std::optional
         return *e;
     }
     auto room = GameRoom::create(*this, row, botSide);
+    if (!room) {
+        logEvent("store_error", {{"game", row.id}, {"message", room.error().message}});
+        return room.error();
+    }
     std::lock_guard lock(roomsMu_);
-    rooms_[row.id] = room;
-    return room;
+    rooms_[row.id] = *room;
+    return *room;
 }
 
 Result<std::string> Hub::rematch(const store::GameRow& old) {
@@ -308,7 +359,7 @@ Result<std::string> Hub::rematch(const store::GameRow& old) {
     return row.id;
 }
 
-std::shared_ptr<GameRoom> Hub::open(const std::string& id) {
+Result<std::shared_ptr<GameRoom>> Hub::open(const std::string& id) {
     auto loaded = [&]() -> std::shared_ptr<GameRoom> {  // caller holds roomsMu_
         if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;
         if (auto it = finished_.find(id); it != finished_.end()) return it->second.lock();
@@ -318,16 +369,32 @@ std::shared_ptr<GameRoom> Hub::open(const std::string& id) {
         std::lock_guard lock(roomsMu_);
         if (auto r = loaded()) return r;
     }
+    // Read and replayed without the registry's lock: other games are opened meanwhile.
     auto data = store_.loadGame(id);
-    if (!data) return nullptr;
-    std::lock_guard lock(roomsMu_);
-    // Unfinished games are loaded at start, so one missing here just ended; another connection
-    // may also have rebuilt this finished game meanwhile: use the room already there.
-    if (auto r = loaded()) return r;
-    if (data->game.status != "finished" && data->game.status != "aborted") return nullptr;
-    auto room = GameRoom::restore(*this, *data);
-    if (room) keepFinished(id, room);
-    return room;
+    if (!data) {
+        logEvent("store_error", {{"game", id}, {"message", data.error().message}});
+        return data.error();
+    }
+    if (!*data) return std::shared_ptr<GameRoom>();
+    const store::GameData& d = **data;
+    const bool over = d.game.status == "finished" || d.game.status == "aborted";
+    // An unfinished game is not in memory after its room failed: rebuilt like a finished one.
+    auto room = GameRoom::restore(*this, d);
+    if (!room) {
+        logEvent("restore_error", {{"game", id}, {"message", room.error().message}});
+        return room.error();
+    }
+    {
+        std::lock_guard lock(roomsMu_);
+        // Another connection may have rebuilt this game meanwhile: use the room there.
+        if (auto r = loaded()) return r;
+        if (over)
+            keepFinished(id, *room);
+        else
+            rooms_[id] = *room;
+    }
+    if (!over) (*room)->run([](GameRoom& r) { r.activate(); });
+    return *room;
 }
 
 void Hub::retire(const std::string& id) {
@@ -336,6 +403,15 @@ void Hub::retire(const std::string& id) {
     if (it == rooms_.end()) return;
     keepFinished(id, it->second);
     rooms_.erase(it);
+}
+
+void Hub::drop(const std::string& id, const GameRoom* room) {
+    std::lock_guard lock(roomsMu_);
+    if (auto it = rooms_.find(id); it != rooms_.end() && it->second.get() == room) rooms_.erase(it);
+    if (auto it = finished_.find(id); it != finished_.end()) {
+        auto held = it->second.lock();
+        if (!held || held.get() == room) finished_.erase(it);
+    }
 }
 
 void Hub::keepFinished(const std::string& id, const std::shared_ptr<GameRoom>& room) {
@@ -358,27 +434,30 @@ std::vector<std::shared_ptr<GameRoom>> Hub::rooms() {
     return out;
 }
 
-void Hub::loadUnfinished() {
+std::optional<Error> Hub::loadUnfinished() {
+    auto all = store_.loadUnfinished();
+    if (!all) return all.error();
     int loaded = 0, failed = 0;
-    for (const auto& d : store_.loadUnfinished()) {
+    for (const auto& d : *all) {
         auto room = GameRoom::restore(*this, d);
         if (!room) {
             ++failed;
-            logEvent("restore_error", {{"game", d.game.id}});
+            logEvent("restore_error", {{"game", d.game.id}, {"message", room.error().message}});
             continue;
         }
         {
             std::lock_guard lock(roomsMu_);
-            rooms_[d.game.id] = room;
+            rooms_[d.game.id] = *room;
         }
         if (d.game.status == "open" && d.game.opponent == "open") {
             auto p = store_.playerById(d.game.player[0] ? d.game.player[0] : d.game.player[1]);
-            if (p) setLobbyEntry(d.game.id, lobbyEntry(d.game, *p));
+            if (p && *p) setLobbyEntry(d.game.id, lobbyEntry(d.game, **p));
         }
-        room->run([](GameRoom& r) { r.activate(); });
+        (*room)->run([](GameRoom& r) { r.activate(); });
         ++loaded;
     }
     logEvent("games_restored", {{"loaded", loaded}, {"failed", failed}});
+    return std::nullopt;
 }
 
 Json Hub::lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator) {

@@ -1,6 +1,7 @@
 #pragma once
 // The server's shared state: the registry of loaded game rooms, identities, the lobby, and the
 // services rooms use (store, time source, ids, metrics, the bot worker pool). Thread-safe.
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <cstdint>
@@ -58,9 +59,10 @@ class Hub {
     std::optional<Refusal> storeGuest(store::PlayerRow& p, const std::string& tokenHash,
                                       const std::string& address);
     // The player's games that are not over, for welcome.
-    protocol::Json activeGames(const store::PlayerRow& p);
-    // The `welcome` message for an identity (`id`: the login's request id, when it had one).
-    std::string welcome(const Identity& who, const protocol::Json& id = nullptr);
+    Result<protocol::Json> activeGames(const store::PlayerRow& p);
+    // The `welcome` message for an identity (`id`: the login's request id, when it had one); an
+    // error if the store failed.
+    Result<std::string> welcome(const Identity& who, const protocol::Json& id = nullptr);
     // The public fields of a player: id, name, kind, rating (rounded).
     static protocol::Json playerJson(const store::PlayerRow& p);
 
@@ -96,13 +98,28 @@ class Hub {
     // The next game of a finished one (a rematch): the same settings, sides swapped, both
     // seated and in setup (or the computer seated again). Returns its id.
     Result<std::string> rematch(const store::GameRow& old);
-    // A loaded room, or a room rebuilt from the store (finished games too); nullptr if unknown.
-    // Finished rooms are shared while any connection follows them, so that everyone watching
-    // an ended game sees the same room (rematch offers live there).
-    std::shared_ptr<GameRoom> open(const std::string& id);
+    // A loaded room, or a room rebuilt from the store (finished games too); nullptr if unknown,
+    // an error if the store failed. Finished rooms are shared while any connection follows them,
+    // so that everyone watching an ended game sees the same room (rematch offers live there).
+    Result<std::shared_ptr<GameRoom>> open(const std::string& id);
     // Called by a room when its game ended: it is no longer held in the registry.
     void retire(const std::string& id);
-    void loadUnfinished();
+    // Called by a room that failed (an exception): forgotten, so that the next open rebuilds the
+    // game from the store.
+    void drop(const std::string& id, const GameRoom* room);
+
+    // Test mode: POST /api/test/throw?in=... makes the next message handled there throw, to check
+    // that an exception fails only the connection or the game concerned.
+    enum class TestThrow { None, Connection, Game, Bot, Http };
+    void armTestThrow(TestThrow where) { testThrow_ = where; }
+    // True once after armTestThrow(where) (never outside test mode).
+    bool takeTestThrow(TestThrow where) {
+        TestThrow expected = where;
+        return testThrow_.load(std::memory_order_relaxed) == where &&
+               testThrow_.compare_exchange_strong(expected, TestThrow::None);
+    }
+    // At start: every game not over, back in memory; an error if the store cannot be read.
+    std::optional<Error> loadUnfinished();
     std::size_t roomCount();
 
     // Matchmaking: `seek` pairs the player with the oldest compatible seek of another player
@@ -151,6 +168,7 @@ class Hub {
     std::once_flag dummyOnce_;
     std::string dummyHash_;  // verified against when a username is unknown: same time either way
 
+    std::atomic<TestThrow> testThrow_{TestThrow::None};
     std::mutex roomsMu_;
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
     std::unordered_map<std::string, std::weak_ptr<GameRoom>> finished_;  // under roomsMu_

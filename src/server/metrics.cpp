@@ -37,6 +37,13 @@ std::string Metrics::render() const {
         {"rainet_accept_backoffs_total", "counter",
          "Failures to accept a connection (e.g. out of descriptors), each waited out.",
          acceptBackoffs},
+        {"rainet_games_failed_total", "counter",
+         "Games dropped from memory after an exception (reloaded from the store when opened).",
+         gamesFailed},
+        {"rainet_connections_failed_total", "counter",
+         "WebSocket connections closed after an exception.", connectionsFailed},
+        {"rainet_http_requests_failed_total", "counter",
+         "HTTP requests answered 500 after an exception.", requestsFailed},
     };
     for (const Single& m : singles) {
         metric(m.name, m.type, m.help);

@@ -25,6 +25,8 @@ struct Metrics {
     std::atomic<std::int64_t> slowConsumersClosed{0};
     std::atomic<std::int64_t> connectionsRefused{0};  // upgrades over a connection cap (503)
     std::atomic<std::int64_t> acceptBackoffs{0};      // accept failures waited out
+    // Exceptions caught: each failed one game or one connection (or one HTTP request).
+    std::atomic<std::int64_t> gamesFailed{0}, connectionsFailed{0}, requestsFailed{0};
 
     void error(protocol::ErrorCode c) { ++errors[static_cast<int>(c)]; }
     std::string render() const;

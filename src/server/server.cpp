@@ -158,7 +158,19 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         }
         std::string text = beast::buffers_to_string(buf_.data());
         buf_.consume(buf_.size());
-        handle(text);
+        // The connection's top: an exception fails this connection only (closed 1011), logged
+        // once; the server and everyone else go on.
+        try {
+            if (hub_.takeTestThrow(Hub::TestThrow::Connection))
+                throw std::runtime_error("test: thrown on demand in a connection");
+            handle(text);
+        } catch (const std::exception& e) {
+            ++hub_.metrics().connectionsFailed;
+            logEvent("connection_exception",
+                     {{"player", player_ ? player_->publicId : ""}, {"message", e.what()}});
+            closeNow(websocket::close_code::internal_error, "server error", false);
+            return;
+        }
         if (!closing_) doRead();
     }
 
@@ -215,16 +227,21 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         switch (m.type) {
             case MsgType::Hello: {
                 if (player_) return fail(ErrorCode::BadMessage, "hello was already said", m.id);
+                // A store failure answers `internal` and changes nothing: the client keeps its
+                // token and says hello again (never a new guest in place of the player).
                 auto who = hub_.hello(m.token, m.name);
-                if (!who) {
-                    logEvent("store_error", {{"message", who.error().message}});
-                    return fail(ErrorCode::Internal, "the identity could not be stored", m.id);
+                auto text = who ? hub_.welcome(*who) : Result<std::string>(who.error());
+                if (!text) {
+                    logEvent("store_error", {{"message", text.error().message}});
+                    return fail(ErrorCode::Internal,
+                                "the server could not read or store your identity; say hello again",
+                                m.id);
                 }
                 player_ = who->player;
                 token_ = who->token;
                 tokenHash_ = hashToken(token_);
                 timer_.cancel();
-                return reply(hub_.welcome(*who));
+                return reply(std::move(*text));
             }
             case MsgType::Register:
             case MsgType::Login: {
@@ -294,13 +311,15 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                 break;
         }
         std::shared_ptr<GameRoom> room;
-        if (auto it = rooms_.find(m.game); it != rooms_.end())
+        if (auto it = rooms_.find(m.game); it != rooms_.end() && !it->second->broken())
             room = it->second;
         else if (rooms_.size() >= kMaxGamesPerConnection)
             return fail(ErrorCode::BadMessage, "too many games on one connection; leave some", m.id,
                         m.game);
+        else if (auto opened = hub_.open(m.game))
+            room = *opened;
         else
-            room = hub_.open(m.game);
+            return fail(ErrorCode::Internal, "the game could not be read; try again", m.id, m.game);
         if (!room) return fail(ErrorCode::UnknownGame, "no game has this id", m.id, m.game);
         if (m.type == MsgType::Leave)
             rooms_.erase(m.game);
@@ -324,12 +343,17 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         }
         // A login replaces the connection's identity: what it followed as the old player is
         // dropped; the client follows its games again after the welcome.
+        auto text = hub_.welcome(*r.identity, id);
+        if (!text) {
+            logEvent("store_error", {{"message", text.error().message}});
+            return fail(ErrorCode::Internal, "the login could not be completed; try again", id);
+        }
         dropIdentity();
         player_ = r.identity->player;
         token_ = r.identity->token;
         tokenHash_ = hashToken(token_);
         timer_.cancel();
-        reply(hub_.welcome(*r.identity, id));
+        reply(std::move(*text));
     }
 
     // Unsubscribes from every game and the lobby, withdraws its seek and forgets the player.
@@ -538,8 +562,17 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             return upgrade(std::move(req));
         }
         ++hub_.metrics().httpRequests;
-        handle(req, path,
-               target.find('?') == std::string::npos ? "" : target.substr(target.find('?') + 1));
+        // The request's top: an exception answers this request 500, logged once.
+        try {
+            handle(
+                req, path,
+                target.find('?') == std::string::npos ? "" : target.substr(target.find('?') + 1));
+        } catch (const std::exception& e) {
+            ++hub_.metrics().requestsFailed;
+            logEvent("http_exception", {{"path", path}, {"message", e.what()}});
+            respond(req, http::status::internal_server_error, "application/json",
+                    R"({"error":"internal"})");
+        }
     }
 
     // Under the connection caps, or 503 with Retry-After (docs/protocol.md section 1).
@@ -636,6 +669,26 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             hub_.advanceTime(intParam(query, "cs", 0, 0, 100000000));
             return respond(req, http::status::ok, "text/plain", "ok\n");
         }
+        // Test mode: the store fails on demand (?fail=1) or works again (?fail=0).
+        if (req.method() == http::verb::post && path == "/api/test/store" &&
+            hub_.config().testMode) {
+            hub_.store().injectFaults(queryParam(query, "fail") == "1");
+            return respond(req, http::status::ok, "text/plain", "ok\n");
+        }
+        // Test mode: the next message handled in=connection|game|bot|http throws.
+        if (req.method() == http::verb::post && path == "/api/test/throw" &&
+            hub_.config().testMode) {
+            const std::string in = queryParam(query, "in");
+            const Hub::TestThrow where = in == "connection" ? Hub::TestThrow::Connection
+                                         : in == "game"     ? Hub::TestThrow::Game
+                                         : in == "bot"      ? Hub::TestThrow::Bot
+                                         : in == "http"     ? Hub::TestThrow::Http
+                                                            : Hub::TestThrow::None;
+            hub_.armTestThrow(where);
+            return respond(req, http::status::ok, "text/plain", "ok\n");
+        }
+        if (hub_.takeTestThrow(Hub::TestThrow::Http))
+            throw std::runtime_error("test: thrown on demand in an HTTP request");
         if (req.method() != http::verb::get && req.method() != http::verb::head)
             return respond(req, http::status::method_not_allowed, "text/plain",
                            "method not allowed\n");
@@ -651,35 +704,69 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             for (const char* s : kStatuses) ok |= status == s;
             if (!ok)
                 return respond(req, http::status::bad_request, json, R"({"error":"bad_status"})");
-            return respond(req, http::status::ok, json,
-                           gameListJson(hub_.store(), queryParam(query, "player"), status,
-                                        intParam(query, "page", 1, 1, 1000000),
-                                        intParam(query, "per_page", 20, 1, 100)));
+            if (!firstPage(query)) return badPage(req);
+            const std::string after = queryParam(query, "after");
+            auto key = parseGameCursor(after);
+            if (!after.empty() && !key) return badCursor(req);
+            return answer(req, gameListJson(hub_.store(), queryParam(query, "player"), status, key,
+                                            intParam(query, "per_page", 20, 1, 100)));
         }
         if (path.rfind("/api/games/", 0) == 0 && path.ends_with("/record")) {
             const std::string id = path.substr(11, path.size() - 11 - 7);
             auto r = gameRecordText(hub_.store(), id);
-            if (!r) return respond(req, http::status::not_found, json, R"({"error":"no_record"})");
-            return respond(req, http::status::ok, "text/plain; charset=utf-8", std::move(*r),
+            if (!r) return internal(req, r.error());
+            if (!*r) return respond(req, http::status::not_found, json, R"({"error":"no_record"})");
+            return respond(req, http::status::ok, "text/plain; charset=utf-8", std::move(**r),
                            "attachment; filename=\"rainet-" + id + ".txt\"");
         }
         if (path.rfind("/api/games/", 0) == 0) {
-            if (auto r = gameRecordJson(hub_.store(), path.substr(11)))
-                return respond(req, http::status::ok, json, std::move(*r));
+            auto r = gameRecordJson(hub_.store(), path.substr(11));
+            if (!r) return internal(req, r.error());
+            if (*r) return respond(req, http::status::ok, json, std::move(**r));
             return respond(req, http::status::not_found, json, R"({"error":"unknown_game"})");
         }
-        if (path == "/api/leaderboard")
-            return respond(req, http::status::ok, json,
-                           leaderboardJson(hub_.store(), intParam(query, "page", 1, 1, 1000000),
-                                           intParam(query, "per_page", 20, 1, 100)));
+        if (path == "/api/leaderboard") {
+            if (!firstPage(query)) return badPage(req);
+            const std::string after = queryParam(query, "after");
+            auto key = parseRankCursor(after);
+            if (!after.empty() && !key) return badCursor(req);
+            return answer(
+                req, leaderboardJson(hub_.store(), key, intParam(query, "per_page", 20, 1, 100)));
+        }
         if (path.rfind("/api/players/", 0) == 0) {
-            if (auto r = playerProfileJson(hub_.store(), path.substr(13)))
-                return respond(req, http::status::ok, json, std::move(*r));
+            auto r = playerProfileJson(hub_.store(), path.substr(13));
+            if (!r) return internal(req, r.error());
+            if (*r) return respond(req, http::status::ok, json, std::move(**r));
             return respond(req, http::status::not_found, json, R"({"error":"unknown_player"})");
         }
         if (path.rfind("/api/", 0) == 0)
             return respond(req, http::status::not_found, json, R"({"error":"not_found"})");
         serveStatic(req, path);
+    }
+
+    // The store failed: 500, logged, nothing said about what is stored.
+    void internal(const http::request<http::string_body>& req, const Error& e) {
+        logEvent("store_error", {{"message", e.message}});
+        respond(req, http::status::internal_server_error, "application/json",
+                R"({"error":"internal"})");
+    }
+    void answer(const http::request<http::string_body>& req, Result<std::string> r) {
+        if (!r) return internal(req, r.error());
+        respond(req, http::status::ok, "application/json", std::move(*r));
+    }
+    // Listings are paged by cursor (`after`); `page` is accepted as 1 only (the first page), so
+    // that links made before cursors keep working and no page is read by skipping rows.
+    static bool firstPage(const std::string& query) {
+        const std::string page = queryParam(query, "page");
+        return page.empty() || page == "1";
+    }
+    void badPage(const http::request<http::string_body>& req) {
+        respond(
+            req, http::status::bad_request, "application/json",
+            R"({"error":"use_after","message":"pages after the first are asked for with after=<next>"})");
+    }
+    void badCursor(const http::request<http::string_body>& req) {
+        respond(req, http::status::bad_request, "application/json", R"({"error":"bad_cursor"})");
     }
 
     void serveStatic(const http::request<http::string_body>& req, const std::string& path) {
@@ -785,7 +872,7 @@ int serve(const Config& config) {
             std::cerr << "rainet serve: --trust-proxy: not an address range: " << t << "\n";
             return 2;
         }
-    auto opened = store::Store::open(config.db, config.sync);
+    auto opened = store::Store::open(config.db, config.sync, config.testMode);
     if (!opened) {
         std::cerr << "rainet serve: " << opened.error().message << "\n";
         return 1;
@@ -815,7 +902,10 @@ int serve(const Config& config) {
                       << "\n";
             return 1;
         }
-        hub.loadUnfinished();
+        if (auto e = hub.loadUnfinished()) {
+            std::cerr << "rainet serve: the games could not be loaded: " << e->message << "\n";
+            return 1;
+        }
         if (!resolveStaticFile(config.web, "/"))
             logEvent("warning", {{"message", "the web client is not built: no index.html in --web"},
                                  {"web", config.web}});
@@ -860,10 +950,24 @@ int serve(const Config& config) {
             poll();
         });
 
+        // Each network thread's top: what no session or room caught is logged and the thread
+        // goes on serving (the handler that threw is lost; its connection times out).
+        auto runIo = [&io] {
+            while (true) {
+                try {
+                    io.run();
+                    return;
+                } catch (const std::exception& e) {
+                    logEvent("uncaught_exception", {{"message", e.what()}});
+                }
+            }
+        };
         std::vector<std::thread> threads;
-        for (int i = 1; i < config.threads; ++i) threads.emplace_back([&] { io.run(); });
-        io.run();
+        for (int i = 1; i < config.threads; ++i) threads.emplace_back(runIo);
+        runIo();
         for (auto& t : threads) t.join();
+        // Commits still queued are made (and their callbacks posted) while the executors exist.
+        store->stopWriter();
         logEvent("stopped");
     }
     return status;

@@ -10,6 +10,19 @@ namespace {
 // The dialects differ only in types: PostgreSQL needs BIGINT where SQLite's INTEGER holds 64 bits,
 // an identity column for INTEGER PRIMARY KEY, DOUBLE PRECISION for REAL, and byte order ("C") for
 // the game ids that listings sort by.
+// Migration 3, the same in both dialects.
+constexpr const char* kListingIndexes = R"sql(
+DROP INDEX games_status;
+DROP INDEX games_player1;
+DROP INDEX games_player2;
+DROP INDEX players_rated;
+CREATE INDEX games_created ON games(created DESC, id);
+CREATE INDEX games_status_created ON games(status, created DESC, id);
+CREATE INDEX games_player1_created ON games(player1, created DESC, id);
+CREATE INDEX games_player2_created ON games(player2, created DESC, id);
+CREATE INDEX players_ranked ON players(rating DESC, rated_games DESC, id) WHERE rated_games > 0;
+)sql";
+
 constexpr Migration kMigrations[] = {
     // 1: players, games, setups, actions. SQLite databases made before migrations existed hold
     // exactly these tables at user_version 0, hence IF NOT EXISTS.
@@ -175,6 +188,9 @@ CREATE TABLE game_ratings (
   PRIMARY KEY (game, side)
 );
 )sql"},
+    // 3: the listings' indexes, each in the order its keyset pagination reads (newest games
+    // first, ties by id; the leaderboard best first): a page is one range scan, whatever its depth.
+    {kListingIndexes, kListingIndexes},
 };
 
 }  // namespace

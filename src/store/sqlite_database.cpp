@@ -16,6 +16,12 @@ PRAGMA journal_mode=WAL;
 PRAGMA foreign_keys=ON;
 )sql";
 
+std::optional<Error> runCached(Database& db, const char* sql) {
+    auto st = db.prepare(sql, true);
+    if (st->step() != Step::Done) return Error{st->error()};
+    return std::nullopt;
+}
+
 // A prepared statement: finalized after its use, or, when it comes from the connection's cache,
 // reset for the next one.
 class SqliteStatement final : public Statement {
@@ -74,6 +80,26 @@ Result<std::unique_ptr<Database>> SqliteDatabase::open(const std::string& path,
     return std::unique_ptr<Database>(std::move(s));
 }
 
+Result<std::unique_ptr<Database>> SqliteDatabase::openReader(const std::string& path) {
+    std::unique_ptr<SqliteDatabase> s(new SqliteDatabase());
+    s->reader_ = true;
+    if (sqlite3_open_v2(path.c_str(), &s->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX,
+                        nullptr) != SQLITE_OK)
+        return Error{"store: cannot open " + path + ": " + sqlite3_errmsg(s->db_)};
+    sqlite3_busy_timeout(s->db_, 5000);
+    if (auto e = s->exec("PRAGMA query_only=1; PRAGMA foreign_keys=ON;")) return *e;
+    return std::unique_ptr<Database>(std::move(s));
+}
+
+std::optional<Error> SqliteDatabase::beginRead() {
+    if (!reader_) return std::nullopt;
+    return runCached(*this, "BEGIN");
+}
+
+void SqliteDatabase::endRead() {
+    if (reader_) runCached(*this, "COMMIT");
+}
+
 SqliteDatabase::~SqliteDatabase() {
     if (checkpointer_.joinable()) {
         {
@@ -84,7 +110,8 @@ SqliteDatabase::~SqliteDatabase() {
         checkpointer_.join();
     }
     for (auto& [sql, st] : cache_) sqlite3_finalize(st);
-    sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    if (!reader_)
+        sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
     sqlite3_close_v2(db_);
 }
 
@@ -127,14 +154,6 @@ std::optional<Error> SqliteDatabase::exec(const char* sql) {
     }
     return std::nullopt;
 }
-
-namespace {
-std::optional<Error> runCached(SqliteDatabase& db, const char* sql) {
-    auto st = db.prepare(sql, true);
-    if (st->step() != Step::Done) return Error{st->error()};
-    return std::nullopt;
-}
-}  // namespace
 
 std::optional<Error> SqliteDatabase::begin() {
     return runCached(*this, "BEGIN IMMEDIATE");

@@ -24,6 +24,9 @@ class SqliteDatabase final : public Database {
   public:
     // `sync`: off, normal or full.
     static Result<std::unique_ptr<Database>> open(const std::string& path, const std::string& sync);
+    // A connection for reads only (query_only, no checkpointer), beside the writing one: WAL lets
+    // it read while the writer commits. Its read transactions are real ones (one snapshot).
+    static Result<std::unique_ptr<Database>> openReader(const std::string& path);
     ~SqliteDatabase() override;
 
     Dialect dialect() const override { return Dialect::Sqlite; }
@@ -32,9 +35,10 @@ class SqliteDatabase final : public Database {
     std::optional<Error> begin() override;
     std::optional<Error> commit() override;
     void rollback() override;
-    // One connection, given to one call at a time, already sees one state.
-    std::optional<Error> beginRead() override { return std::nullopt; }
-    void endRead() override {}
+    // The writing connection, given to one call at a time, already sees one state; a reader
+    // opens a transaction to see one.
+    std::optional<Error> beginRead() override;
+    void endRead() override;
     const char* lockRows() const override { return ""; }
     Result<int> schemaVersion() override;
     std::optional<Error> setSchemaVersion(int version) override;
@@ -43,6 +47,7 @@ class SqliteDatabase final : public Database {
     SqliteDatabase() = default;
     void checkpointLoop(std::string path);
     sqlite3* db_ = nullptr;
+    bool reader_ = false;
     std::unordered_map<const char*, sqlite3_stmt*> cache_;
     std::mutex stopMu_;
     std::condition_variable stopCv_;

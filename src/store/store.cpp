@@ -4,6 +4,7 @@
 #include <map>
 #include <span>
 
+#include "store/fault_injection.h"
 #include "store/glicko2.h"
 #include "store/postgres_database.h"
 #include "store/schema.h"
@@ -68,6 +69,13 @@ std::string usernameKey(const std::string& username) {
     return k;
 }
 
+// A numbered placeholder, ?n (built by append: g++ 12 warns wrongly about "?" + string).
+std::string param(int n) {
+    std::string p(1, '?');
+    p.append(std::to_string(n));
+    return p;
+}
+
 // Runs a write statement to its end.
 std::optional<Error> done(Statement& st) {
     if (st.step() != Step::Done) return Error{st.error()};
@@ -79,13 +87,13 @@ std::optional<Error> done(Statement& st) {
 // One connection of the store's pool, taken for one call and given back after it.
 class Store::Lease {
   public:
-    Lease(Store& s, Database* db) : s_(s), db_(db) {}
+    Lease(Pool& p, Database* db) : p_(p), db_(db) {}
     ~Lease() {
         {
-            std::lock_guard lock(s_.mu_);
-            s_.free_.push_back(db_);
+            std::lock_guard lock(p_.mu);
+            p_.free.push_back(db_);
         }
-        s_.freed_.notify_one();
+        p_.freed.notify_one();
     }
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
@@ -93,53 +101,99 @@ class Store::Lease {
     Database* operator->() const { return db_; }
 
   private:
-    Store& s_;
+    Pool& p_;
     Database* db_;
 };
 
 Store::Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database> first)
-    : opener_(std::move(opener)), max_(maxConnections), dialect_(first->dialect()) {
-    free_.push_back(first.get());
-    all_.push_back(std::move(first));
+    : dialect_(first->dialect()) {
+    writers_.opener = std::move(opener);
+    writers_.max = maxConnections;
+    writers_.free.push_back(first.get());
+    writers_.all.push_back(std::move(first));
 }
 
-Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std::string& sync) {
+Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std::string& sync,
+                                           bool faultInjection) {
     const bool pg = isPostgresTarget(target);
-    Opener opener = [target, sync, pg] {
-        return pg ? PostgresDatabase::open(target, sync) : SqliteDatabase::open(target, sync);
+    // The switch lives in the store; the opener is called only while the store exists.
+    auto failing = std::make_shared<const std::atomic<bool>*>(nullptr);
+    auto faulty = [failing](Result<std::unique_ptr<Database>> db) {
+        if (!db || !*failing) return db;
+        return Result<std::unique_ptr<Database>>(
+            std::unique_ptr<Database>(new FaultInjection(std::move(*db), **failing)));
+    };
+    Opener opener = [target, sync, pg, faulty] {
+        return faulty(pg ? PostgresDatabase::open(target, sync)
+                         : SqliteDatabase::open(target, sync));
     };
     auto db = opener();
     if (!db) return db.error();
     // SQLite: one connection (one writer at a time anyway). PostgreSQL: a few, opened when the
     // ones open are all busy, so that commits overlap (the server flushes them together).
     std::unique_ptr<Store> s(new Store(opener, pg ? kPostgresConnections : 1, std::move(*db)));
-    if (auto e = s->migrate(*s->all_.front())) return *e;
+    if (auto e = s->migrate(*s->writers_.all.front())) return *e;
+    if (!pg) {  // opened once migrated, when first needed
+        s->readers_.opener = [target, faulty] {
+            return faulty(SqliteDatabase::openReader(target));
+        };
+        s->readers_.max = kSqliteReaders;
+    }
+    if (faultInjection) {
+        s->faultInjection_ = true;
+        *failing = &s->failing_;
+        for (auto& c : s->writers_.all) {
+            auto* raw = c.get();
+            c.reset(new FaultInjection(std::move(c), s->failing_));
+            std::replace(s->writers_.free.begin(), s->writers_.free.end(), raw, c.get());
+        }
+    }
     return s;
 }
 
-Store::~Store() = default;
+bool Store::injectFaults(bool on) {
+    if (!faultInjection_) return false;
+    failing_ = on;
+    return true;
+}
 
-Store::Lease Store::lease() {
-    std::unique_lock lock(mu_);
-    while (free_.empty()) {
-        if (all_.size() + opening_ < max_) {
-            ++opening_;
+Store::~Store() {
+    stopWriter();
+}
+
+Store::Lease Store::lease(Pool& p) {
+    std::unique_lock lock(p.mu);
+    while (p.free.empty()) {
+        if (p.all.size() + p.opening < p.max) {
+            ++p.opening;
             lock.unlock();
-            auto db = opener_();
+            auto db = p.opener();
             lock.lock();
-            --opening_;
+            --p.opening;
             if (db) {
-                all_.push_back(std::move(*db));
-                return Lease(*this, all_.back().get());
+                p.all.push_back(std::move(*db));
+                return Lease(p, p.all.back().get());
             }
-            max_ = all_.size();  // the server allows no more: make do with these
+            p.max = p.all.size();  // the server allows no more: make do with these
             continue;
         }
-        freed_.wait(lock);
+        p.freed.wait(lock);
     }
-    Database* db = free_.back();
-    free_.pop_back();
-    return Lease(*this, db);
+    Database* db = p.free.back();
+    p.free.pop_back();
+    return Lease(p, db);
+}
+
+Store::Lease Store::lease() {
+    return lease(writers_);
+}
+
+Store::Lease Store::readLease() {
+    {
+        std::lock_guard lock(readers_.mu);
+        if (readers_.max == 0) return lease(writers_);
+    }
+    return lease(readers_);
 }
 
 int Store::schemaVersion() {
@@ -175,15 +229,17 @@ std::optional<Error> Store::migrate(Database& db) {
 
 namespace {
 
-std::optional<PlayerRow> readPlayer(Database& db, const char* where, const std::string& key,
-                                    std::int64_t id) {
+Lookup<PlayerRow> readPlayer(Database& db, const char* where, const std::string& key,
+                             std::int64_t id) {
     auto st =
         db.prepare((std::string("SELECT ") + kPlayerColumns + " FROM players p " + where).c_str());
     if (key.empty())
         st->bind(1, id);
     else
         st->bind(1, key);
-    if (st->step() != Step::Row) return std::nullopt;
+    const Step step = st->step();
+    if (step == Step::Failed) return Error{st->error()};
+    if (step == Step::Done) return std::nullopt;
     return readPlayerRow(*st);
 }
 
@@ -198,33 +254,35 @@ std::optional<Error> insertToken(Database& db, std::int64_t player, const std::s
 // happens.
 class ReadTransaction {
   public:
-    explicit ReadTransaction(Database& db) : db_(db), open_(!db.beginRead()) {}
+    explicit ReadTransaction(Database& db) : db_(db), error_(db.beginRead()) {}
     ~ReadTransaction() {
-        if (open_) db_.endRead();
+        if (!error_) db_.endRead();
     }
     ReadTransaction(const ReadTransaction&) = delete;
     ReadTransaction& operator=(const ReadTransaction&) = delete;
+    // Why it could not begin, if it could not.
+    const std::optional<Error>& error() const { return error_; }
 
   private:
     Database& db_;
-    bool open_;
+    std::optional<Error> error_;
 };
 
 }  // namespace
 
-std::optional<PlayerRow> Store::playerByTokenHash(const std::string& hash) {
-    auto db = lease();
+Lookup<PlayerRow> Store::playerByTokenHash(const std::string& hash) {
+    auto db = readLease();
     return readPlayer(*db, "JOIN tokens t ON t.player = p.id WHERE t.hash = ?", hash, 0);
 }
 
-std::optional<PlayerRow> Store::playerById(std::int64_t id) {
-    auto db = lease();
+Lookup<PlayerRow> Store::playerById(std::int64_t id) {
+    auto db = readLease();
     return readPlayer(*db, "WHERE p.id = ?", {}, id);
 }
 
-std::optional<PlayerRow> Store::playerByPublicId(const std::string& publicId) {
+Lookup<PlayerRow> Store::playerByPublicId(const std::string& publicId) {
     if (publicId.empty()) return std::nullopt;
-    auto db = lease();
+    auto db = readLease();
     return readPlayer(*db, "WHERE p.public_id = ?", publicId, 0);
 }
 
@@ -312,22 +370,25 @@ Result<Registration> Store::registerAccount(std::int64_t player, const std::stri
     return finish(done(*up), Registration::Registered);
 }
 
-std::optional<AccountRow> Store::accountByUsername(const std::string& username) {
-    auto db = lease();
+Lookup<AccountRow> Store::accountByUsername(const std::string& username) {
+    auto db = readLease();
     auto st =
         db->prepare("SELECT player, username, password_hash FROM accounts WHERE username_key = ?");
     st->bind(1, usernameKey(username));
-    if (st->step() != Step::Row) return std::nullopt;
+    const Step step = st->step();
+    if (step == Step::Failed) return Error{st->error()};
+    if (step == Step::Done) return std::nullopt;
     return AccountRow{st->integer(0), st->text(1), st->text(2)};
 }
 
-std::optional<PlayerStats> Store::playerStats(const std::string& publicId) {
-    auto db = lease();
+Lookup<PlayerStats> Store::playerStats(const std::string& publicId) {
+    auto db = readLease();
     ReadTransaction snapshot(*db);
+    if (snapshot.error()) return *snapshot.error();
     auto p = readPlayer(*db, "WHERE p.public_id = ?", publicId, 0);
-    if (!p) return std::nullopt;
+    if (!p || !*p) return p ? Lookup<PlayerStats>(std::nullopt) : p.error();
     PlayerStats s;
-    s.player = *p;
+    s.player = **p;
     auto st = db->prepare(
         "SELECT COUNT(*), "
         "SUM(CASE WHEN (player1 = ?1 AND result = '1-0') OR (player2 = ?1 AND result = '0-1') "
@@ -336,32 +397,47 @@ std::optional<PlayerStats> Store::playerStats(const std::string& publicId) {
         "SUM(CASE WHEN (player1 = ?1 AND result = '0-1') OR (player2 = ?1 AND result = '1-0') "
         "THEN 1 ELSE 0 END) "
         "FROM games WHERE status = 'finished' AND (player1 = ?1 OR player2 = ?1)");
-    st->bind(1, p->id);
-    if (st->step() == Step::Row) {
-        s.games = st->integer(0);
-        s.wins = st->integer(1);
-        s.draws = st->integer(2);
-        s.losses = st->integer(3);
-    }
+    st->bind(1, s.player.id);
+    if (st->step() != Step::Row) return Error{st->error()};
+    s.games = st->integer(0);
+    s.wins = st->integer(1);
+    s.draws = st->integer(2);
+    s.losses = st->integer(3);
     return s;
 }
 
-std::vector<PlayerRow> Store::leaderboard(int page, int perPage, std::int64_t* total) {
-    auto db = lease();
-    ReadTransaction snapshot(*db);
-    {
-        auto c = db->prepare("SELECT COUNT(*) FROM players WHERE rated_games > 0");
-        *total = c->step() == Step::Row ? c->integer(0) : 0;
+Result<std::vector<PlayerRow>> Store::leaderboard(const std::optional<RankKey>& after, int limit) {
+    auto db = readLease();
+    // In the order of the index players_ranked (schema.cpp): a page is a range scan.
+    std::string sql =
+        std::string("SELECT ") + kPlayerColumns + " FROM players p WHERE p.rated_games > 0";
+    if (after)
+        sql +=
+            " AND (p.rating < ?1 OR (p.rating = ?1 AND (p.rated_games < ?2 OR (p.rated_games = ?2 "
+            "AND p.id > ?3))))";
+    sql += after ? " ORDER BY p.rating DESC, p.rated_games DESC, p.id LIMIT ?4"
+                 : " ORDER BY p.rating DESC, p.rated_games DESC, p.id LIMIT ?1";
+    auto st = db->prepare(sql.c_str());
+    if (after) {
+        st->bindReal(1, after->rating);
+        st->bind(2, after->ratedGames);
+        st->bind(3, after->id);
+        st->bind(4, limit);
+    } else {
+        st->bind(1, limit);
     }
-    auto st = db->prepare((std::string("SELECT ") + kPlayerColumns +
-                           " FROM players p WHERE p.rated_games > 0 ORDER BY p.rating DESC, "
-                           "p.rated_games DESC, p.id LIMIT ? OFFSET ?")
-                              .c_str());
-    st->bind(1, static_cast<std::int64_t>(perPage));
-    st->bind(2, static_cast<std::int64_t>(page - 1) * perPage);
     std::vector<PlayerRow> out;
-    while (st->step() == Step::Row) out.push_back(readPlayerRow(*st));
+    Step step;
+    while ((step = st->step()) == Step::Row) out.push_back(readPlayerRow(*st));
+    if (step == Step::Failed) return Error{st->error()};
     return out;
+}
+
+Result<std::int64_t> Store::ratedPlayers() {
+    auto db = readLease();
+    auto c = db->prepare("SELECT COUNT(*) FROM players WHERE rated_games > 0");
+    if (c->step() != Step::Row) return Error{c->error()};
+    return c->integer(0);
 }
 
 std::optional<Error> Store::renamePlayer(std::int64_t id, const std::string& name) {
@@ -514,13 +590,14 @@ std::optional<Error> Store::saveSetup(const GameRow& g, int side, int links) {
     return db->commit();
 }
 
-std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
-    auto db = lease();
-    auto st = db->prepare(
+namespace {
+
+std::optional<Error> insertAction(Database& db, const std::string& game, const ActionRow& a) {
+    auto st = db.prepare(
         "INSERT INTO actions (game, ply, action, client_id, clock_after, version) VALUES (?, ?, "
         "?, ?, ?, ?)",
         true);
-    st->bind(1, g.id);
+    st->bind(1, game);
     st->bind(2, a.ply);
     st->bind(3, a.action);
     st->bind(4, a.clientId);
@@ -529,23 +606,107 @@ std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
     return done(*st);
 }
 
+}  // namespace
+
+std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
+    auto db = lease();
+    return insertAction(*db, g.id, a);
+}
+
+void Store::saveActionBatched(const GameRow& g, const ActionRow& a, Done done) {
+    {
+        std::lock_guard lock(writeMu_);
+        if (!writerStopped_) {
+            if (!writer_.joinable()) writer_ = std::thread(&Store::writeLoop, this);
+            writes_.push_back({g.id, a, std::move(done)});
+            writeCv_.notify_one();
+            return;
+        }
+    }
+    done(saveAction(g, a));
+}
+
+void Store::stopWriter() {
+    {
+        std::lock_guard lock(writeMu_);
+        writerStopped_ = true;
+    }
+    writeCv_.notify_one();
+    if (writer_.joinable()) writer_.join();
+}
+
+void Store::writeLoop() {
+    std::vector<QueuedAction> batch;
+    while (true) {
+        {
+            std::unique_lock lock(writeMu_);
+            writeCv_.wait(lock, [&] { return writerStopped_ || !writes_.empty(); });
+            if (writes_.empty()) return;  // stopped, and everything queued is written
+            const std::size_t n = std::min(writes_.size(), kMaxBatch);
+            for (std::size_t i = 0; i < n; ++i) {
+                batch.push_back(std::move(writes_.front()));
+                writes_.pop_front();
+            }
+        }
+        // The writer thread's top: an exception fails its batch (each caller told), not the
+        // process.
+        try {
+            commitBatch(batch);
+        } catch (const std::exception& e) {
+            for (auto& q : batch)
+                if (q.done)
+                    std::exchange(q.done, nullptr)(Error{std::string("store: ") + e.what()});
+        }
+        batch.clear();
+    }
+}
+
+void Store::commitBatch(std::vector<QueuedAction>& batch) {
+    std::optional<Error> e;
+    {
+        auto db = lease();
+        e = db->begin();
+        if (!e) {
+            for (std::size_t i = 0; !e && i < batch.size(); ++i)
+                e = insertAction(*db, batch[i].game, batch[i].action);
+            if (!e) e = db->commit();
+            if (e) db->rollback();
+        }
+    }
+    if (e && batch.size() > 1) {
+        // One write failed them all: each alone now, so that only the one at fault fails.
+        for (auto& q : batch) {
+            std::optional<Error> mine;
+            {
+                auto db = lease();
+                mine = insertAction(*db, q.game, q.action);
+            }
+            std::exchange(q.done, nullptr)(mine);
+        }
+        return;
+    }
+    for (auto& q : batch) std::exchange(q.done, nullptr)(e);
+}
+
 namespace {
 
-GameData readGame(Database& db, const Statement& st) {
+Result<GameData> readGame(Database& db, const Statement& st) {
     GameData d;
     d.game = readGameRow(st);
     GameRow& g = d.game;
     auto su = db.prepare("SELECT side, links FROM setups WHERE game = ?");
     su->bind(1, g.id);
-    while (su->step() == Step::Row) {
+    Step step;
+    while ((step = su->step()) == Step::Row) {
         const auto side = su->integer(0);
         if (side == 1 || side == 2) d.setup[side - 1] = static_cast<int>(su->integer(1));
     }
+    if (step == Step::Failed) return Error{su->error()};
     auto sa = db.prepare(
         "SELECT ply, action, client_id, clock_after, version FROM actions WHERE game = ? "
         "ORDER BY ply");
     sa->bind(1, g.id);
-    while (sa->step() == Step::Row) {
+    while ((step = sa->step()) == Step::Row) {
         ActionRow a{static_cast<int>(sa->integer(0)), sa->text(1), sa->text(2), sa->integer(3),
                     sa->integer(4)};
         // The games row is not rewritten for each action: its clocks and version come from here.
@@ -553,14 +714,16 @@ GameData readGame(Database& db, const Statement& st) {
         g.version = std::max(g.version, a.version);
         d.actions.push_back(std::move(a));
     }
+    if (step == Step::Failed) return Error{sa->error()};
     if (g.rated && g.status == "finished") {
         auto sr = db.prepare(
             "SELECT side, player, before, after, rd_before, rd_after FROM game_ratings WHERE "
             "game = ? ORDER BY side");
         sr->bind(1, g.id);
-        while (sr->step() == Step::Row)
+        while ((step = sr->step()) == Step::Row)
             d.ratings.push_back(
                 {sr->integer(1), sr->real(2), sr->real(3), sr->real(4), sr->real(5)});
+        if (step == Step::Failed) return Error{sr->error()};
         if (d.ratings.size() != 2) d.ratings.clear();
     }
     return d;
@@ -568,34 +731,47 @@ GameData readGame(Database& db, const Statement& st) {
 
 }  // namespace
 
-std::optional<GameData> Store::loadGame(const std::string& id) {
-    auto db = lease();
+Lookup<GameData> Store::loadGame(const std::string& id) {
+    auto db = readLease();
     ReadTransaction snapshot(*db);
+    if (snapshot.error()) return *snapshot.error();
     auto st =
         db->prepare((std::string("SELECT ") + kGameColumns + " FROM games WHERE id = ?").c_str());
     st->bind(1, id);
-    if (st->step() != Step::Row) return std::nullopt;
-    return readGame(*db, *st);
+    const Step step = st->step();
+    if (step == Step::Failed) return Error{st->error()};
+    if (step == Step::Done) return std::nullopt;
+    auto d = readGame(*db, *st);
+    if (!d) return d.error();
+    return std::move(*d);
 }
 
-std::vector<GameData> Store::loadUnfinished() {
-    auto db = lease();
+Result<std::vector<GameData>> Store::loadUnfinished() {
+    auto db = readLease();
     ReadTransaction snapshot(*db);
+    if (snapshot.error()) return *snapshot.error();
     std::vector<GameData> out;
     auto st =
         db->prepare((std::string("SELECT ") + kGameColumns +
                      " FROM games WHERE status IN ('open','setup','playing') ORDER BY created")
                         .c_str());
-    while (st->step() == Step::Row) out.push_back(readGame(*db, *st));
+    Step step;
+    while ((step = st->step()) == Step::Row) {
+        auto d = readGame(*db, *st);
+        if (!d) return d.error();
+        out.push_back(std::move(*d));
+    }
+    if (step == Step::Failed) return Error{st->error()};
     return out;
 }
 
-std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
-                                          const std::string& status, int page, int perPage,
-                                          std::int64_t* total) {
-    auto db = lease();
-    ReadTransaction snapshot(*db);
+Result<std::vector<GameSummary>> Store::listGames(const std::string& playerPublicId,
+                                                  const std::string& status,
+                                                  const std::optional<GameKey>& after, int limit) {
+    auto db = readLease();
     // Parameters are numbered in the order they are bound: a filter left out leaves no gap.
+    // Each filter has an index ordered (created DESC, id) after it (schema.cpp), so a page is a
+    // range scan from the key it starts after.
     std::string where = " WHERE 1=1";
     std::vector<std::string> params;
     if (!playerPublicId.empty()) {
@@ -610,31 +786,45 @@ std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
         where += " AND g.status = ?";
         params.push_back(status);
     }
-    auto bindFilters = [&](Statement& s) {
-        for (std::size_t i = 0; i < params.size(); ++i) s.bind(static_cast<int>(i + 1), params[i]);
-    };
-    {
-        auto c = db->prepare(("SELECT COUNT(*) FROM games g" + where).c_str());
-        bindFilters(*c);
-        *total = c->step() == Step::Row ? c->integer(0) : 0;
+    const int n = static_cast<int>(params.size());
+    if (after) {
+        const std::string c = param(n + 1), i = param(n + 2);
+        where += " AND (g.created < " + c + " OR (g.created = " + c + " AND g.id > " + i + "))";
+        // Numbered from here on: the filters before get numbers too.
+        std::string numbered;
+        int k = 0;
+        for (char ch : where) {
+            if (ch == '?' && k < n) {
+                numbered += param(++k);
+                continue;
+            }
+            numbered += ch;
+        }
+        where = numbered;
     }
     std::string cols;
     for (const char* p = kGameColumns; *p; ++p) {
         if (p == kGameColumns || p[-1] == ' ') cols += "g.";
         cols += *p;
     }
+    const std::string lim = after ? param(n + 3) : std::string("?");
     auto st = db->prepare(
         ("SELECT " + cols +
          ", p1.name, p1.public_id, p2.name, p2.public_id FROM games g LEFT JOIN players p1 "
          "ON p1.id = g.player1 LEFT JOIN players p2 ON p2.id = g.player2" +
-         where + " ORDER BY g.created DESC, g.id LIMIT ? OFFSET ?")
+         where + " ORDER BY g.created DESC, g.id LIMIT " + lim)
             .c_str());
-    bindFilters(*st);
-    const int n = static_cast<int>(params.size());
-    st->bind(n + 1, perPage);
-    st->bind(n + 2, static_cast<std::int64_t>(page - 1) * perPage);
+    for (int k = 0; k < n; ++k) st->bind(k + 1, params[static_cast<std::size_t>(k)]);
+    if (after) {
+        st->bind(n + 1, after->created);
+        st->bind(n + 2, after->id);
+        st->bind(n + 3, limit);
+    } else {
+        st->bind(n + 1, limit);
+    }
     std::vector<GameSummary> out;
-    while (st->step() == Step::Row) {
+    Step step;
+    while ((step = st->step()) == Step::Row) {
         GameSummary s;
         s.game = readGameRow(*st);
         s.names[0] = st->text(19);
@@ -643,6 +833,7 @@ std::vector<GameSummary> Store::listGames(const std::string& playerPublicId,
         s.publicIds[1] = st->text(22);
         out.push_back(std::move(s));
     }
+    if (step == Step::Failed) return Error{st->error()};
     return out;
 }
 

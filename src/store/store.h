@@ -7,13 +7,16 @@
 // kPostgresConnections, so commits overlap, with row locks where a transaction reads what it
 // writes). Errors are values; nothing throws. Durability: sqlite_database.h and
 // postgres_database.h.
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.h"
@@ -92,12 +95,29 @@ struct GameSummary {
     std::string names[2], publicIds[2];
 };
 
+// Where a listing page ends, to ask for the next one (keyset pagination).
+struct GameKey {
+    std::int64_t created = 0;
+    std::string id;
+};
+struct RankKey {
+    double rating = 0;
+    int ratedGames = 0;
+    std::int64_t id = 0;
+};
+
+// A read's three outcomes: a value, std::nullopt (there is none) or an Error (the store failed).
+template <class T>
+using Lookup = Result<std::optional<T>>;
+
 class Store {
   public:
     // `target`: a postgresql:// (or postgres://) URI, else the path of a SQLite file. `sync`: off,
     // normal or full (SQLite's synchronous; on PostgreSQL "off" turns synchronous_commit off).
+    // `faultInjection`: make injectFaults() available (test mode).
     static Result<std::unique_ptr<Store>> open(const std::string& target,
-                                               const std::string& sync = "normal");
+                                               const std::string& sync = "normal",
+                                               bool faultInjection = false);
     ~Store();
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
@@ -107,9 +127,11 @@ class Store {
     static int schemaVersion();
     Dialect dialect() const { return dialect_; }
 
-    std::optional<PlayerRow> playerByTokenHash(const std::string& hash);
-    std::optional<PlayerRow> playerById(std::int64_t id);
-    std::optional<PlayerRow> playerByPublicId(const std::string& publicId);
+    // Reads answer the row, std::nullopt when there is none, or an Error when the store failed:
+    // a failure is never taken for an absence (a missing player would become a new guest).
+    Lookup<PlayerRow> playerByTokenHash(const std::string& hash);
+    Lookup<PlayerRow> playerById(std::int64_t id);
+    Lookup<PlayerRow> playerByPublicId(const std::string& publicId);
     // A new guest holding one token.
     Result<PlayerRow> createPlayer(const std::string& publicId, const std::string& tokenHash,
                                    const std::string& name);
@@ -122,12 +144,15 @@ class Store {
     // account named after its username; nothing changes unless the answer is Registered.
     Result<Registration> registerAccount(std::int64_t player, const std::string& username,
                                          const std::string& passwordHash);
-    std::optional<AccountRow> accountByUsername(const std::string& username);
+    Lookup<AccountRow> accountByUsername(const std::string& username);
 
     // Ratings and profiles.
-    std::optional<PlayerStats> playerStats(const std::string& publicId);
-    // Players with at least one rated game, best first (ties: more games, then older).
-    std::vector<PlayerRow> leaderboard(int page, int perPage, std::int64_t* total);
+    Lookup<PlayerStats> playerStats(const std::string& publicId);
+    // Players with at least one rated game, best first (ties: more games, then older): at most
+    // `limit` of them, those after `after` (keyset pagination on an index, no OFFSET).
+    Result<std::vector<PlayerRow>> leaderboard(const std::optional<RankKey>& after, int limit);
+    // How many players have a rated game (the leaderboard's length).
+    Result<std::int64_t> ratedPlayers();
 
     std::optional<Error> insertGame(const GameRow& g);
     std::optional<Error> updateGame(const GameRow& g);
@@ -139,29 +164,71 @@ class Store {
     // Appends an action of game g. The games row is not rewritten: loading takes the version and
     // the clocks from the last actions.
     std::optional<Error> saveAction(const GameRow& g, const ActionRow& a);
+    // The same, by group commit: queued for the store's writer thread, which commits what was
+    // queued meanwhile, from any games, in one transaction (at most kMaxBatch writes; no wait
+    // added: a batch is what arrived while the previous one committed). `done` is called on the
+    // writer thread once the batch is committed, with its outcome: acknowledge only then. A write
+    // that fails its batch fails alone (the batch is retried one write per transaction).
+    using Done = std::function<void(std::optional<Error>)>;
+    void saveActionBatched(const GameRow& g, const ActionRow& a, Done done);
+    // Writes what is queued and stops the writer thread (at shutdown, while the callers' executors
+    // still exist); later batched writes are then made at once, on the caller's thread.
+    void stopWriter();
+    static constexpr std::size_t kMaxBatch = 256;
 
-    std::optional<GameData> loadGame(const std::string& id);
-    std::vector<GameData> loadUnfinished();
-    // Paged listing, newest first; status "" = any, "active" = open/setup/playing.
-    std::vector<GameSummary> listGames(const std::string& playerPublicId, const std::string& status,
-                                       int page, int perPage, std::int64_t* total);
+    Lookup<GameData> loadGame(const std::string& id);
+    Result<std::vector<GameData>> loadUnfinished();
+    // Games newest first (ties: by id), at most `limit`, those after `after` (keyset pagination:
+    // each filter has an index in that order, no OFFSET); `playerPublicId` "" = anyone's, status
+    // "" = any, "active" = open/setup/playing.
+    Result<std::vector<GameSummary>> listGames(const std::string& playerPublicId,
+                                               const std::string& status,
+                                               const std::optional<GameKey>& after, int limit);
 
-    // Connections a PostgreSQL store opens at most (when calls overlap).
+    // Test mode only (open(..., faultInjection = true)): while on, every statement, begin and
+    // commit fails, as when the disk or the database server is gone. False if not enabled.
+    bool injectFaults(bool on);
+
+    // Connections a PostgreSQL store opens at most (when calls overlap), reads and writes.
     static constexpr std::size_t kPostgresConnections = 4;
+    // SQLite: read-only connections beside the writing one, so that reads (identities, game
+    // loads, listings) never wait for a commit and commits never wait for a slow listing.
+    static constexpr std::size_t kSqliteReaders = 2;
 
   private:
     using Opener = std::function<Result<std::unique_ptr<Database>>()>;
     class Lease;  // one connection, taken for one call
+    // Connections opened on demand up to a bound, each lent to one call at a time.
+    struct Pool {
+        std::mutex mu;
+        std::condition_variable freed;
+        Opener opener;
+        std::size_t max = 0, opening = 0;
+        std::vector<std::unique_ptr<Database>> all;
+        std::vector<Database*> free;
+    };
     Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database> first);
-    Lease lease();
+    static Lease lease(Pool& pool);
+    Lease lease();      // for writes (and reads that must see them: none yet)
+    Lease readLease();  // for reads: the readers, if any
     std::optional<Error> migrate(Database& db);
-    std::mutex mu_;  // guards the pool
-    std::condition_variable freed_;
-    Opener opener_;
-    std::size_t max_, opening_ = 0;
+    struct QueuedAction {
+        std::string game;
+        ActionRow action;
+        Done done;
+    };
+    void writeLoop();
+    void commitBatch(std::vector<QueuedAction>& batch);
     Dialect dialect_;
-    std::vector<std::unique_ptr<Database>> all_;
-    std::vector<Database*> free_;
+    Pool writers_;
+    Pool readers_;  // max 0: reads use writers_
+    bool faultInjection_ = false;
+    std::mutex writeMu_;  // guards the writer's queue
+    std::condition_variable writeCv_;
+    std::deque<QueuedAction> writes_;
+    bool writerStopped_ = false;
+    std::thread writer_;
+    std::atomic<bool> failing_{false};
 };
 
 }  // namespace rainet::store

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <thread>
@@ -12,6 +13,13 @@
 
 namespace rainet::store {
 namespace {
+
+// The value of a read that must not fail (the test fails if it did).
+template <class T>
+T ok(Result<T> r) {
+    EXPECT_TRUE(r) << r.error().message;
+    return r ? std::move(*r) : T{};
+}
 
 // Every StoreTest runs on each backend: SQLite always, PostgreSQL when RAINET_TEST_PG holds the
 // URI of a maintenance database (each test then gets a database of its own).
@@ -36,9 +44,9 @@ class StoreTest : public ::testing::TestWithParam<Dialect> {
         store_.reset();
         if (!path_.empty()) removeFiles();
     }
-    void reopen() {
+    void reopen(bool faultInjection = false) {
         store_.reset();
-        auto s = Store::open(target_);
+        auto s = Store::open(target_, "normal", faultInjection);
         ASSERT_TRUE(s) << s.error().message;
         store_ = std::move(*s);
         EXPECT_EQ(store_->dialect(), GetParam());
@@ -85,10 +93,10 @@ TEST_P(StoreTest, PlayersByTokenHash) {
     auto p = store_->createPlayer("pA", "hash-a", "alice");
     ASSERT_TRUE(p);
     EXPECT_FALSE(store_->createPlayer("pB", "hash-a", "bob"));  // token hashes are unique
-    auto q = store_->playerByTokenHash("hash-a");
+    auto q = ok(store_->playerByTokenHash("hash-a"));
     ASSERT_TRUE(q);
     EXPECT_EQ(q->publicId, "pA");
-    EXPECT_FALSE(store_->playerByTokenHash("hash-x"));
+    EXPECT_FALSE(ok(store_->playerByTokenHash("hash-x")));
 }
 
 TEST_P(StoreTest, GameSetupsActionsRoundTripAndReopen) {
@@ -115,7 +123,7 @@ TEST_P(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     EXPECT_TRUE(store_->saveAction(g, {0, "d2-d4", "8", 5900, 5}));  // a ply is stored once
 
     reopen();
-    auto all = store_->loadUnfinished();
+    auto all = ok(store_->loadUnfinished());
     ASSERT_EQ(all.size(), 1u);
     const GameData& d = all[0];
     EXPECT_EQ(d.game.status, "playing");
@@ -133,14 +141,12 @@ TEST_P(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     g.status = "finished";
     g.result = "1-0";
     ASSERT_FALSE(store_->updateGame(g));
-    EXPECT_TRUE(store_->loadUnfinished().empty());
-    std::int64_t total = 0;
-    auto list = store_->listGames("pB", "finished", 1, 10, &total);
-    EXPECT_EQ(total, 1);
+    EXPECT_TRUE(ok(store_->loadUnfinished()).empty());
+    auto list = ok(store_->listGames("pB", "finished", std::nullopt, 10));
     ASSERT_EQ(list.size(), 1u);
     EXPECT_EQ(list[0].names[0], "alice");
     EXPECT_EQ(list[0].publicIds[1], "pB");
-    EXPECT_TRUE(store_->listGames("pA", "playing", 1, 10, &total).empty());
+    EXPECT_TRUE(ok(store_->listGames("pA", "playing", std::nullopt, 10)).empty());
 }
 
 TEST_P(StoreTest, SeveralTokensPerPlayerAndRevocation) {
@@ -148,11 +154,11 @@ TEST_P(StoreTest, SeveralTokensPerPlayerAndRevocation) {
     ASSERT_TRUE(p);
     ASSERT_FALSE(store_->addToken(p->id, "hb"));
     EXPECT_TRUE(store_->addToken(p->id, "hb"));  // a token belongs to one player
-    EXPECT_EQ(store_->playerByTokenHash("ha")->id, p->id);
-    EXPECT_EQ(store_->playerByTokenHash("hb")->id, p->id);
+    EXPECT_EQ(ok(store_->playerByTokenHash("ha"))->id, p->id);
+    EXPECT_EQ(ok(store_->playerByTokenHash("hb"))->id, p->id);
     ASSERT_FALSE(store_->revokeToken("ha"));
-    EXPECT_FALSE(store_->playerByTokenHash("ha"));
-    EXPECT_EQ(store_->playerByTokenHash("hb")->id, p->id);
+    EXPECT_FALSE(ok(store_->playerByTokenHash("ha")));
+    EXPECT_EQ(ok(store_->playerByTokenHash("hb"))->id, p->id);
 }
 
 TEST_P(StoreTest, AccountsAreUniqueCaseInsensitively) {
@@ -164,16 +170,16 @@ TEST_P(StoreTest, AccountsAreUniqueCaseInsensitively) {
     EXPECT_EQ(*r, Registration::Registered);
     EXPECT_EQ(*store_->registerAccount(b->id, "alice_1", "hash-2"), Registration::UsernameTaken);
     EXPECT_EQ(*store_->registerAccount(a->id, "other", "hash-3"), Registration::AlreadyRegistered);
-    EXPECT_EQ(store_->playerById(b->id)->kind, "guest");
-    const PlayerRow p = *store_->playerById(a->id);
+    EXPECT_EQ(ok(store_->playerById(b->id))->kind, "guest");
+    const PlayerRow p = *ok(store_->playerById(a->id));
     EXPECT_EQ(p.kind, "account");
     EXPECT_EQ(p.name, "Alice_1");
-    auto acc = store_->accountByUsername("ALICE_1");
+    auto acc = ok(store_->accountByUsername("ALICE_1"));
     ASSERT_TRUE(acc);
     EXPECT_EQ(acc->player, a->id);
     EXPECT_EQ(acc->username, "Alice_1");
     EXPECT_EQ(acc->passwordHash, "hash-1");
-    EXPECT_FALSE(store_->accountByUsername("bob"));
+    EXPECT_FALSE(ok(store_->accountByUsername("bob")));
 }
 
 GameRow finishedGame(const std::string& id, std::int64_t p1, std::int64_t p2,
@@ -204,31 +210,30 @@ TEST_P(StoreTest, FinishingARatedGameRatesBothPlayersOnce) {
     EXPECT_EQ((*changes)[0].before, 1500);
     EXPECT_GT((*changes)[0].after, 1500);
     EXPECT_LT((*changes)[1].after, 1500);
-    const PlayerRow pa = *store_->playerById(a->id), pb = *store_->playerById(b->id);
+    const PlayerRow pa = *ok(store_->playerById(a->id)), pb = *ok(store_->playerById(b->id));
     EXPECT_EQ(pa.rating, (*changes)[0].after);
     EXPECT_EQ(pb.rating, (*changes)[1].after);
     EXPECT_LT(pa.rd, 350);
     EXPECT_EQ(pa.ratedGames, 1);
-    auto d = store_->loadGame("g1");
+    auto d = ok(store_->loadGame("g1"));
     ASSERT_EQ(d->ratings.size(), 2u);
     EXPECT_EQ(d->ratings[1].after, pb.rating);
     EXPECT_TRUE(d->game.rated);
     // A second finish of the same game is refused whole: the ratings do not move twice.
     EXPECT_FALSE(store_->finishGame(g));
-    EXPECT_EQ(store_->playerById(a->id)->rating, pa.rating);
-    EXPECT_EQ(store_->playerById(a->id)->ratedGames, 1);
+    EXPECT_EQ(ok(store_->playerById(a->id))->rating, pa.rating);
+    EXPECT_EQ(ok(store_->playerById(a->id))->ratedGames, 1);
 
-    std::int64_t total = 0;
-    auto top = store_->leaderboard(1, 10, &total);
-    EXPECT_EQ(total, 2);
+    auto top = ok(store_->leaderboard(std::nullopt, 10));
+    EXPECT_EQ(ok(store_->ratedPlayers()), 2);
     ASSERT_EQ(top.size(), 2u);
     EXPECT_EQ(top[0].publicId, "pA");
-    auto stats = store_->playerStats("pB");
+    auto stats = ok(store_->playerStats("pB"));
     ASSERT_TRUE(stats);
     EXPECT_EQ(stats->games, 1);
     EXPECT_EQ(stats->losses, 1);
     EXPECT_EQ(stats->wins, 0);
-    EXPECT_FALSE(store_->playerStats("pZ"));
+    EXPECT_FALSE(ok(store_->playerStats("pZ")));
 }
 
 TEST_P(StoreTest, UnratedAndAbortedGamesChangeNoRating) {
@@ -244,11 +249,10 @@ TEST_P(StoreTest, UnratedAndAbortedGamesChangeNoRating) {
         ASSERT_TRUE(c);
         EXPECT_TRUE(c->empty());
     }
-    EXPECT_EQ(store_->playerById(a->id)->rating, 1500);
-    EXPECT_EQ(store_->playerById(a->id)->ratedGames, 0);
-    std::int64_t total = 0;
-    EXPECT_TRUE(store_->leaderboard(1, 10, &total).empty());
-    EXPECT_EQ(total, 0);
+    EXPECT_EQ(ok(store_->playerById(a->id))->rating, 1500);
+    EXPECT_EQ(ok(store_->playerById(a->id))->ratedGames, 0);
+    EXPECT_TRUE(ok(store_->leaderboard(std::nullopt, 10)).empty());
+    EXPECT_EQ(ok(store_->ratedPlayers()), 0);
 }
 
 // A database written by the schema before migrations existed (user_version 0, one token per
@@ -295,18 +299,18 @@ INSERT INTO games VALUES ('g1', 'standard', 0, 0, 'open', 0, '1', 1, 1, 2, 'fini
         auto s = Store::open(path);
         ASSERT_TRUE(s) << s.error().message;
         Store& store = **s;
-        auto p = store.playerByTokenHash("hash-a");
+        auto p = ok(store.playerByTokenHash("hash-a"));
         ASSERT_TRUE(p);
         EXPECT_EQ(p->publicId, "pA");
         EXPECT_EQ(p->kind, "guest");
         EXPECT_EQ(p->rating, 1500);
         EXPECT_EQ(p->rd, 350);
         EXPECT_EQ(p->ratedGames, 0);
-        auto g = store.loadGame("g1");
+        auto g = ok(store.loadGame("g1"));
         ASSERT_TRUE(g);
         EXPECT_FALSE(g->game.rated);
         EXPECT_EQ(g->game.result, "1-0");
-        EXPECT_EQ(store.playerStats("pA")->wins, 1);
+        EXPECT_EQ(ok(store.playerStats("pA"))->wins, 1);
         // The new tables work on the migrated file.
         ASSERT_FALSE(store.addToken(p->id, "hash-a2"));
         EXPECT_EQ(*store.registerAccount(p->id, "alice", "pw"), Registration::Registered);
@@ -316,7 +320,7 @@ INSERT INTO games VALUES ('g1', 'standard', 0, 0, 'open', 0, '1', 1, 1, 2, 'fini
     {
         auto s = Store::open(path);  // a second open runs no migration again
         ASSERT_TRUE(s) << s.error().message;
-        EXPECT_EQ((*s)->playerByTokenHash("hash-a2")->kind, "account");
+        EXPECT_EQ(ok((*s)->playerByTokenHash("hash-a2"))->kind, "account");
     }
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -353,13 +357,13 @@ TEST_P(StoreTest, ConcurrentWritersAllCommit) {
             EXPECT_FALSE(store_->insertGame(g));
             for (int ply = 0; ply < kActions; ++ply) {
                 EXPECT_FALSE(store_->saveAction(g, {ply, "a1-a2", "", 100, ply + 1}));
-                EXPECT_TRUE(store_->playerById(a->id));
+                EXPECT_TRUE(ok(store_->playerById(a->id)));
             }
             EXPECT_TRUE(
                 store_->createPlayer("p" + std::to_string(t), "h" + std::to_string(t), "guest"));
         });
     for (auto& t : threads) t.join();
-    auto all = store_->loadUnfinished();
+    auto all = ok(store_->loadUnfinished());
     ASSERT_EQ(all.size(), static_cast<std::size_t>(kThreads));
     for (const GameData& d : all) {
         EXPECT_EQ(d.actions.size(), static_cast<std::size_t>(kActions));
@@ -398,11 +402,11 @@ TEST_P(StoreTest, ConcurrentRatedGamesOfOnePlayerAreRatedInTurn) {
             }
         });
     for (auto& t : threads) t.join();
-    EXPECT_EQ(store_->playerById(a->id)->ratedGames, kThreads * kGames);
+    EXPECT_EQ(ok(store_->playerById(a->id))->ratedGames, kThreads * kGames);
     std::map<double, double> next;  // A's rating before a game -> after it
     for (int t = 0; t < kThreads; ++t)
         for (int i = 0; i < kGames; ++i) {
-            auto d = store_->loadGame(numbered("g", t) + numbered("_", i));
+            auto d = ok(store_->loadGame(numbered("g", t) + numbered("_", i)));
             ASSERT_TRUE(d && d->ratings.size() == 2);
             const RatingChange& r = d->ratings[d->game.player[0] == a->id ? 0 : 1];
             EXPECT_TRUE(next.emplace(r.before, r.after).second) << "two games from " << r.before;
@@ -413,7 +417,7 @@ TEST_P(StoreTest, ConcurrentRatedGamesOfOnePlayerAreRatedInTurn) {
         ASSERT_NE(it, next.end()) << "no game starts from " << rating;
         rating = it->second;
     }
-    EXPECT_EQ(store_->playerById(a->id)->rating, rating);
+    EXPECT_EQ(ok(store_->playerById(a->id))->rating, rating);
 }
 
 // Several players registering one username (in any case) at once: one account, the others told
@@ -438,9 +442,9 @@ TEST_P(StoreTest, ConcurrentRegistrationsOfOneUsernameMakeOneAccount) {
     for (auto& t : threads) t.join();
     EXPECT_EQ(registered, 1);
     EXPECT_EQ(taken, kThreads - 1);
-    auto acc = store_->accountByUsername("same");
+    auto acc = ok(store_->accountByUsername("same"));
     ASSERT_TRUE(acc);
-    EXPECT_EQ(store_->playerById(acc->player)->kind, "account");
+    EXPECT_EQ(ok(store_->playerById(acc->player))->kind, "account");
 }
 
 // PostgreSQL only: a connection the server closed (a restart, an administrator) is reopened, and
@@ -458,7 +462,7 @@ TEST_P(StoreTest, ReconnectsAfterLosingItsConnection) {
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
     };
     terminate();
-    auto p = store_->playerByTokenHash("ha");  // a read
+    auto p = ok(store_->playerByTokenHash("ha"));  // a read
     ASSERT_TRUE(p);
     EXPECT_EQ(p->id, a->id);
     terminate();
@@ -469,8 +473,8 @@ TEST_P(StoreTest, ReconnectsAfterLosingItsConnection) {
     auto b = store_->createPlayer("pB", "hb", "bob");  // a transaction
     if (!b) b = store_->createPlayer("pB", "hb", "bob");
     ASSERT_TRUE(b) << b.error().message;
-    EXPECT_EQ(store_->playerById(a->id)->name, "alicia");
-    EXPECT_EQ(store_->playerById(b->id)->name, "bob");
+    EXPECT_EQ(ok(store_->playerById(a->id))->name, "alicia");
+    EXPECT_EQ(ok(store_->playerById(b->id))->name, "bob");
 }
 
 TEST(StoreTarget, PostgresUrisAreRecognizedAndTheirPasswordsHidden) {
@@ -483,6 +487,132 @@ TEST(StoreTarget, PostgresUrisAreRecognizedAndTheirPasswordsHidden) {
     EXPECT_EQ(redactTarget("postgresql://u:s3cret@h:5432/db"), "postgresql://u:***@h:5432/db");
     EXPECT_EQ(redactTarget("postgres://h/db?user=u&password=s3cret&sslmode=require"),
               "postgres://h/db?user=u&password=***&sslmode=require");
+}
+
+// A failing store answers every read with an error, never with "there is none" (a missing
+// player would become a new guest), and every write with an error; once it works again, nothing
+// was changed.
+TEST_P(StoreTest, AFailureIsAnErrorNotAnAbsence) {
+    reopen(true);
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    ASSERT_TRUE(a);
+    GameRow g;
+    g.id = "g1";
+    g.creator = g.player[0] = a->id;
+    ASSERT_FALSE(store_->insertGame(g));
+    ASSERT_TRUE(store_->injectFaults(true));
+    EXPECT_FALSE(store_->playerByTokenHash("ha"));
+    EXPECT_FALSE(store_->playerByTokenHash("unknown"));
+    EXPECT_FALSE(store_->playerById(a->id));
+    EXPECT_FALSE(store_->playerByPublicId("pA"));
+    EXPECT_FALSE(store_->accountByUsername("alice"));
+    EXPECT_FALSE(store_->playerStats("pA"));
+    EXPECT_FALSE(store_->loadGame("g1"));
+    EXPECT_FALSE(store_->loadUnfinished());
+    EXPECT_FALSE(store_->listGames("", "", std::nullopt, 10));
+    EXPECT_FALSE(store_->leaderboard(std::nullopt, 10));
+    EXPECT_FALSE(store_->ratedPlayers());
+    EXPECT_FALSE(store_->createPlayer("pB", "hb", "bob"));
+    EXPECT_TRUE(store_->renamePlayer(a->id, "alicia"));
+    g.version = 1;
+    EXPECT_TRUE(store_->saveAction(g, {0, "d2-d3", "1", 0, 1}));
+    ASSERT_TRUE(store_->injectFaults(false));
+    auto back = ok(store_->playerByTokenHash("ha"));
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->name, "alice");
+    EXPECT_FALSE(ok(store_->playerByTokenHash("hb")));
+    EXPECT_TRUE(ok(store_->loadGame("g1"))->actions.empty());
+    // Without fault injection enabled at open, the switch does nothing.
+    reopen();
+    EXPECT_FALSE(store_->injectFaults(true));
+    EXPECT_TRUE(ok(store_->playerById(a->id)));
+}
+
+// Listings page by key, not by offset: following `after` from page to page visits every row
+// once, in order, even when many rows tie on the first sort key.
+TEST_P(StoreTest, KeysetPagesVisitEveryRowOnceInOrder) {
+    auto gameId = [](int i) {
+        std::string id(1, 'g');
+        return id.append(std::to_string(100 + i));
+    };
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    std::vector<std::string> expected;  // newest first, then by id
+    for (int i = 0; i < 23; ++i) {
+        GameRow g = finishedGame(gameId(i), a->id, b->id, "1-0", true);
+        g.created = 1000 + i / 4;  // ties of four
+        ASSERT_FALSE(store_->insertGame(g));
+        if (i % 3 == 0) {
+            ASSERT_TRUE(store_->finishGame(g));  // rates players: some ties too
+        }
+    }
+    for (int c = 1005; c >= 1000; --c) {
+        for (int i = 0; i < 23; ++i) {
+            if (1000 + i / 4 == c) expected.push_back(gameId(i));
+        }
+    }
+    for (const std::string player : {"", "pA"}) {
+        std::vector<std::string> seen;
+        std::optional<GameKey> after;
+        for (int page = 0; page < 10; ++page) {
+            auto rows = ok(store_->listGames(player, "finished", after, 5));
+            for (const auto& r : rows) seen.push_back(r.game.id);
+            if (rows.size() < 5) break;
+            after = GameKey{rows.back().game.created, rows.back().game.id};
+        }
+        EXPECT_EQ(seen, expected) << "player '" << player << "'";
+    }
+    // The leaderboard: two players, one row each page.
+    auto first = ok(store_->leaderboard(std::nullopt, 1));
+    ASSERT_EQ(first.size(), 1u);
+    auto second =
+        ok(store_->leaderboard(RankKey{first[0].rating, first[0].ratedGames, first[0].id}, 1));
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_NE(second[0].id, first[0].id);
+    EXPECT_LE(second[0].rating, first[0].rating);
+    EXPECT_TRUE(
+        ok(store_->leaderboard(RankKey{second[0].rating, second[0].ratedGames, second[0].id}, 1))
+            .empty());
+}
+
+// Group commit: actions queued together from many games are committed together, each caller
+// told after its batch committed; a write that fails its batch (a ply stored twice) fails alone.
+TEST_P(StoreTest, BatchedActionsAreEachCommittedOrFailedAlone) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    constexpr int kGames = 20, kPlies = 10;
+    std::vector<GameRow> games(kGames);
+    for (int i = 0; i < kGames; ++i) {
+        games[i].id = std::string(1, 'g').append(std::to_string(i));
+        games[i].creator = games[i].player[0] = a->id;
+        games[i].status = "playing";
+        ASSERT_FALSE(store_->insertGame(games[i]));
+    }
+    std::mutex mu;
+    std::condition_variable cv;
+    int answered = 0, failed = 0;
+    auto done = [&](std::optional<Error> e) {
+        std::lock_guard lock(mu);
+        ++answered;
+        failed += e.has_value();
+        cv.notify_all();
+    };
+    for (int ply = 0; ply < kPlies; ++ply)
+        for (int i = 0; i < kGames; ++i)
+            store_->saveActionBatched(games[i], {ply, "d2-d3", "", 0, ply + 1}, done);
+    store_->saveActionBatched(games[3], {4, "a1-a2", "", 0, 5}, done);  // ply 4 again
+    {
+        std::unique_lock lock(mu);
+        ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60),
+                                [&] { return answered == kGames * kPlies + 1; }));
+    }
+    EXPECT_EQ(failed, 1);
+    for (int i = 0; i < kGames; ++i) {
+        auto d = ok(store_->loadGame(games[i].id));
+        ASSERT_TRUE(d);
+        ASSERT_EQ(d->actions.size(), static_cast<std::size_t>(kPlies));
+        EXPECT_EQ(d->actions[4].action, "d2-d3");
+        EXPECT_EQ(d->game.version, kPlies);
+    }
 }
 
 }  // namespace

@@ -255,7 +255,7 @@ TEST(Ratings, AbortedComputerAndUnratedGamesChangeNoRating) {
     }
     EXPECT_EQ(profile(server, a.id())["games"], 2);  // finished games: g2 and g3
     EXPECT_EQ(server.http("GET", "/api/leaderboard").second,
-              R"({"players":[],"page":1,"per_page":20,"total":0})");
+              R"({"players":[],"per_page":20,"total":0,"next":null})");
 }
 
 TEST(Ratings, LeaderboardAndProfileEndpoints) {
@@ -272,10 +272,29 @@ TEST(Ratings, LeaderboardAndProfileEndpoints) {
     EXPECT_EQ(top["players"][0]["rated_games"], 2);
     EXPECT_EQ(top["players"][0]["kind"], "guest");
     EXPECT_GT(top["players"][0]["rating"].get<int>(), top["players"][1]["rating"].get<int>());
-    Json page2 = Json::parse(server.http("GET", "/api/leaderboard?page=2&per_page=1").second);
+    EXPECT_TRUE(top["next"].is_null());
+    // Paged by cursor: each answer's `next` asks for the page after it; ranks carry on.
+    Json page1 = Json::parse(server.http("GET", "/api/leaderboard?per_page=1").second);
+    ASSERT_TRUE(page1["next"].is_string());
+    Json page2 = Json::parse(
+        server.http("GET", "/api/leaderboard?per_page=1&after=" + page1["next"].get<std::string>())
+            .second);
     ASSERT_EQ(page2["players"].size(), 1u);
     EXPECT_EQ(page2["players"][0], top["players"][1]);
     EXPECT_EQ(page2["players"][0]["rank"], 2);
+    EXPECT_EQ(page2["total"], 3);
+    Json page3 = Json::parse(
+        server.http("GET", "/api/leaderboard?per_page=1&after=" + page2["next"].get<std::string>())
+            .second);
+    EXPECT_EQ(page3["players"][0], top["players"][2]);
+    EXPECT_TRUE(page3["next"].is_null());
+    // page=1 is the first page still; later pages are asked for by cursor, and a bad cursor is
+    // refused.
+    EXPECT_EQ(server.http("GET", "/api/leaderboard?page=1").second,
+              server.http("GET", "/api/leaderboard").second);
+    EXPECT_EQ(server.http("GET", "/api/leaderboard?page=2").first, 400);
+    EXPECT_EQ(server.http("GET", "/api/leaderboard?after=x").first, 400);
+    EXPECT_EQ(server.http("GET", "/api/games?after=1_g1%27").first, 400);
     Json pa = profile(server, a.id());
     EXPECT_EQ(pa["id"], a.id());
     EXPECT_EQ(pa["name"], a.welcome()["player"]["name"]);

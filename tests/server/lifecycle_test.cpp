@@ -21,7 +21,7 @@ TEST(Http, HealthMetricsArchiveAndClientRoutes) {
     // No web client in the test tree: client routes fall back to index.html, which is missing.
     EXPECT_EQ(server.http("GET", "/game/g1").first, 404);
     EXPECT_EQ(server.http("GET", "/api/games?status=active").second,
-              R"({"games":[],"page":1,"per_page":20,"total":0})");
+              R"({"games":[],"per_page":20,"next":null})");
 }
 
 TEST(Lifecycle, RandomGamesEndByTheRulesWithSpectatorFollowing) {
@@ -65,7 +65,19 @@ TEST(Lifecycle, RandomGamesEndByTheRulesWithSpectatorFollowing) {
     }
     EXPECT_EQ(server.http("GET", "/api/games/gNOPE/record").first, 404);
     auto [status, list] = server.http("GET", "/api/games?player=" + a.id() + "&status=finished");
-    EXPECT_EQ(Json::parse(list)["total"], 3);
+    EXPECT_EQ(Json::parse(list)["games"].size(), 3u);
+    // Two at a time: the cursor of the first page gives the third game, then no more.
+    Json first = Json::parse(
+        server.http("GET", "/api/games?player=" + a.id() + "&status=finished&per_page=2").second);
+    ASSERT_EQ(first["games"].size(), 2u);
+    Json rest = Json::parse(server
+                                .http("GET", "/api/games?player=" + a.id() +
+                                                 "&status=finished&per_page=2&after=" +
+                                                 first["next"].get<std::string>())
+                                .second);
+    ASSERT_EQ(rest["games"].size(), 1u);
+    EXPECT_EQ(rest["games"][0], Json::parse(list)["games"][2]);
+    EXPECT_TRUE(rest["next"].is_null());
 }
 
 TEST(Lifecycle, ResignDrawAbortAndClaim) {

@@ -35,7 +35,7 @@ TEST_F(OnPostgres, AFullGameIsPlayedAndArchived) {
     EXPECT_EQ(record["status"], "finished");
     auto [ls, list] = server.http("GET", "/api/games?player=" + a.id());
     ASSERT_EQ(ls, 200);
-    EXPECT_EQ(Json::parse(list)["total"], 1) << list;
+    EXPECT_EQ(Json::parse(list)["games"].size(), 1u) << list;
     EXPECT_EQ(server.logText().find("store_error"), std::string::npos) << server.logText();
 }
 

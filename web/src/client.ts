@@ -293,6 +293,14 @@ export class Client {
         } else if (m.game && (m.code === 'unknown_game')) {
           const f = this.games.get(m.game);
           if (f) f.state = null;
+        } else if (m.code === 'internal' && !this.authed) {
+          // The server could not read the identity (a store failure): the token is kept and
+          // hello is said again shortly, never replaced by a new guest's.
+          setTimeout(() => { if (!this.authed) this.sendHello(); }, 2000);
+        } else if (m.code === 'internal' && m.game) {
+          // The game failed on the server and was reloaded from its store: follow it again.
+          const f = this.games.get(m.game);
+          if (f) this.subscribeGame(m.game, f);
         }
         break;
       }

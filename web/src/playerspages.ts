@@ -12,12 +12,16 @@ function link(path: string, text: string, attrs: Record<string, unknown> = {}): 
 
 export function renderLeaderboard(_app: App): Screen {
   const el = h('main');
+  // Paged by cursor (docs/protocol.md §10): cursors[i] starts page i + 1 (none for the first).
   let page = 1;
+  const cursors: (string | null)[] = [null];
   let data: any = null;
   let error = '';
   const load = async () => {
     try {
-      data = await fetchJson(`/api/leaderboard?page=${page}&per_page=${PER_PAGE}`);
+      const after = cursors[page - 1];
+      data = await fetchJson(`/api/leaderboard?per_page=${PER_PAGE}${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+      if (typeof data.next === 'string') cursors[page] = data.next;
       error = '';
     } catch (e: any) {
       error = `Could not load the leaderboard: ${e.message}`;
@@ -37,7 +41,7 @@ export function renderLeaderboard(_app: App): Screen {
       data && pages > 1 ? h('div.row',
         h('button.btn.small', { type: 'button', disabled: page <= 1, on: { click: () => { page--; void load(); } } }, '◀'),
         h('span.hint', `page ${page} / ${pages}`),
-        h('button.btn.small', { type: 'button', disabled: page >= pages, on: { click: () => { page++; void load(); } } }, '▶')) : null,
+        h('button.btn.small', { type: 'button', disabled: page >= pages || !cursors[page], on: { click: () => { page++; void load(); } } }, '▶')) : null,
       h('p', link('/', '← lobby'))));
   }
   void load();

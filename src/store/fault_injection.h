@@ -1,0 +1,38 @@
+#pragma once
+// Test mode only: a connection that fails on demand. While the switch is on, every statement,
+// begin and commit fails with "store: injected fault", as when the disk is full or the database
+// server is gone; otherwise each call goes to the real connection. It lets the server tests check
+// that a store failure is answered as an error, never as an absence, and changes nothing.
+#include <atomic>
+#include <memory>
+
+#include "store/database.h"
+
+namespace rainet::store {
+
+class FaultInjection final : public Database {
+  public:
+    FaultInjection(std::unique_ptr<Database> inner, const std::atomic<bool>& failing)
+        : inner_(std::move(inner)), failing_(failing) {}
+
+    Dialect dialect() const override { return inner_->dialect(); }
+    std::unique_ptr<Statement> prepare(const char* sql, bool cached) override;
+    std::optional<Error> exec(const char* sql) override;
+    std::optional<Error> begin() override;
+    std::optional<Error> commit() override;
+    void rollback() override { inner_->rollback(); }
+    std::optional<Error> beginRead() override;
+    void endRead() override { inner_->endRead(); }
+    const char* lockRows() const override { return inner_->lockRows(); }
+    Result<int> schemaVersion() override { return inner_->schemaVersion(); }
+    std::optional<Error> setSchemaVersion(int version) override {
+        return inner_->setSchemaVersion(version);
+    }
+
+  private:
+    bool failing() const { return failing_.load(std::memory_order_relaxed); }
+    std::unique_ptr<Database> inner_;
+    const std::atomic<bool>& failing_;
+};
+
+}  // namespace rainet::store

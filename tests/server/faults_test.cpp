@@ -1,0 +1,138 @@
+// Faults inside the server: a store that fails on demand (test mode: POST /api/test/store?fail=1)
+// is answered with `internal` errors that change nothing, never taken for "no such thing"; an
+// exception thrown on demand (POST /api/test/throw?in=...) fails only the connection, game or
+// request concerned while the server keeps serving everyone else.
+#include <gtest/gtest.h>
+
+#include "players.h"
+
+namespace rainet::test {
+namespace {
+
+Json helloAnswer(WsClient& c, const std::string& token, int id) {
+    Json hello{{"type", "hello"}, {"id", id}};
+    if (!token.empty()) hello["token"] = token;
+    c.send(hello);
+    return c.waitFor([](const Json& j) { return j["type"] == "welcome" || j["type"] == "error"; });
+}
+
+TEST(StoreFailure, IsAnInternalErrorThatChangesNothing) {
+    ServerProcess server(dbPath("storefail"));
+    Player a(server.port()), b(server.port());
+    const std::string g = startGame(a, b);
+    playOne(a, b, g, a.game(g).legal[0]);
+    const std::string before = snapshotOf(b, g).dump();
+
+    ASSERT_EQ(server.http("POST", "/api/test/store?fail=1").first, 200);
+    // hello with a valid token: an error, not a new guest (the browser would overwrite its token).
+    WsClient c(server.port());
+    Json answer = helloAnswer(c, a.token(), 1);
+    EXPECT_EQ(answer["type"], "error");
+    EXPECT_EQ(answer["code"], "internal");
+    EXPECT_EQ(answer["id"], 1);
+    // Without a token no guest can be made either; the connection stays usable.
+    answer = helloAnswer(c, "", 2);
+    EXPECT_EQ(answer["code"], "internal");
+    // A game action is not acknowledged; a game not in memory is not "unknown".
+    const std::string legal = b.game(g).legal[0];
+    EXPECT_EQ(b.request({{"type", "act"}, {"game", g}, {"action", legal}})["code"], "internal");
+    EXPECT_EQ(b.request({{"type", "watch"}, {"game", "gNOPE"}})["code"], "internal");
+    // HTTP: 500, not 404 or an empty list.
+    EXPECT_EQ(server.http("GET", "/api/games/" + g),
+              (std::pair<int, std::string>{500, R"({"error":"internal"})"}));
+    EXPECT_EQ(server.http("GET", "/api/games/" + g + "/record").first, 500);
+    EXPECT_EQ(server.http("GET", "/api/games?status=playing").first, 500);
+    EXPECT_EQ(server.http("GET", "/api/leaderboard").first, 500);
+    EXPECT_EQ(server.http("GET", "/api/players/" + a.id()).first, 500);
+
+    ASSERT_EQ(server.http("POST", "/api/test/store?fail=0").first, 200);
+    // The same player, the same token, the same game, as it was.
+    answer = helloAnswer(c, a.token(), 3);
+    ASSERT_EQ(answer["type"], "welcome") << answer.dump();
+    EXPECT_EQ(answer["token"], a.token());
+    EXPECT_EQ(answer["player"]["id"], a.id());
+    ASSERT_EQ(answer["games"].size(), 1u);
+    EXPECT_EQ(answer["games"][0]["game"], g);
+    EXPECT_EQ(snapshotOf(b, g).dump(), before);
+    playOne(a, b, g, legal);
+    EXPECT_EQ(server.http("GET", "/api/games/" + g).first, 200);
+}
+
+TEST(Exceptions, AConnectionThatThrowsIsClosedAndNobodyElseNotices) {
+    ServerProcess server(dbPath("throwconn"));
+    Player a(server.port()), b(server.port()), c(server.port());
+    const std::string g = startGame(a, b);
+    ASSERT_EQ(server.http("POST", "/api/test/throw?in=connection").first, 200);
+    c.ws().send(Json{{"type", "ping"}, {"id", 1}});
+    EXPECT_EQ(c.ws().closeCode(), 1011);  // waits for the close
+    EXPECT_TRUE(c.ws().isClosed());
+    playOne(a, b, g, a.game(g).legal[0]);
+    playOne(a, b, g, b.game(g).legal[0]);
+    Player d(server.port());  // new connections are served
+    EXPECT_EQ(d.request({{"type", "create"}, {"opponent", "open"}})["type"], "ack");
+    EXPECT_NE(server.http("GET", "/metrics").second.find("rainet_connections_failed_total 1"),
+              std::string::npos);
+}
+
+TEST(Exceptions, AGameThatThrowsFailsAloneAndIsReloadedFromTheStore) {
+    ServerProcess server(dbPath("throwgame"));
+    Player a(server.port()), b(server.port()), c(server.port()), d(server.port());
+    const std::string g1 = startGame(a, b), g2 = startGame(c, d);
+    playOne(a, b, g1, a.game(g1).legal[0]);
+    // The game as b sees it, presence aside (who follows it changes when it fails).
+    auto state = [&] {
+        Json j = snapshotOf(b, g1);
+        j.erase("players");
+        return j;
+    };
+    const Json before = state();
+
+    ASSERT_EQ(server.http("POST", "/api/test/throw?in=game").first, 200);
+    const std::string legal = b.game(g1).legal[0];
+    Json r = b.request({{"type", "act"}, {"game", g1}, {"action", legal}});
+    EXPECT_EQ(r["code"], "internal");
+    // The other player of that game is told which game failed.
+    Json told = a.take([&](const Json& j) { return j["type"] == "error" && j["game"] == g1; });
+    EXPECT_EQ(told["code"], "internal");
+    // The other game goes on.
+    playOne(c, d, g2, c.game(g2).legal[0]);
+    // Followed again, the game is rebuilt from the store as it was, and plays on.
+    EXPECT_EQ(state(), before);
+    snapshotOf(a, g1);
+    playOne(a, b, g1, legal);
+    EXPECT_NE(server.http("GET", "/metrics").second.find("rainet_games_failed_total 1"),
+              std::string::npos);
+}
+
+TEST(Exceptions, ABotSearchThatThrowsFailsOnlyItsGame) {
+    ServerProcess server(dbPath("throwbot"));
+    Player a(server.port()), b(server.port()), c(server.port());
+    const std::string other = startGame(b, c);
+    Json ack = a.request({{"type", "create"}, {"opponent", "computer"}, {"side", "1"}});
+    const std::string g = ack["game"];
+    a.take([&](const Json& j) { return j["type"] == "snapshot"; });
+    EXPECT_EQ(a.request({{"type", "setup"}, {"game", g}, {"random", true}})["type"], "ack");
+    a.take([&](const Json& j) { return j["type"] == "event" && j["kind"] == "start"; });
+    ASSERT_EQ(server.http("POST", "/api/test/throw?in=bot").first, 200);
+    const long v = a.game(g).v;
+    EXPECT_EQ(a.request({{"type", "act"}, {"game", g}, {"action", a.game(g).legal[0]}})["type"],
+              "ack");
+    Json told = a.take([&](const Json& j) { return j["type"] == "error" && j["game"] == g; });
+    EXPECT_EQ(told["code"], "internal");
+    playOne(b, c, other, b.game(other).legal[0]);
+    // Followed again: rebuilt from the store, the computer thinks again and moves.
+    snapshotOf(a, g);
+    a.waitVersion(g, v + 2);
+    EXPECT_EQ(a.game(g).v, v + 2);
+}
+
+TEST(Exceptions, AnHttpRequestThatThrowsIsAnswered500) {
+    ServerProcess server(dbPath("throwhttp"));
+    ASSERT_EQ(server.http("POST", "/api/test/throw?in=http").first, 200);
+    EXPECT_EQ(server.http("GET", "/api/leaderboard"),
+              (std::pair<int, std::string>{500, R"({"error":"internal"})"}));
+    EXPECT_EQ(server.http("GET", "/healthz").first, 200);
+}
+
+}  // namespace
+}  // namespace rainet::test
