@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <thread>
@@ -249,6 +250,28 @@ TEST_P(StoreTest, UnratedAndAbortedGamesChangeNoRating) {
     std::int64_t total = 0;
     EXPECT_TRUE(store_->leaderboard(1, 10, &total).empty());
     EXPECT_EQ(total, 0);
+}
+
+// The background checkpointer copies the WAL into the database file while the store is open, so
+// the WAL does not grow without end (it did: the checkpointer's connection never opened the WAL,
+// and the database file stayed one page while the WAL held everything).
+TEST(StoreCheckpoints, TheWalIsCopiedIntoTheDatabaseWhileOpen) {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("rainet_store_checkpoint_" + std::to_string(::getpid()) + ".db"))
+                                 .string();
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+    auto s = Store::open(path);
+    ASSERT_TRUE(s) << s.error().message;
+    for (int i = 0; i < 200; ++i)
+        ASSERT_TRUE((*s)->createPlayer(std::string("p").append(std::to_string(i)),
+                                       std::string("h").append(std::to_string(i)), "x"));
+    // The checkpointer runs once a second: wait (at most 20 s) until the file holds the tables.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::filesystem::file_size(path) <= 4096 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_GT(std::filesystem::file_size(path), 4096u);
+    s->reset();
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
 }
 
 // A database written by the schema before migrations existed (user_version 0, one token per
