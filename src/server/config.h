@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "server/expiry.h"
+
 namespace rainet::server {
 
 struct Config {
@@ -14,6 +16,7 @@ struct Config {
     int botThreads = 1;           // the computer thinks here, never on a network thread
     int ratePerSecond = 20;       // per connection; the burst is twice this
     std::int64_t graceCs = 6000;  // claim_win after the opponent has been gone this long
+    ExpiryConfig expiry;          // games nobody attends end (server/expiry.h)
     bool testMode = false;        // manual time, sequential ids, POST /api/test/advance
 };
 

@@ -20,7 +20,18 @@ Hub::Hub(asio::io_context& io, store::Store& store, TimeSource& time, IdSource& 
       ids_(ids),
       config_(config),
       metrics_(metrics),
-      bots_(static_cast<std::size_t>(std::max(1, config.botThreads))) {}
+      bots_(static_cast<std::size_t>(std::max(1, config.botThreads))),
+      expirySweep_(io) {
+    if (!time_.isManual()) sweepExpired();
+}
+
+void Hub::sweepExpired() {
+    for (auto& r : rooms()) r->run([](GameRoom& room) { room.checkExpiry(); });
+    expirySweep_.expires_after(kExpirySweepEvery);
+    expirySweep_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) sweepExpired();
+    });
+}
 
 Hub::~Hub() {
     passwords_.join();
@@ -155,11 +166,12 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     const std::string key = m.id.dump();
     {
         std::lock_guard lock(createdMu_);
-        auto& mine = created_[p.id];
-        if (auto it = mine.find(key); it != mine.end()) {
-            c->send(it->second);  // repeated create: acknowledged again, no second game
-            return nullptr;
-        }
+        if (auto mine = created_.find(p.id); mine != created_.end())
+            for (const CreateAck& e : mine->second)
+                if (e.key == key) {
+                    c->send(e.ack);  // repeated create: acknowledged again, no second game
+                    return nullptr;
+                }
     }
     store::GameRow row;
     row.preset = m.preset;
@@ -177,18 +189,15 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     const int mine = m.side == "1" ? 0 : m.side == "2" ? 1 : static_cast<int>(ids_.seed() >> 63);
     row.player[mine] = p.id;
     row.status = computer ? "setup" : "open";
-    auto room = launch(
-        row, computer ? std::optional<Side>(mine ? Side::One : Side::Two) : std::nullopt);
+    auto room =
+        launch(row, computer ? std::optional<Side>(mine ? Side::One : Side::Two) : std::nullopt);
     if (!room) {
         metrics_.error(ErrorCode::Internal);
         c->send(protocol::renderError(ErrorCode::Internal, "the game could not be stored", m.id));
         return nullptr;
     }
     const std::string ack = protocol::renderAck(m.id, row.id);
-    {
-        std::lock_guard lock(createdMu_);
-        created_[p.id][key] = ack;
-    }
+    rememberCreate(p.id, key, ack);
     if (m.opponent == "open")
         setLobbyEntry(row.id, lobbyEntry(row, store_.playerById(p.id).value_or(p)));
     logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
@@ -199,10 +208,31 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     return *room;
 }
 
+void Hub::rememberCreate(std::int64_t player, const std::string& key, const std::string& ack) {
+    const std::int64_t now = time_.nowCs();
+    std::lock_guard lock(createdMu_);
+    auto& mine = created_[player];
+    mine.push_back({key, ack, now});
+    ++metrics_.createIdsHeld;
+    if (mine.size() > kCreateIdsPerPlayer) {
+        mine.pop_front();
+        --metrics_.createIdsHeld;
+    }
+    // Now and then (at most once a minute) everyone's old entries go.
+    if (now - createdSweptAt_ < 6000) return;
+    createdSweptAt_ = now;
+    for (auto it = created_.begin(); it != created_.end();) {
+        auto& acks = it->second;
+        while (!acks.empty() && now - acks.front().at > kCreateIdsKeptCs) {
+            acks.pop_front();
+            --metrics_.createIdsHeld;
+        }
+        it = acks.empty() ? created_.erase(it) : std::next(it);
+    }
+}
+
 Result<std::shared_ptr<GameRoom>> Hub::launch(store::GameRow& row, std::optional<Side> botSide) {
-    row.created = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
+    row.created = time_.unixMs();
     std::optional<Error> e;
     for (int attempt = 0; attempt < 100; ++attempt) {  // a new id may collide: draw again
         row.id = ids_.gameId();
@@ -237,7 +267,8 @@ Result<std::string> Hub::rematch(const store::GameRow& old) {
     if (computer) botSide = row.player[0] == row.creator ? Side::Two : Side::One;
     auto room = launch(row, botSide);
     if (!room) return room.error();
-    logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}, {"rematch_of", old.id}});
+    logEvent("game_created",
+             {{"game", row.id}, {"opponent", row.opponent}, {"rematch_of", old.id}});
     (*room)->run([](GameRoom& r) { r.activate(); });
     return row.id;
 }
@@ -485,7 +516,11 @@ void Hub::unsubscribeLobby(const Client* c) {
 
 void Hub::advanceTime(std::int64_t cs) {
     if (auto* manual = dynamic_cast<ManualTime*>(&time_)) manual->advance(cs);
-    for (auto& r : rooms()) r->run([](GameRoom& room) { room.checkClock(); });
+    for (auto& r : rooms())
+        r->run([](GameRoom& room) {
+            room.checkClock();
+            room.checkExpiry();
+        });
 }
 
 }  // namespace rainet::server

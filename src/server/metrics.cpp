@@ -32,6 +32,14 @@ std::string Metrics::render() const {
         {"rainet_actions_total", "counter", "Game actions applied (rate() gives actions/s).",
          actions},
         {"rainet_http_requests_total", "counter", "HTTP requests served.", httpRequests},
+        {"rainet_bots", "gauge",
+         "The computer's players held, one per level per bot thread (each with its search "
+         "memory).",
+         botsHeld},
+        {"rainet_games_expired_total", "counter",
+         "Games ended because nobody attended them (docs/protocol.md, expiry).", gamesExpired},
+        {"rainet_create_ids", "gauge", "Request ids of `create` remembered to answer repeats.",
+         createIdsHeld},
     };
     for (const Single& m : singles) {
         metric(m.name, m.type, m.help);

@@ -23,6 +23,9 @@ struct Metrics {
     std::array<std::atomic<std::int64_t>, kGameStates> gamesLoaded{};  // rooms in memory by state
     std::array<std::atomic<std::int64_t>, protocol::kErrorCodeCount> errors{};
     std::atomic<std::int64_t> slowConsumersClosed{0};
+    std::atomic<std::int64_t> botsHeld{0};       // the computer's players (server/bot_workers.h)
+    std::atomic<std::int64_t> gamesExpired{0};   // games ended by expiry (server/expiry.h)
+    std::atomic<std::int64_t> createIdsHeld{0};  // create request ids remembered (Hub::create)
 
     void error(protocol::ErrorCode c) { ++errors[static_cast<int>(c)]; }
     std::string render() const;
