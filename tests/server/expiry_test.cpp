@@ -37,20 +37,6 @@ void awaitGone(Player& p, std::set<std::string> games, const std::string& side) 
     });
 }
 
-// A game `a` created (side 1) and `b` joined, in setup.
-std::string createAndJoin(Player& a, Player& b, Json create = Json::object()) {
-    create["type"] = "create";
-    create["side"] = "1";
-    if (!create.contains("opponent")) create["opponent"] = "invite";
-    Json ack = a.request(create);
-    EXPECT_EQ(ack["type"], "ack") << ack.dump();
-    const std::string g = ack["game"];
-    a.take([&](const Json& j) { return j["type"] == "snapshot"; });
-    EXPECT_EQ(b.request({{"type", "join"}, {"game", g}})["type"], "ack");
-    b.take([&](const Json& j) { return j["type"] == "snapshot"; });
-    return g;
-}
-
 TEST(Expiry, AnOpenGameItsCreatorLeftIsAbortedAndLeavesTheLobby) {
     ServerProcess server(dbPath("expire_open"), {"--expire-open", "600"});
     Player a(server.port()), watcher(server.port());
