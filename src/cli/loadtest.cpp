@@ -1,7 +1,10 @@
 // `rainet loadtest`: opens N client pairs (plus spectators) to a running `rainet serve` over
 // loopback, plays random legal games at a given pace, and reports actions/s, latencies (act -> ack
 // to the mover, act -> event at the opponent and at a spectator; p50/p99), the server's RSS per
-// game and CPU. Games that end are replaced, so N stay in play.
+// game and CPU. Games that end are replaced, so N stay in play. With --abandon P, P% of the games
+// are abandoned instead (both players disconnect while the game is open, in setup or in play, and
+// come back with their tokens to start another), which the server's expiry must clean up;
+// --sample S prints the server's RSS, open descriptors and database size every S seconds.
 #include <utility>
 
 #include <unistd.h>
@@ -12,6 +15,7 @@
 #include <boost/beast/websocket.hpp>
 #include <chrono>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -40,10 +44,14 @@ struct Options {
     int seconds = 30;
     int rampPerSecond = 500;  // new games started per second
     int serverPid = 0;
+    int abandonPercent = 0;  // of the games started
+    int sampleSeconds = 0;   // 0: no samples
+    std::string dbFile;      // its size (with -wal) in the samples
 };
 
 struct Stats {
     std::int64_t started = 0, finished = 0, actions = 0, connectErrors = 0, closed = 0;
+    std::int64_t abandoned = 0;
     std::map<std::string, std::int64_t> errors;
     std::vector<std::uint32_t> latencyUs;   // act -> ack
     std::vector<std::uint32_t> opponentUs;  // act -> the action event at the opponent
@@ -118,14 +126,8 @@ class Pair : public std::enable_shared_from_this<Pair> {
         : io_(io), stats_(stats), opt_(o), timer_(io), rng_(seed) {}
 
     void start(const tcp::endpoint& ep) {
-        auto self = shared_from_this();
-        for (int i = 0; i < 2 + opt_.spectators; ++i) {
-            auto c = std::make_shared<Conn>(io_, stats_);
-            conns_.push_back(c);
-            c->start(
-                ep, [self, c](const Json&) { c->send(R"({"type":"hello"})"); },
-                [self, i](const Json& j) { self->onMessage(i, j); });
-        }
+        ep_ = ep;
+        connect();
     }
     void stop() {
         stopping_ = true;
@@ -134,10 +136,46 @@ class Pair : public std::enable_shared_from_this<Pair> {
     }
 
   private:
+    // Opens the pair's connections (again after an abandon: the players come back with their
+    // tokens); messages of earlier connections are ignored.
+    void connect() {
+        auto self = shared_from_this();
+        const int generation = ++generation_;
+        welcomed_ = 0;
+        conns_.clear();
+        for (int i = 0; i < 2 + opt_.spectators; ++i) {
+            auto c = std::make_shared<Conn>(io_, stats_);
+            conns_.push_back(c);
+            Json hello{{"type", "hello"}};
+            if (i < 2 && !tokens_[i].empty()) hello["token"] = tokens_[i];
+            c->start(
+                ep_, [c, text = hello.dump()](const Json&) { c->send(text); },
+                [self, i, generation](const Json& j) {
+                    if (generation == self->generation_) self->onMessage(i, j);
+                });
+        }
+    }
+    // Both players (and spectators) drop the game where it stands and come back for another.
+    void abandon() {
+        ++stats_.abandoned;
+        abandonAt_ = -1;
+        legal_.clear();
+        timer_.cancel();
+        for (auto& c : conns_) c->close();
+        connect();
+    }
+    // Whether this game is to be abandoned at `stage` (0 open, 1 setup, 2+ after that many
+    // actions of the pair).
+    bool abandonsAt(int stage) {
+        if (abandonAt_ != stage) return false;
+        abandon();
+        return true;
+    }
     void onMessage(int who, const Json& j) {
         if (!j.is_object()) return;
         const std::string type = j.value("type", "");
         if (type == "welcome") {
+            if (who < 2) tokens_[who] = j["token"].get<std::string>();
             if (++welcomed_ == static_cast<int>(conns_.size())) create();
         } else if (type == "error") {
             ++stats_.errors[j.value("code", "?")];
@@ -145,9 +183,11 @@ class Pair : public std::enable_shared_from_this<Pair> {
             const std::string id = j["id"].get<std::string>();
             if (id[0] == 'c') {
                 game_ = j["game"];
+                if (abandonsAt(0)) return;
                 conns_[1]->send(
                     Json{{"type", "join"}, {"id", "j" + game_}, {"game", game_}}.dump());
             } else if (id[0] == 'j') {
+                if (abandonsAt(1)) return;
                 for (std::size_t i = 2; i < conns_.size(); ++i)
                     conns_[i]->send(Json{{"type", "watch"}, {"game", game_}}.dump());
                 for (int i = 0; i < 2; ++i)
@@ -172,15 +212,21 @@ class Pair : public std::enable_shared_from_this<Pair> {
                 const auto us = static_cast<std::uint32_t>(
                     std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent_)
                         .count());
-                if (stats_.measuring) (who == 2 ? stats_.watcherUs : stats_.opponentUs).push_back(us);
+                if (stats_.measuring)
+                    (who == 2 ? stats_.watcherUs : stats_.opponentUs).push_back(us);
             }
             if (who >= 2) return;
+            if (kind == "action" && abandonAt_ >= 2 && j["ply"].get<int>() + 1 >= abandonAt_ &&
+                abandonsAt(abandonAt_))
+                return;
             if ((kind == "start" || kind == "action") && j.contains("legal")) {
                 legal_ = j["legal"].get<std::vector<std::string>>();
                 mover_ = who;
                 schedule();
             } else if (kind == "end" && who == 0) {
                 if (stats_.measuring) ++stats_.finished;
+                // Everyone moves on, as a browser leaving the page of an ended game does.
+                for (auto& c : conns_) c->send(Json{{"type", "leave"}, {"game", game_}}.dump());
                 create();
             }
         }
@@ -188,6 +234,11 @@ class Pair : public std::enable_shared_from_this<Pair> {
     void create() {
         if (stopping_) return;
         ++stats_.started;
+        abandonAt_ = -1;
+        if (static_cast<int>(rng_() % 100) < opt_.abandonPercent) {
+            const int stage = static_cast<int>(rng_() % 3);
+            abandonAt_ = stage < 2 ? stage : 2 + static_cast<int>(rng_() % 30);
+        }
         conns_[0]->send(Json{
             {"type", "create"},
             {"id", "c" + std::to_string(++created_)},
@@ -218,6 +269,10 @@ class Pair : public std::enable_shared_from_this<Pair> {
     asio::steady_timer timer_;
     std::mt19937_64 rng_;
     std::vector<std::shared_ptr<Conn>> conns_;
+    tcp::endpoint ep_;
+    std::string tokens_[2];
+    int generation_ = 0;
+    int abandonAt_ = -1;  // the stage at which the current game is abandoned; -1: played out
     int welcomed_ = 0, created_ = 0, mover_ = 0;
     std::int64_t acts_ = 0;
     std::string game_;
@@ -227,6 +282,27 @@ class Pair : public std::enable_shared_from_this<Pair> {
     bool awaitOpponent_ = false, awaitWatcher_ = false;
     bool stopping_ = false;
 };
+
+// Open descriptors of a process (0 when unknown).
+long openDescriptors(int pid) {
+    std::error_code ec;
+    long n = 0;
+    for (std::filesystem::directory_iterator it("/proc/" + std::to_string(pid) + "/fd", ec), end;
+         !ec && it != end; it.increment(ec))
+        ++n;
+    return n;
+}
+
+// A file's size and its -wal's, in bytes (0 when missing).
+std::uintmax_t fileWithWal(const std::string& path) {
+    std::uintmax_t total = 0;
+    for (const std::string& p : {path, path + "-wal"}) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(p, ec);
+        if (!ec) total += size;
+    }
+    return total;
+}
 
 // utime + stime of a process in seconds, and its RSS in KiB (0 when unknown).
 std::pair<double, long> processUsage(int pid) {
@@ -251,7 +327,8 @@ std::pair<double, long> processUsage(int pid) {
 int run(const Args& args);
 const Command kLoadtest{"loadtest",
                         "loadtest [--port P] [--games N] [--spectators K] [--pace MS] "
-                        "[--seconds S] [--ramp GAMES_PER_S] [--server-pid PID]",
+                        "[--seconds S] [--ramp GAMES_PER_S] [--server-pid PID] [--abandon PERCENT] "
+                        "[--sample SECONDS] [--db-file FILE]",
                         "play N concurrent random games against a local server and report "
                         "actions/s, latency, RSS and CPU",
                         run};
@@ -262,6 +339,10 @@ int run(const Args& args) {
         if (i + 1 >= args.size())
             return usageError(kLoadtest, "option " + args[i] + " needs a value");
         const std::string& a = args[i];
+        if (a == "--db-file") {
+            o.dbFile = args[++i];
+            continue;
+        }
         int v = 0;
         try {
             v = std::stoi(args[i + 1]);
@@ -283,6 +364,10 @@ int run(const Args& args) {
             o.rampPerSecond = std::max(1, v);
         else if (a == "--server-pid")
             o.serverPid = v;
+        else if (a == "--abandon")
+            o.abandonPercent = std::clamp(v, 0, 100);
+        else if (a == "--sample")
+            o.sampleSeconds = std::max(0, v);
         else
             return usageError(kLoadtest, "unknown option " + a);
     }
@@ -304,6 +389,28 @@ int run(const Args& args) {
         }
     };
     rampUp();
+    // Samples over the whole run (ramp included), for soak tests: memory, descriptors and the
+    // database must level off while games start, end and are abandoned.
+    asio::steady_timer sampler(io);
+    const Clock::time_point began = Clock::now();
+    std::function<void()> sample = [&] {
+        const double t = std::chrono::duration<double>(Clock::now() - began).count();
+        std::cout << "sample t " << static_cast<long>(t) << " s  started " << stats.started
+                  << "  finished " << stats.finished << "  abandoned " << stats.abandoned
+                  << "  actions " << stats.actions;
+        if (o.serverPid)
+            std::cout << "  rss " << processUsage(o.serverPid).second / 1024.0 << " MiB  fds "
+                      << openDescriptors(o.serverPid);
+        if (!o.dbFile.empty())
+            std::cout << "  db " << static_cast<double>(fileWithWal(o.dbFile)) / (1 << 20)
+                      << " MiB";
+        std::cout << std::endl;
+        sampler.expires_after(std::chrono::seconds(o.sampleSeconds));
+        sampler.async_wait([&](beast::error_code ec) {
+            if (!ec) sample();
+        });
+    };
+    if (o.sampleSeconds) sample();
     const double rampSeconds = static_cast<double>(o.games) / o.rampPerSecond + 5;  // and settle
     std::pair<double, long> serverStart{}, selfStart{};
     Clock::time_point measureStart;
@@ -340,6 +447,7 @@ int run(const Args& args) {
                       << "actions               " << stats.actions << " ("
                       << stats.actions / measured << " /s)\n"
                       << "games finished        " << stats.finished << "\n"
+                      << "games abandoned       " << stats.abandoned << "\n"
                       << "act->ack latency ms   " << percentiles(stats.latencyUs) << "\n"
                       << "act->opponent ms      " << percentiles(stats.opponentUs) << "\n"
                       << "act->spectator ms     " << percentiles(stats.watcherUs) << "\n"
@@ -356,6 +464,7 @@ int run(const Args& args) {
             std::cout.flush();
             for (auto& p : pairs) p->stop();
             ramp.cancel();
+            sampler.cancel();
             io.stop();
         });
     });

@@ -14,7 +14,9 @@ const Command kServe{
     "serve [--listen HOST:PORT] [--db FILE|postgresql://URI] [--web DIR] [--threads N] "
     "[--grace SECONDS] [--rate MSGS_PER_S] [--sync off|normal|full] [--max-connections N] "
     "[--max-per-address N] [--hello-timeout SECONDS] [--identities-per-minute N] "
-    "[--trust-proxy CIDR...] [--password-cost interactive|min] [--test-mode]",
+    "[--trust-proxy CIDR...] [--password-cost interactive|min] [--expire-open SECONDS] "
+    "[--expire-setup SECONDS] [--expire-abandoned SECONDS] [--expire-computer SECONDS] "
+    "[--test-mode]",
     "run the multiplayer server (WebSocket protocol: docs/protocol.md)", run};
 
 int run(const Args& args) {
@@ -40,7 +42,7 @@ int run(const Args& args) {
         } else if (a == "--listen" || a == "--db" || a == "--web" || a == "--threads" ||
                    a == "--grace" || a == "--rate" || a == "--sync" || a == "--max-connections" ||
                    a == "--max-per-address" || a == "--hello-timeout" ||
-                   a == "--identities-per-minute") {
+                   a == "--identities-per-minute" || a.starts_with("--expire-")) {
             if (!(v = value())) return usageError(kServe, a + " needs a value");
             try {
                 if (a == "--listen") c.listen = *v;
@@ -57,6 +59,15 @@ int run(const Args& args) {
                 if (a == "--hello-timeout") c.helloTimeoutS = std::clamp(std::stoi(*v), 1, 3600);
                 if (a == "--identities-per-minute")
                     c.identitiesPerMinute = std::clamp(std::stoi(*v), 0, 6000);
+                // Expiry delays (server/expiry.h), in seconds; 0 = never.
+                std::int64_t* expiry = a == "--expire-open"        ? &c.expiry.openCs
+                                       : a == "--expire-setup"     ? &c.expiry.setupCs
+                                       : a == "--expire-abandoned" ? &c.expiry.abandonedCs
+                                       : a == "--expire-computer"  ? &c.expiry.computerCs
+                                                                   : nullptr;
+                if (a.starts_with("--expire-") && !expiry)
+                    return usageError(kServe, "unknown option " + a);
+                if (expiry) *expiry = std::max(0, std::stoi(*v)) * 100LL;
             } catch (const std::exception&) {
                 return usageError(kServe, a + " needs a number");
             }

@@ -264,6 +264,11 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
             if (it == j.end() || !it->is_number_integer() || *it < 0)
                 return bad("'v' must be a non-negative integer");
             m.v = it->get<std::int64_t>();
+            if (auto c = j.find("chat"); c != j.end() && !c->is_null()) {
+                if (!c->is_number_integer() || *c < 0)
+                    return bad("'chat' must be a non-negative integer");
+                m.chatSeen = c->get<std::int64_t>();
+            }
             break;
         }
         case MsgType::Setup: {

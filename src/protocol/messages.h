@@ -101,6 +101,8 @@ struct ClientMessage {
     std::optional<bool> rated;  // absent: rated unless against the computer
     // resume / act
     std::optional<std::int64_t> v;
+    // resume: the `n` of the last chat line received (the lines after it are sent again)
+    std::optional<std::int64_t> chatSeen;
     // setup: squares, validated against the side by the game
     std::vector<Square> links;
     bool random = false;

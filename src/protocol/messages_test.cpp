@@ -47,6 +47,18 @@ TEST(Messages, Failures) {
     EXPECT_EQ(failCode(R"({"type":"setup","id":1,"game":"g1","links":"a1"})"),
               ErrorCode::BadMessage);
     EXPECT_EQ(failCode(R"({"type":"resume","game":"g1","v":-1})"), ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"resume","game":"g1","v":1,"chat":"3"})"), ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"resume","game":"g1","v":1,"chat":-1})"), ErrorCode::BadMessage);
+}
+
+TEST(Messages, ResumeMayNameTheLastChatLineSeen) {
+    auto r = parseClientMessage(R"({"type":"resume","game":"g1","v":4,"chat":7})");
+    const auto& m = std::get<ClientMessage>(r);
+    EXPECT_EQ(m.v, 4);
+    EXPECT_EQ(m.chatSeen, 7);
+    EXPECT_FALSE(
+        std::get<ClientMessage>(parseClientMessage(R"({"type":"resume","game":"g1","v":4})"))
+            .chatSeen);
 }
 
 TEST(Messages, FailureEchoesIdAndGame) {

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "server/expiry.h"
+
 namespace rainet::server {
 
 struct Config {
@@ -15,6 +17,7 @@ struct Config {
     int botThreads = 1;           // the computer thinks here, never on a network thread
     int ratePerSecond = 20;       // per connection; the burst is twice this
     std::int64_t graceCs = 6000;  // claim_win after the opponent has been gone this long
+    ExpiryConfig expiry;          // games nobody attends end (server/expiry.h)
     bool testMode = false;        // manual time, sequential ids, POST /api/test/advance
 
     // Bounds on what clients can make the server hold (docs/deployment.md; 0: no cap). In test

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "server/bot_workers.h"
 #include "server/hub.h"
 #include "server/log.h"
 
@@ -17,7 +18,7 @@ using protocol::MsgType;
 namespace {
 
 constexpr std::size_t kEventsHeld = 128;
-constexpr std::size_t kChatHeld = 50;     // chat lines per channel sent again in snapshots
+constexpr std::size_t kChatHeld = store::Store::kChatLoaded;  // chat lines per channel held
 constexpr double kChatBurst = 5;          // chat lines a player may send at once
 constexpr double kChatEveryCs = 200;      // then one more every 2 s
 constexpr std::size_t kChatIdsHeld = 64;  // chat ids remembered per player and game
@@ -28,10 +29,6 @@ const char* sideName(Side s) {
 }
 Side sideAt(int i) {
     return i == 0 ? Side::One : Side::Two;
-}
-std::int64_t unixMs() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 bool isSide(Viewer v) {
     return v != Viewer::Spectator;
@@ -54,6 +51,7 @@ GameRoom::GameRoom(Hub& hub, store::GameRow row)
       row_(std::move(row)),
       rng_(hub.ids().seed()) {
     ++metrics_.gamesLoaded[static_cast<int>(state())];
+    stateSince_ = hub_.time().nowCs();
     for (int i = 0; i < 2; ++i) {
         Seat& seat = seats_[i];
         seat.goneSince = hub_.time().nowCs();
@@ -87,6 +85,7 @@ void GameRoom::setStatus(const std::string& status) {
     --metrics_.gamesLoaded[static_cast<int>(state())];
     row_.status = status;
     ++metrics_.gamesLoaded[static_cast<int>(state())];
+    stateSince_ = hub_.time().nowCs();
 }
 
 Result<std::shared_ptr<GameRoom>> GameRoom::create(Hub& hub, store::GameRow row,
@@ -99,8 +98,6 @@ Result<std::shared_ptr<GameRoom>> GameRoom::create(Hub& hub, store::GameRow row,
         seat.bot = true;
         seat.publicId = "computer";
         seat.name = botName(r->row_.level);
-        r->bot_ = ai::makeBot("level" + std::to_string(r->row_.level));
-        if (!r->bot_) r->bot_ = ai::makeBot("random");
     }
     return r;
 }
@@ -115,6 +112,19 @@ Result<std::shared_ptr<GameRoom>> GameRoom::restore(Hub& hub, const store::GameD
     r->setups_[0] = d.setup[0];
     r->setups_[1] = d.setup[1];
     r->ratings_ = d.ratings;
+    // What the players wrote: chat, and the offers pending when the server stopped.
+    for (const store::ChatRow& line : d.chat) {
+        Json j = Json::parse(line.line, nullptr, false);
+        if (j.is_discarded() || line.channel < 0 || line.channel > 1) continue;
+        r->chat_[line.channel].push_back(std::move(j));
+        r->chatSeq_ = std::max(r->chatSeq_, line.seq);
+    }
+    auto offerSide = [](int n) {
+        return n == 1 || n == 2 ? std::optional<Side>(sideAt(n - 1)) : std::nullopt;
+    };
+    if (d.game.status == "playing") r->drawOffer_ = offerSide(d.game.drawOffer);
+    r->nextGame_ = d.game.nextGame;
+    if (r->nextGame_.empty()) r->rematchOffer_ = offerSide(d.game.rematchOffer);
     if (d.setup[0] < 0 || d.setup[1] < 0) return r;
     auto rules = Rules::byName(d.game.preset);
     if (!rules) return Error{"restore: unknown preset " + d.game.preset};
@@ -360,6 +370,15 @@ void GameRoom::replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_
     }
 }
 
+void GameRoom::replayChat(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after) {
+    for (const Json& line : chat_[isSide(role) ? 0 : 1]) {
+        if (line.value("n", std::int64_t{0}) <= after) continue;
+        Json msg{{"type", "chat"}, {"game", id_}};
+        for (auto& [k, val] : line.items()) msg[k] = val;
+        c->send(msg.dump());
+    }
+}
+
 // ---------------------------------------------------------------- replies
 
 void GameRoom::error(const std::shared_ptr<Client>& c, ErrorCode code, std::string message,
@@ -454,10 +473,11 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
         case MsgType::Resume: {
             subscribe(c, role);
             const std::int64_t v = *m.v;
-            if (v == row_.version) return;
-            if (v < row_.version && !events_.empty() && events_.front().v <= v + 1)
-                return replay(c, role, v);
-            c->send(snapshot(role));
+            if (v != row_.version &&
+                !(v < row_.version && !events_.empty() && events_.front().v <= v + 1))
+                return c->send(snapshot(role));  // it carries the chat too
+            if (v != row_.version) replay(c, role, v);
+            if (m.chatSeen) replayChat(c, role, *m.chatSeen);
             return;
         }
         case MsgType::Leave:
@@ -560,6 +580,10 @@ bool GameRoom::bump(const std::shared_ptr<Client>& c, Side s, const protocol::Cl
                     Render render) {
     const store::GameRow saved = row_;
     ++row_.version;
+    // The offers as they stand are stored with the version that announces them.
+    row_.drawOffer = drawOffer_ ? sideNumber(*drawOffer_) : 0;
+    row_.rematchOffer = rematchOffer_ ? sideNumber(*rematchOffer_) : 0;
+    row_.nextGame = nextGame_;
     if (!store(hub_.store().updateGame(row_), c, m)) {
         row_ = saved;
         return false;
@@ -600,10 +624,17 @@ void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
     const auto side = sideOf(who.id);
     const int channel = side ? 0 : 1;
     Json line{{"channel", side ? "players" : "spectators"},
+              {"n", chatSeq_ + 1},
               {"from", {{"id", who.publicId}, {"name", who.name}}},
               {"side", side ? Json(sideName(*side)) : Json(nullptr)},
               {"text", m.text},
-              {"at", unixMs()}};
+              {"at", hub_.time().unixMs()}};
+    // Stored before anyone sees it, as actions are: a restart forgets no line.
+    if (!store(hub_.store().saveChat(id_, {chatSeq_ + 1, channel, line.dump()}), c, m)) {
+        b.tokens += 1;
+        return;
+    }
+    ++chatSeq_;
     Json msg{{"type", "chat"}, {"game", id_}};
     for (auto& [k, v] : line.items()) msg[k] = v;
     auto text = std::make_shared<const std::string>(msg.dump());
@@ -840,7 +871,7 @@ void GameRoom::end(std::optional<Side> winner, const char* reason, F beforeBroad
     setStatus(aborted ? "aborted" : "finished");
     row_.result = aborted ? "" : !winner ? "1/2-1/2" : *winner == Side::One ? "1-0" : "0-1";
     row_.reason = reasonText;
-    row_.ended = unixMs();
+    row_.ended = hub_.time().unixMs();
     ++row_.version;
     // The result and the ratings it changes are stored together (store::Store::finishGame).
     auto rated = hub_.store().finishGame(row_);
@@ -855,6 +886,9 @@ void GameRoom::end(std::optional<Side> winner, const char* reason, F beforeBroad
     drawOffer_.reset();
     ++timerGeneration_;
     timer_.cancel();
+    // What only play needs goes now: an ended room is kept only while someone follows it.
+    botKnows_.reset();
+    chatBuckets_.clear();
     beforeBroadcast();
     Json result = resultJson();
     result["clocks"] = clocksJson();
@@ -862,6 +896,10 @@ void GameRoom::end(std::optional<Side> winner, const char* reason, F beforeBroad
         j["kind"] = "end";
         for (auto& [k, val] : result.items()) j[k] = val;
     });
+    // An ended room keeps only the events from its end on (a resume from before gets a
+    // snapshot): most of a room's memory, and ended rooms live as long as someone follows them.
+    while (events_.size() > 1) events_.pop_front();
+    events_.shrink_to_fit();
     hub_.setLobbyEntry(id_, nullptr);
     hub_.retire(id_);
     logEvent("game_end", {{"game", id_},
@@ -881,6 +919,23 @@ void GameRoom::checkClock() {
     const Side s = pos_->toMove();
     if (remaining(s) > 0) return;
     end(opponent(s), "time");
+}
+
+void GameRoom::checkExpiry() {
+    ExpiryInput in;
+    in.state = state();
+    in.computer = botSide_.has_value();
+    in.stateSince = stateSince_;
+    in.ply = pos_ ? pos_->ply() : 0;
+    in.toMove = pos_ ? pos_->toMove() : Side::One;
+    for (int i = 0; i < 2; ++i)
+        in.seats[i] = {seats_[i].player != 0 && !seats_[i].bot, seats_[i].connections > 0,
+                       seats_[i].goneSince};
+    const auto e = expiryOf(in, hub_.config().expiry);
+    if (!e || hub_.time().nowCs() < e->at) return;
+    logEvent("game_expired", {{"game", id_}, {"status", row_.status}});
+    ++metrics_.gamesExpired;
+    end(e->winner, e->winner ? "abandoned" : "aborted");
 }
 
 void GameRoom::armTimer() {
@@ -915,7 +970,8 @@ void GameRoom::activate() {
 
 void GameRoom::botSetup() {
     const Rules rules = Rules::byName(row_.preset).value_or(Rules::standard());
-    setup(nullptr, *botSide_, bot_->chooseSetup(*botSide_, rules, rng_), protocol::ClientMessage{});
+    setup(nullptr, *botSide_, setupBot(row_.level)->chooseSetup(*botSide_, rules, rng_),
+          protocol::ClientMessage{});
 }
 
 void GameRoom::botThink() {
@@ -927,13 +983,14 @@ void GameRoom::botThink() {
     const std::uint64_t seed = rng_.next();
     ai::Budget budget;
     budget.movetime = std::chrono::milliseconds(100 * row_.level);
-    asio::post(hub_.bots(), [self = shared_from_this(), knows = *botKnows_, ply, seed, budget] {
+    asio::post(hub_.bots(), [self = shared_from_this(), knows = *botKnows_, ply, seed, budget,
+                             level = row_.level] {
         Rng rng(seed);
         Action a;
         try {
             if (self->hub_.takeTestThrow(Hub::TestThrow::Bot))
                 throw std::runtime_error("test: thrown on demand in a bot search");
-            a = self->bot_->chooseAction(knows, budget, rng);
+            a = workerBot(level, self->metrics_).chooseAction(knows, budget, rng);
         } catch (const std::exception& e) {  // fails this game only, on its strand
             return self->run([what = std::string(e.what())](GameRoom& r) {
                 r.botBusy_ = false;

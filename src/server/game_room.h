@@ -23,6 +23,7 @@
 #include "core/view.h"
 #include "protocol/messages.h"
 #include "server/client.h"
+#include "server/expiry.h"
 #include "server/metrics.h"
 #include "store/store.h"
 
@@ -70,6 +71,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void unsubscribe(const Client* c);
     // Flags the side to move if its time is up (timer, or manual time moved).
     void checkClock();
+    // Ends the game if nobody has attended it for too long (server/expiry.h; the hub's sweep).
+    void checkExpiry();
     // Shutdown: stop timers so the io_context can finish.
     void stop();
     // An exception escaped while handling this game: logged once, everyone following it is told
@@ -121,6 +124,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void emit(Render render);
     // Sends the held events after version `after` (the caller checked they are all held).
     void replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after);
+    // Sends the held chat lines of the role's room numbered after `after`.
+    void replayChat(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after);
 
     using Task = std::function<void(GameRoom&)>;
     void enter(Task f);
@@ -183,20 +188,21 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::optional<Position> start_, pos_;
     std::vector<Action> actions_;
     std::optional<Side> drawOffer_;
-    std::optional<Side> rematchOffer_;  // after the end, in memory only (like draw offers)
-    std::string nextGame_;              // the rematch, once created
+    std::optional<Side> rematchOffer_;  // after the end (stored with the game, as draw offers)
+    std::string nextGame_;              // the rematch, once created (stored)
     std::deque<Json> chat_[2];          // the last lines of the players' and spectators' chat
+    std::int64_t chatSeq_ = 0;          // the `n` of the game's last chat line (stored)
     struct ChatBucket {
         double tokens;
         std::int64_t at;                 // cs
         std::deque<std::string> recent;  // ids of the player's last lines: a repeat is not sent
     };
     std::unordered_map<std::int64_t, ChatBucket> chatBuckets_;  // by player: flood control
-    std::int64_t turnStart_ = 0;  // cs, when the side to move began its turn
+    std::int64_t turnStart_ = 0;   // cs, when the side to move began its turn
+    std::int64_t stateSince_ = 0;  // cs, when the status last changed (or the game was loaded)
     std::uint64_t timerGeneration_ = 0;
     Rng rng_;
     std::optional<Side> botSide_;
-    std::unique_ptr<ai::Bot> bot_;
     std::optional<InfoSet> botKnows_;
     bool botBusy_ = false;
     std::vector<Sub> subs_;

@@ -22,7 +22,18 @@ Hub::Hub(asio::io_context& io, store::Store& store, TimeSource& time, IdSource& 
       metrics_(metrics),
       bots_(static_cast<std::size_t>(std::max(1, config.botThreads))),
       identities_(config.identitiesPerMinute,
-                  config.identitiesPerMinute ? 6000 / config.identitiesPerMinute : 1) {}
+                  config.identitiesPerMinute ? 6000 / config.identitiesPerMinute : 1),
+      expirySweep_(io) {
+    if (!time_.isManual()) sweepExpired();
+}
+
+void Hub::sweepExpired() {
+    for (auto& r : rooms()) r->run([](GameRoom& room) { room.checkExpiry(); });
+    expirySweep_.expires_after(kExpirySweepEvery);
+    expirySweep_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) sweepExpired();
+    });
+}
 
 Hub::~Hub() {
     stop();
@@ -264,11 +275,12 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     const std::string key = m.id.dump();
     {
         std::lock_guard lock(createdMu_);
-        auto& mine = created_[p.id];
-        if (auto it = mine.find(key); it != mine.end()) {
-            c->send(it->second);  // repeated create: acknowledged again, no second game
-            return nullptr;
-        }
+        if (auto mine = created_.find(p.id); mine != created_.end())
+            for (const CreateAck& e : mine->second)
+                if (e.key == key) {
+                    c->send(e.ack);  // repeated create: acknowledged again, no second game
+                    return nullptr;
+                }
     }
     store::GameRow row;
     row.preset = m.preset;
@@ -294,10 +306,7 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
         return nullptr;
     }
     const std::string ack = protocol::renderAck(m.id, row.id);
-    {
-        std::lock_guard lock(createdMu_);
-        created_[p.id][key] = ack;
-    }
+    rememberCreate(p.id, key, ack);
     if (m.opponent == "open") {
         // The creator's rating as stored (the connection's copy may be older; else that one).
         auto fresh = store_.playerById(p.id);
@@ -311,10 +320,31 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     return *room;
 }
 
+void Hub::rememberCreate(std::int64_t player, const std::string& key, const std::string& ack) {
+    const std::int64_t now = time_.nowCs();
+    std::lock_guard lock(createdMu_);
+    auto& mine = created_[player];
+    mine.push_back({key, ack, now});
+    ++metrics_.createIdsHeld;
+    if (mine.size() > kCreateIdsPerPlayer) {
+        mine.pop_front();
+        --metrics_.createIdsHeld;
+    }
+    // Now and then (at most once a minute) everyone's old entries go.
+    if (now - createdSweptAt_ < 6000) return;
+    createdSweptAt_ = now;
+    for (auto it = created_.begin(); it != created_.end();) {
+        auto& acks = it->second;
+        while (!acks.empty() && now - acks.front().at > kCreateIdsKeptCs) {
+            acks.pop_front();
+            --metrics_.createIdsHeld;
+        }
+        it = acks.empty() ? created_.erase(it) : std::next(it);
+    }
+}
+
 Result<std::shared_ptr<GameRoom>> Hub::launch(store::GameRow& row, std::optional<Side> botSide) {
-    row.created = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
+    row.created = time_.unixMs();
     std::optional<Error> e;
     for (int attempt = 0; attempt < 100; ++attempt) {  // a new id may collide: draw again
         row.id = ids_.gameId();
@@ -630,7 +660,11 @@ void Hub::unsubscribeLobby(const Client* c) {
 
 void Hub::advanceTime(std::int64_t cs) {
     if (auto* manual = dynamic_cast<ManualTime*>(&time_)) manual->advance(cs);
-    for (auto& r : rooms()) r->run([](GameRoom& room) { room.checkClock(); });
+    for (auto& r : rooms())
+        r->run([](GameRoom& room) {
+            room.checkClock();
+            room.checkExpiry();
+        });
 }
 
 }  // namespace rainet::server

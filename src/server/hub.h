@@ -3,8 +3,11 @@
 // services rooms use (store, time source, ids, metrics, the bot worker pool). Thread-safe.
 #include <atomic>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -134,12 +137,18 @@ class Hub {
     void subscribeLobby(const std::shared_ptr<Client>& c);
     void unsubscribeLobby(const Client* c);
 
-    // Test mode: moves the manual clock and lets every room check its flags.
+    // Test mode: moves the manual clock and lets every room check its flags and expiry.
     void advanceTime(std::int64_t cs);
     // Every loaded room, for shutdown and time checks.
     std::vector<std::shared_ptr<GameRoom>> rooms();
 
   private:
+    // How often rooms check whether they expired (real time only; manual time checks on
+    // advanceTime): an expired game ends at most this late.
+    static constexpr std::chrono::seconds kExpirySweepEvery{30};
+    void sweepExpired();
+    // Remembers the ack of a `create` (see created_).
+    void rememberCreate(std::int64_t player, const std::string& key, const std::string& ack);
     // Stores a new game (drawing ids until one is free) and registers its room.
     Result<std::shared_ptr<GameRoom>> launch(store::GameRow& row, std::optional<Side> botSide);
     // Remembers an ended room while someone holds it (caller holds roomsMu_).
@@ -165,6 +174,7 @@ class Hub {
     Throttle loginsByAddress_{20, 2000, true};  // 20 failures, then one per 20 s, backing off
     Throttle loginsByUser_{5, 2000, true};      // per (address, username)
     Throttle identities_;                       // new guests and registrations per address
+    asio::steady_timer expirySweep_;
     std::once_flag dummyOnce_;
     std::string dummyHash_;  // verified against when a username is unknown: same time either way
 
@@ -173,8 +183,17 @@ class Hub {
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
     std::unordered_map<std::string, std::weak_ptr<GameRoom>> finished_;  // under roomsMu_
     std::size_t sweepAt_ = 64;  // sweep expired finished_ entries when it grows past this
+    // The acks of recent `create` requests by player, to answer a repeated one without a second
+    // game: the last kCreateIdsPerPlayer of each player, for kCreateIdsKeptCs.
+    static constexpr std::size_t kCreateIdsPerPlayer = 16;
+    static constexpr std::int64_t kCreateIdsKeptCs = 360000;  // 1 h
+    struct CreateAck {
+        std::string key, ack;
+        std::int64_t at;  // cs
+    };
     std::mutex createdMu_;
-    std::unordered_map<std::int64_t, std::unordered_map<std::string, std::string>> created_;
+    std::unordered_map<std::int64_t, std::deque<CreateAck>> created_;
+    std::int64_t createdSweptAt_ = 0;  // cs
     std::mutex lobbyMu_;
     std::vector<std::pair<std::string, protocol::Json>> lobby_;  // oldest first
     std::vector<std::weak_ptr<Client>> lobbySubs_;

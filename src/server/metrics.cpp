@@ -44,6 +44,14 @@ std::string Metrics::render() const {
          "WebSocket connections closed after an exception.", connectionsFailed},
         {"rainet_http_requests_failed_total", "counter",
          "HTTP requests answered 500 after an exception.", requestsFailed},
+        {"rainet_bots", "gauge",
+         "The computer's players held, one per level per bot thread (each with its search "
+         "memory).",
+         botsHeld},
+        {"rainet_games_expired_total", "counter",
+         "Games ended because nobody attended them (docs/protocol.md, expiry).", gamesExpired},
+        {"rainet_create_ids", "gauge", "Request ids of `create` remembered to answer repeats.",
+         createIdsHeld},
     };
     for (const Single& m : singles) {
         metric(m.name, m.type, m.help);

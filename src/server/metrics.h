@@ -27,6 +27,9 @@ struct Metrics {
     std::atomic<std::int64_t> acceptBackoffs{0};      // accept failures waited out
     // Exceptions caught: each failed one game or one connection (or one HTTP request).
     std::atomic<std::int64_t> gamesFailed{0}, connectionsFailed{0}, requestsFailed{0};
+    std::atomic<std::int64_t> botsHeld{0};       // the computer's players (server/bot_workers.h)
+    std::atomic<std::int64_t> gamesExpired{0};   // games ended by expiry (server/expiry.h)
+    std::atomic<std::int64_t> createIdsHeld{0};  // create request ids remembered (Hub::create)
 
     void error(protocol::ErrorCode c) { ++errors[static_cast<int>(c)]; }
     std::string render() const;

@@ -1,5 +1,6 @@
 #include "store/glicko2.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -52,6 +53,20 @@ double newVolatility(double sigma, double phi, double v, double delta, double ta
 }
 
 }  // namespace
+
+std::int64_t periodsBetween(std::int64_t since, std::int64_t now) {
+    if (since <= 0 || now <= since) return 0;
+    return (now - since) / kRatingPeriodMs;
+}
+
+Rating idle(const Rating& player, std::int64_t periods) {
+    if (periods <= 0) return player;
+    const double phi = player.rd / kScale;
+    const double sigma = player.volatility;
+    const double grown = std::sqrt(phi * phi + static_cast<double>(periods) * sigma * sigma);
+    return {player.rating, std::min(grown * kScale, std::max(kMaxRd, player.rd)),
+            player.volatility};
+}
 
 Rating update(const Rating& player, std::span<const Game> games, double tau) {
     const double mu = (player.rating - 1500) / kScale;

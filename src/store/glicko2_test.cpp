@@ -39,5 +39,35 @@ TEST(Glicko2, NewPlayersGameIsSymmetric) {
     EXPECT_NEAR(update(a, draw).rating, 1500, 1e-9);
 }
 
+// A period without games, Glicko-2 step 6 on the Glicko-2 scale: phi' = sqrt(phi^2 + sigma^2),
+// n times for n idle periods.
+TEST(Glicko2, IdlePeriodsWidenTheDeviationPerPeriod) {
+    const Rating r{1700, 60, 0.09};
+    EXPECT_EQ(idle(r, 0).rd, 60);
+    double phi = 60 / 173.7178;
+    for (int n = 1; n <= 20; ++n) {
+        phi = std::sqrt(phi * phi + 0.09 * 0.09);  // one more period
+        const Rating after = idle(r, n);
+        EXPECT_NEAR(after.rd, phi * 173.7178, 1e-9) << n << " periods";
+        EXPECT_EQ(after.rating, 1700);
+        EXPECT_EQ(after.volatility, 0.09);
+        // n idle periods are n single ones in a row, and the same as update() without games.
+        EXPECT_NEAR(idle(idle(r, n - 1), 1).rd, after.rd, 1e-9);
+    }
+    EXPECT_NEAR(idle(r, 1).rd, update(r, {}).rd, 1e-9);
+    // Never beyond a new player's deviation.
+    EXPECT_EQ(idle(r, 100000).rd, kMaxRd);
+}
+
+TEST(Glicko2, RatingPeriodsAreWholeWeeksSinceTheLastRatedGame) {
+    const std::int64_t t = 1'700'000'000'000;
+    EXPECT_EQ(kRatingPeriodMs, 7LL * 24 * 3600 * 1000);
+    EXPECT_EQ(periodsBetween(t, t + kRatingPeriodMs - 1), 0);
+    EXPECT_EQ(periodsBetween(t, t + kRatingPeriodMs), 1);
+    EXPECT_EQ(periodsBetween(t, t + 5 * kRatingPeriodMs + 3), 5);
+    EXPECT_EQ(periodsBetween(0, t), 0);      // never rated: nothing to widen
+    EXPECT_EQ(periodsBetween(t, t - 1), 0);  // a clock that went back
+}
+
 }  // namespace
 }  // namespace rainet::store::glicko2

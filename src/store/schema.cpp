@@ -191,6 +191,36 @@ CREATE TABLE game_ratings (
     // 3: the listings' indexes, each in the order its keyset pagination reads (newest games
     // first, ties by id; the leaderboard best first): a page is one range scan, whatever its depth.
     {kListingIndexes, kListingIndexes},
+    // 4: what players wrote survives a restart: pending draw and rematch offers and the link to
+    // the rematch (games), chat lines (chat, numbered per game); the start of each player's
+    // rating period (players.rated_at, unix ms; 0 = never rated), from which an idle player's
+    // rating deviation grows (store/glicko2.h).
+    {R"sql(
+ALTER TABLE games ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN rematch_offer INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN next_game TEXT NOT NULL DEFAULT '';
+CREATE TABLE chat (
+  game TEXT NOT NULL REFERENCES games(id),
+  seq INTEGER NOT NULL,
+  channel INTEGER NOT NULL,
+  line TEXT NOT NULL,
+  PRIMARY KEY (game, seq)
+) WITHOUT ROWID;
+ALTER TABLE players ADD COLUMN rated_at INTEGER NOT NULL DEFAULT 0;
+)sql",
+     R"sql(
+ALTER TABLE games ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN rematch_offer INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN next_game TEXT NOT NULL DEFAULT '';
+CREATE TABLE chat (
+  game TEXT COLLATE "C" NOT NULL REFERENCES games(id),
+  seq BIGINT NOT NULL,
+  channel INTEGER NOT NULL,
+  line TEXT NOT NULL,
+  PRIMARY KEY (game, seq)
+);
+ALTER TABLE players ADD COLUMN rated_at BIGINT NOT NULL DEFAULT 0;
+)sql"},
 };
 
 }  // namespace

@@ -122,6 +122,9 @@ void SqliteDatabase::checkpointLoop(std::string path) {
         return;
     }
     sqlite3_busy_timeout(db, 1000);
+    // A connection finds the WAL only when it first reads the database; until then
+    // sqlite3_wal_checkpoint_v2 does nothing (and the WAL grew without end).
+    sqlite3_exec(db, "SELECT 1 FROM sqlite_master LIMIT 1", nullptr, nullptr, nullptr);
     std::unique_lock lock(stopMu_);
     while (!stopCv_.wait_for(lock, std::chrono::seconds(1), [&] { return stopping_; })) {
         lock.unlock();

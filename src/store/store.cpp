@@ -4,6 +4,7 @@
 #include <map>
 #include <span>
 
+#include "store/chat_store.h"
 #include "store/fault_injection.h"
 #include "store/glicko2.h"
 #include "store/postgres_database.h"
@@ -16,11 +17,14 @@ namespace {
 
 constexpr const char* kPlayerColumns =
     "p.id, p.public_id, p.name, p.kind, p.rating, p.rating_rd, p.rating_volatility, "
-    "p.rated_games";
+    "p.rated_games, p.rated_at";
 
 constexpr const char* kGameColumns =
     "id, preset, clock_initial, clock_increment, opponent, level, side_wish, creator, player1, "
-    "player2, status, result, reason, version, clock1, clock2, created, ended, rated";
+    "player2, status, result, reason, version, clock1, clock2, created, ended, rated, draw_offer, "
+    "rematch_offer, next_game";
+
+constexpr int kGameColumnCount = 22;
 
 // One players row in kPlayerColumns order, from column `at`.
 PlayerRow readPlayerRow(const Statement& st, int at = 0) {
@@ -33,10 +37,11 @@ PlayerRow readPlayerRow(const Statement& st, int at = 0) {
     p.rd = st.real(at + 5);
     p.volatility = st.real(at + 6);
     p.ratedGames = static_cast<int>(st.integer(at + 7));
+    p.ratedAt = st.integer(at + 8);
     return p;
 }
 
-// One games row in kGameColumns order (columns 0-18), shared by loading and listing.
+// One games row in kGameColumns order (columns 0-21), shared by loading and listing.
 GameRow readGameRow(const Statement& st) {
     GameRow g;
     g.id = st.text(0);
@@ -58,6 +63,9 @@ GameRow readGameRow(const Statement& st) {
     g.created = st.integer(16);
     g.ended = st.integer(17);
     g.rated = st.integer(18) != 0;
+    g.drawOffer = static_cast<int>(st.integer(19));
+    g.rematchOffer = static_cast<int>(st.integer(20));
+    g.nextGame = st.text(21);
     return g;
 }
 
@@ -452,10 +460,11 @@ namespace {
 
 std::optional<Error> writeGame(Database& db, const GameRow& g, bool insert) {
     static const std::string kInsert = std::string("INSERT INTO games (") + kGameColumns +
-                                       ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+                                       ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static constexpr const char* kUpdate =
         "UPDATE games SET player1 = ?2, player2 = ?3, status = ?4, result = ?5, reason = ?6, "
-        "version = ?7, clock1 = ?8, clock2 = ?9, ended = ?10 WHERE id = ?1";
+        "version = ?7, clock1 = ?8, clock2 = ?9, ended = ?10, draw_offer = ?11, "
+        "rematch_offer = ?12, next_game = ?13 WHERE id = ?1";
     if (insert) {
         auto st = db.prepare(kInsert.c_str());
         st->bind(1, g.id);
@@ -477,6 +486,9 @@ std::optional<Error> writeGame(Database& db, const GameRow& g, bool insert) {
         st->bind(17, g.created);
         st->bind(18, g.ended);
         st->bind(19, static_cast<std::int64_t>(g.rated));
+        st->bind(20, g.drawOffer);
+        st->bind(21, g.rematchOffer);
+        st->bind(22, g.nextGame);
         return done(*st);
     }
     auto st = db.prepare(kUpdate, true);
@@ -490,6 +502,9 @@ std::optional<Error> writeGame(Database& db, const GameRow& g, bool insert) {
     st->bind(8, g.clock[0]);
     st->bind(9, g.clock[1]);
     st->bind(10, g.ended);
+    st->bind(11, g.drawOffer);
+    st->bind(12, g.rematchOffer);
+    st->bind(13, g.nextGame);
     return done(*st);
 }
 
@@ -515,7 +530,9 @@ Result<std::vector<RatingChange>> rate(Database& db, const GameRow& g) {
     for (int i = 0; i < 2; ++i) {
         auto p = players.find(g.player[i]);
         if (p == players.end()) return Error{"store: no player " + std::to_string(g.player[i])};
-        before[i] = {p->second.rating, p->second.rd, p->second.volatility};
+        // The periods since the player's last rated game passed without games: RD grew.
+        before[i] = glicko2::idle({p->second.rating, p->second.rd, p->second.volatility},
+                                  glicko2::periodsBetween(p->second.ratedAt, g.ended));
     }
     const double score1 = g.result == "1-0" ? 1 : g.result == "0-1" ? 0 : 0.5;
     for (int i = 0; i < 2; ++i) {
@@ -523,11 +540,12 @@ Result<std::vector<RatingChange>> rate(Database& db, const GameRow& g) {
         const glicko2::Rating after = glicko2::update(before[i], std::span(&game, 1));
         auto up = db.prepare(
             "UPDATE players SET rating = ?, rating_rd = ?, rating_volatility = ?, "
-            "rated_games = rated_games + 1 WHERE id = ?");
+            "rated_games = rated_games + 1, rated_at = ? WHERE id = ?");
         up->bindReal(1, after.rating);
         up->bindReal(2, after.rd);
         up->bindReal(3, after.volatility);
-        up->bind(4, g.player[i]);
+        up->bind(4, g.ended);
+        up->bind(5, g.player[i]);
         if (auto e = done(*up)) return *e;
         auto ins = db.prepare(
             "INSERT INTO game_ratings (game, side, player, before, after, rd_before, "
@@ -688,6 +706,11 @@ void Store::commitBatch(std::vector<QueuedAction>& batch) {
     for (auto& q : batch) std::exchange(q.done, nullptr)(e);
 }
 
+std::optional<Error> Store::saveChat(const std::string& game, const ChatRow& line) {
+    auto db = lease();
+    return insertChat(*db, game, line);
+}
+
 namespace {
 
 Result<GameData> readGame(Database& db, const Statement& st) {
@@ -706,6 +729,7 @@ Result<GameData> readGame(Database& db, const Statement& st) {
         "SELECT ply, action, client_id, clock_after, version FROM actions WHERE game = ? "
         "ORDER BY ply");
     sa->bind(1, g.id);
+    const std::int64_t rowVersion = g.version;  // the version the games row was written with
     while ((step = sa->step()) == Step::Row) {
         ActionRow a{static_cast<int>(sa->integer(0)), sa->text(1), sa->text(2), sa->integer(3),
                     sa->integer(4)};
@@ -715,6 +739,10 @@ Result<GameData> readGame(Database& db, const Statement& st) {
         d.actions.push_back(std::move(a));
     }
     if (step == Step::Failed) return Error{sa->error()};
+    if (g.version > rowVersion) g.drawOffer = 0;  // an action came after it: the offer lapsed
+    auto chat = loadChat(db, g.id, Store::kChatLoaded);
+    if (!chat) return chat.error();
+    d.chat = std::move(*chat);
     if (g.rated && g.status == "finished") {
         auto sr = db.prepare(
             "SELECT side, player, before, after, rd_before, rd_after FROM game_ratings WHERE "
@@ -827,10 +855,10 @@ Result<std::vector<GameSummary>> Store::listGames(const std::string& playerPubli
     while ((step = st->step()) == Step::Row) {
         GameSummary s;
         s.game = readGameRow(*st);
-        s.names[0] = st->text(19);
-        s.publicIds[0] = st->text(20);
-        s.names[1] = st->text(21);
-        s.publicIds[1] = st->text(22);
+        s.names[0] = st->text(kGameColumnCount);  // after the games row
+        s.publicIds[0] = st->text(kGameColumnCount + 1);
+        s.names[1] = st->text(kGameColumnCount + 2);
+        s.publicIds[1] = st->text(kGameColumnCount + 3);
         out.push_back(std::move(s));
     }
     if (step == Step::Failed) return Error{st->error()};

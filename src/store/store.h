@@ -33,6 +33,7 @@ struct PlayerRow {
     std::string kind = "guest";                         // guest, account
     double rating = 1500, rd = 350, volatility = 0.06;  // Glicko-2 (store/glicko2.h)
     int ratedGames = 0;
+    std::int64_t ratedAt = 0;  // unix ms: when the rating was last updated (0: never)
 };
 
 struct AccountRow {
@@ -72,6 +73,18 @@ struct GameRow {
     std::int64_t clock[2] = {0, 0};
     std::int64_t created = 0, ended = 0;  // unix ms
     bool rated = false;                   // human vs human, the creator's choice
+    // Pending offers (side 1 or 2; 0: none), written with the version that made them. A draw
+    // offer lapses with the next action (loading drops it when a later action exists).
+    int drawOffer = 0, rematchOffer = 0;
+    std::string nextGame;  // the rematch, once agreed
+};
+
+// A chat line of a game: `seq` numbers the game's lines (both rooms) from 1; `channel` 0 is the
+// players' room, 1 the spectators'; `line` the JSON the server sends (docs/protocol.md).
+struct ChatRow {
+    std::int64_t seq = 0;
+    int channel = 0;
+    std::string line;
 };
 
 struct ActionRow {
@@ -88,6 +101,7 @@ struct GameData {
     int setup[2] = {-1, -1};  // link masks, -1 when not submitted
     std::vector<ActionRow> actions;
     std::vector<RatingChange> ratings;  // by side (2 entries) for a rated finished game, else none
+    std::vector<ChatRow> chat;          // the last kChatLoaded lines of each room, in order of seq
 };
 
 struct GameSummary {
@@ -175,6 +189,10 @@ class Store {
     // still exist); later batched writes are then made at once, on the caller's thread.
     void stopWriter();
     static constexpr std::size_t kMaxBatch = 256;
+    // Appends a chat line of game `game` (store/chat_store.h).
+    std::optional<Error> saveChat(const std::string& game, const ChatRow& line);
+    // Chat lines loaded with a game, per room (the server shows as many).
+    static constexpr int kChatLoaded = 50;
 
     Lookup<GameData> loadGame(const std::string& id);
     Result<std::vector<GameData>> loadUnfinished();

@@ -4,11 +4,14 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <thread>
 
+#include "store/glicko2.h"
 #include "support/postgres_test_db.h"
 
 namespace rainet::store {
@@ -253,6 +256,128 @@ TEST_P(StoreTest, UnratedAndAbortedGamesChangeNoRating) {
     EXPECT_EQ(ok(store_->playerById(a->id))->ratedGames, 0);
     EXPECT_TRUE(ok(store_->leaderboard(std::nullopt, 10)).empty());
     EXPECT_EQ(ok(store_->ratedPlayers()), 0);
+}
+
+// Chat lines and pending offers are stored with the game and come back when it is loaded (the
+// last kChatLoaded of each room); a draw offer lapses with a later action.
+TEST_P(StoreTest, ChatAndOffersSurviveReloading) {
+    auto lineOf = [](std::int64_t n) {  // appended: GCC 12 misreads "literal" + std::string
+        std::string line = "{\"n\":";
+        line += std::to_string(n);
+        line += '}';
+        return line;
+    };
+    auto p1 = store_->createPlayer("pA", "ha", "alice");
+    auto p2 = store_->createPlayer("pB", "hb", "bob");
+    GameRow g;
+    g.id = "g1";
+    g.creator = p1->id;
+    g.player[0] = p1->id;
+    g.player[1] = p2->id;
+    g.status = "playing";
+    g.version = 4;
+    ASSERT_FALSE(store_->insertGame(g));
+    ASSERT_FALSE(store_->saveSetup(g, 1, 0x0F));
+    ASSERT_FALSE(store_->saveSetup(g, 2, 0xF0));
+    for (int n = 1; n <= Store::kChatLoaded + 30; ++n)
+        ASSERT_FALSE(store_->saveChat("g1", {n, n % 3 == 0 ? 1 : 0, lineOf(n)}));
+    EXPECT_TRUE(store_->saveChat("g1", {1, 0, "again"}));  // a line is stored once
+    g.drawOffer = 2;
+    g.version = 5;
+    ASSERT_FALSE(store_->updateGame(g));
+    reopen();
+    auto d = store_->loadGame("g1");
+    ASSERT_TRUE(d && *d);
+    EXPECT_EQ((*d)->game.drawOffer, 2);
+    int count[2] = {0, 0};
+    std::int64_t last = 0;
+    for (const ChatRow& c : (*d)->chat) {
+        EXPECT_GT(c.seq, last);  // in order
+        last = c.seq;
+        EXPECT_EQ(c.channel, c.seq % 3 == 0 ? 1 : 0);
+        EXPECT_EQ(c.line, lineOf(c.seq));
+        ++count[c.channel];
+    }
+    EXPECT_EQ(count[0], Store::kChatLoaded);  // the last 50 of the players' 54 lines
+    EXPECT_EQ(count[1], 26);                  // all of the spectators' (every third line)
+    EXPECT_EQ(last, Store::kChatLoaded + 30);
+    // The next action makes the offer lapse.
+    ASSERT_FALSE(store_->saveAction(g, {0, "d2-d3", "7", 0, 6}));
+    EXPECT_EQ(store_->loadGame("g1").value()->game.drawOffer, 0);
+    // Rematch offers and the link to the rematch, after the end.
+    g.status = "finished";
+    g.result = "1-0";
+    g.version = 8;
+    g.rematchOffer = 1;
+    g.nextGame = "g2";
+    ASSERT_FALSE(store_->updateGame(g));
+    d = store_->loadGame("g1");
+    ASSERT_TRUE(d && *d);
+    EXPECT_EQ((*d)->game.rematchOffer, 1);
+    EXPECT_EQ((*d)->game.nextGame, "g2");
+}
+
+// Each full rating period (a week) without rated games widens a player's RD before the next one,
+// as Glicko-2 does for a period without games: phi' = sqrt(phi^2 + sigma^2) per period.
+TEST_P(StoreTest, RatingDeviationGrowsWithIdleRatingPeriods) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    const std::int64_t t0 = 1'764'681'234'567;
+    auto play = [&](const std::string& id, std::int64_t at) {
+        GameRow g = finishedGame(id, a->id, b->id, "1-0", true);
+        g.status = "playing";
+        EXPECT_FALSE(store_->insertGame(g));
+        g.status = "finished";
+        g.ended = at;
+        auto c = store_->finishGame(g);
+        EXPECT_TRUE(c) << c.error().message;
+        return c ? *c : std::vector<RatingChange>{};
+    };
+    play("g1", t0);
+    const PlayerRow after1 = store_->playerById(a->id).value().value();
+    EXPECT_EQ(after1.ratedAt, t0);
+    // Six days later: no full period passed, the RD is where the last game left it.
+    auto c = play("g2", t0 + 6 * 24 * 3600 * 1000LL);
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(c[0].rdBefore, after1.rd);
+    // Three periods and a bit after that game: three idle periods.
+    const PlayerRow after2 = store_->playerById(a->id).value().value(),
+                    bob2 = store_->playerById(b->id).value().value();
+    c = play("g3", after2.ratedAt + 3 * glicko2::kRatingPeriodMs + 1000);
+    ASSERT_EQ(c.size(), 2u);
+    const double phi = after2.rd / 173.7178, sigma = after2.volatility;
+    EXPECT_NEAR(c[0].rdBefore, std::sqrt(phi * phi + 3 * sigma * sigma) * 173.7178, 1e-9);
+    EXPECT_GT(c[0].rdBefore, after2.rd);
+    // The game was rated from the widened deviations.
+    const glicko2::Game won{{c[1].before, c[1].rdBefore, bob2.volatility}, 1};
+    const glicko2::Rating expected =
+        glicko2::update({c[0].before, c[0].rdBefore, after2.volatility}, std::span(&won, 1));
+    EXPECT_NEAR(c[0].after, expected.rating, 1e-9);
+    EXPECT_NEAR(c[0].rdAfter, expected.rd, 1e-9);
+    EXPECT_EQ(store_->playerById(a->id).value()->ratedAt,
+              after2.ratedAt + 3 * glicko2::kRatingPeriodMs + 1000);
+}
+
+// The background checkpointer copies the WAL into the database file while the store is open, so
+// the WAL does not grow without end (it did: the checkpointer's connection never opened the WAL,
+// and the database file stayed one page while the WAL held everything).
+TEST(StoreCheckpoints, TheWalIsCopiedIntoTheDatabaseWhileOpen) {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("rainet_store_checkpoint_" + std::to_string(::getpid()) + ".db"))
+                                 .string();
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+    auto s = Store::open(path);
+    ASSERT_TRUE(s) << s.error().message;
+    for (int i = 0; i < 200; ++i)
+        ASSERT_TRUE((*s)->createPlayer(std::string("p").append(std::to_string(i)),
+                                       std::string("h").append(std::to_string(i)), "x"));
+    // The checkpointer runs once a second: wait (at most 20 s) until the file holds the tables.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::filesystem::file_size(path) <= 4096 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_GT(std::filesystem::file_size(path), 4096u);
+    s->reset();
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
 }
 
 // A database written by the schema before migrations existed (user_version 0, one token per

@@ -117,10 +117,8 @@ class Player {
     std::map<std::string, GameState> games_;
 };
 
-// Creates a game by `a` (side 1 unless said otherwise) that `b` joins; both submit arrangements
-// (random unless given); returns the game id once play has started.
-inline std::string startGame(Player& a, Player& b, Json create = Json::object(),
-                             Json linksA = nullptr, Json linksB = nullptr) {
+// Creates a game by `a` (side 1 unless said otherwise) that `b` joins; returns its id, in setup.
+inline std::string createAndJoin(Player& a, Player& b, Json create = Json::object()) {
     create["type"] = "create";
     if (!create.contains("side")) create["side"] = "1";
     if (!create.contains("opponent")) create["opponent"] = "invite";
@@ -130,6 +128,14 @@ inline std::string startGame(Player& a, Player& b, Json create = Json::object(),
     a.take([&](const Json& j) { return j["type"] == "snapshot"; });
     EXPECT_EQ(b.request({{"type", "join"}, {"game", g}})["type"], "ack");
     b.take([&](const Json& j) { return j["type"] == "snapshot"; });
+    return g;
+}
+
+// createAndJoin, then both submit arrangements (random unless given); returns the game id once
+// play has started.
+inline std::string startGame(Player& a, Player& b, Json create = Json::object(),
+                             Json linksA = nullptr, Json linksB = nullptr) {
+    const std::string g = createAndJoin(a, b, std::move(create));
     auto setup = [&](Player& p, const Json& links) {
         Json m{{"type", "setup"}, {"game", g}};
         if (links.is_null())

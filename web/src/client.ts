@@ -2,7 +2,7 @@
 // versioning and resume, requests with ids that are resent after a reconnection until acknowledged,
 // the lobby feed and keep-alive pings. Transport, time and storage are injected for unit tests.
 import { Backoff, ReconnectingSocket, VersionTracker, type ConnState, type SocketLike, type Timers, realTimers } from './socket.ts';
-import { addChat, applyEvent, fromSnapshot, type GameState } from './game.ts';
+import { addChat, applyEvent, fromSnapshot, lastChat, type GameState } from './game.ts';
 
 export interface StorageLike {
   getItem(k: string): string | null;
@@ -244,7 +244,8 @@ export class Client {
   private subscribeGame(id: string, f: Followed): void {
     if (f.tracker.synced) {
       f.resumeFrom = f.tracker.version;
-      this.raw({ type: 'resume', game: id, v: f.tracker.version });
+      // The chat lines said while away come back too (docs/protocol.md §8).
+      this.raw({ type: 'resume', game: id, v: f.tracker.version, chat: f.state ? lastChat(f.state) : 0 });
     } else {
       this.raw({ type: 'watch', game: id });
     }

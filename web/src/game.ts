@@ -41,6 +41,8 @@ export interface Result {
 
 export interface ChatLine {
   channel: 'players' | 'spectators';
+  /** The line's number in the game (both rooms), from 1; a resume asks for the lines after it. */
+  n: number;
   from: { id: string; name: string };
   side: SideId | null;
   text: string;
@@ -79,13 +81,21 @@ export interface GameState {
 
 export const CHAT_KEPT = 100;
 
-/** The state with one more chat line (not versioned: chat is outside the game's events). */
+/** The state with one more chat line (not versioned: chat is outside the game's events; a line
+ * already shown, sent again after a resume, is not added twice). */
 export function addChat(s: GameState, m: any): GameState {
-  return { ...s, chat: [...s.chat, chatLine(m)].slice(-CHAT_KEPT) };
+  const line = chatLine(m);
+  if (line.n > 0 && line.n <= lastChat(s)) return s;
+  return { ...s, chat: [...s.chat, line].slice(-CHAT_KEPT) };
+}
+
+/** The number of the last chat line shown (0 when none). */
+export function lastChat(s: GameState): number {
+  return s.chat.length ? s.chat[s.chat.length - 1].n : 0;
 }
 
 function chatLine(m: any): ChatLine {
-  return { channel: m.channel, from: { id: m.from?.id ?? '', name: m.from?.name ?? '?' }, side: m.side ?? null, text: String(m.text ?? ''), at: m.at ?? 0 };
+  return { channel: m.channel, n: typeof m.n === 'number' ? m.n : 0, from: { id: m.from?.id ?? '', name: m.from?.name ?? '?' }, side: m.side ?? null, text: String(m.text ?? ''), at: m.at ?? 0 };
 }
 
 export function fromSnapshot(m: any, now: number): GameState {

@@ -83,6 +83,7 @@ test('reconnection: hello again, resume from the last version, unacknowledged re
   last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
   c.follow('g1');
   last().receive(SNAP);
+  last().receive({ type: 'chat', game: 'g1', channel: 'players', n: 3, from: { id: 'p1', name: 'a' }, side: '1', text: 'hi', at: 1 });
   const p = c.act('g1', 'a8-a7');
   const first = sent().find((m) => m.type === 'act');
   assert.equal(first.v, 4);
@@ -96,7 +97,7 @@ test('reconnection: hello again, resume from the last version, unacknowledged re
   assert.deepEqual(sent(1), [{ type: 'hello', token: 't' }]);
   last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
   const after = sent(1).slice(1);
-  assert.deepEqual(after[0], { type: 'resume', game: 'g1', v: 4 });
+  assert.deepEqual(after[0], { type: 'resume', game: 'g1', v: 4, chat: 3 }, 'and the chat lines after the last one seen');
   assert.deepEqual(after[1], first, 'the act is resent unchanged, same id');
   assert.equal(after[2].type, 'resign');
   last().receive({ type: 'ack', id: first.id, game: 'g1', v: 5 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addChat, applyEvent, CHAT_KEPT, claimableAt, clockLeft, formatClock, fromSnapshot, resultHeadline } from '../../src/game.ts';
+import { addChat, applyEvent, CHAT_KEPT, claimableAt, clockLeft, formatClock, fromSnapshot, lastChat, resultHeadline } from '../../src/game.ts';
 
 const base = {
   type: 'snapshot', game: 'g1', v: 0, you: '1', status: 'open', preset: 'standard', opponent: 'open', level: null,
@@ -76,6 +76,18 @@ test('chat lines: from the snapshot, then appended, the oldest dropped past the 
   assert.equal(s.chat.at(-1)?.text, `m${CHAT_KEPT + 4}`);
   assert.equal(s.v, v, 'chat does not move the version');
   assert.deepEqual(fromSnapshot(base, 0).chat, []);
+});
+
+test('chat lines sent again after a resume are shown once; the last number is what resume asks after', () => {
+  const line = (n: number) => ({ type: 'chat', game: 'g1', channel: 'players', n, from: { id: 'p2', name: 'b' }, side: '2', text: `m${n}`, at: n });
+  let s = fromSnapshot({ ...base, chat: [line(1), line(2)] }, 0);
+  assert.equal(lastChat(s), 2);
+  s = addChat(s, line(2));
+  s = addChat(s, line(3));
+  s = addChat(s, line(3));
+  assert.deepEqual(s.chat.map((l) => l.n), [1, 2, 3]);
+  assert.equal(lastChat(s), 3);
+  assert.equal(lastChat(fromSnapshot(base, 0)), 0);
 });
 
 test('the moment a disconnected opponent may be claimed against', () => {
