@@ -173,6 +173,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       if (s.status !== 'playing') ui.confirm = null;
     }
     announce(s);
+    keepViews(s);
     if (rematchSeen && s.rematch.next && !rematchSeen.next && s.you !== 'spectator') {
       const next = s.rematch.next;
       setTimeout(() => app.navigate(`/game/${next}`), 0);
@@ -216,6 +217,22 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     const who = s.you === e.side ? 'You' : nameOf(s, e.side);
     live.textContent = describeAction(e.action, who, e.revealed);
     announced = n;
+  }
+
+  // The views seen survive a reload of this tab (sessionStorage: this browser tab only, and only
+  // what the server sent to this player's role).
+  let viewsRestored = false;
+  function keepViews(s: GameState): void {
+    const key = `rainet.views.${id}.${client.player?.id ?? ''}.${s.you}`;
+    try {
+      if (!viewsRestored) {
+        viewsRestored = true;
+        const saved: unknown = JSON.parse(sessionStorage.getItem(key) ?? '[]');
+        if (Array.isArray(saved)) saved.forEach((v, i) => { if (typeof v === 'string' && i <= s.history.length && s.views[i] === undefined) s.views[i] = v; });
+      }
+      if (s.status === 'playing') sessionStorage.setItem(key, JSON.stringify(s.views));
+      else if (s.status === 'finished' || s.status === 'aborted') sessionStorage.removeItem(key);
+    } catch { /* storage unavailable: browsing covers what this page saw */ }
   }
 
   /** The plies whose position this page can show (the views it has seen), oldest first. */
@@ -405,7 +422,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   function setupTray(me: Side, extra: (HTMLElement | null)[]): HTMLElement {
     const links = [...(ui.setup ?? new Map())].filter(([, k]) => k === 'L').map(([q]) => q);
     return h('div.setup-tray', { 'data-setup': 'tray' },
-      h('div.hint', 'Tap two of your cards to swap them, or drag one onto another.', h('span.kbd', ' Keyboard: arrows + Enter.')),
+      h('div.hint', 'Pick two of your cards to swap them, or drag one onto another.', h('span.kbd', ' Keyboard: arrows + Enter.')),
       h('div.pool', cardFace({ owner: me, kind: 'L', boost: false, faceUp: false, onFirewall: false }, me), h('span.mono', `×${links.length}`),
         cardFace({ owner: me, kind: 'V', boost: false, faceUp: false, onFirewall: false }, me), h('span.mono', `×${8 - links.length}`)),
       h('button.btn', { type: 'button', 'data-action': 'setup-random', on: { click: () => { ui.setup = shuffledArrangement(me); ui.setupPick = null; update(); } } }, 'Random'),
@@ -538,7 +555,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       h('button.btn.small', { type: 'button', 'data-action': 'flip', 'aria-pressed': ui.flipped ? 'true' : 'false', on: { click: () => { ui.flipped = !ui.flipped; update(); } } }, '⇅ Flip', h('span.kbd', ' (f)')));
     const browseNote = browsing
       ? h('div.banner.browse', { 'data-browsing': ui.browse },
-        `Position after action ${ui.browse} of ${plies}. `, h('button.linkish', { type: 'button', 'data-action': 'back-to-game', on: { click: () => goTo(plies) } }, 'Back to the game'))
+        ui.browse === 0 ? 'The start position. ' : `The position after action ${ui.browse} of ${plies}. `, h('button.linkish', { type: 'button', 'data-action': 'back-to-game', on: { click: () => goTo(plies) } }, 'Back to the game'))
       : null;
 
     return h('div.panel.ctl',

@@ -73,6 +73,7 @@ test('the game screen fits the window: board, both bars, clocks, controls, Confi
     const needed = ['.board', '[data-player="1"]', '[data-player="2"]', '[data-hand="1"]', '[data-hand="2"]', '[data-clock="1"]', '[data-clock="2"]', '[data-server="1"]', '[data-server="2"]'];
     assert.deepEqual(await offscreen(alice.page, [...needed, '[data-action="setup-confirm"]', '[data-action="setup-random"]', '[data-action="abort"]']), [], `setup at ${tag}`);
     assert.equal(await alice.page.$('[data-action="resign"]'), null, 'no resign button during setup (abort instead)');
+    if (size.width === 1280 || size.width === 390) await assertAccessible(alice.page, `the setup at ${tag}`);
     await alice.page.click('[data-action="setup-confirm"]');
     await bob.page.click('[data-action="setup-random"]');
     await bob.page.click('[data-action="setup-confirm"]');
@@ -157,6 +158,14 @@ test('a live game: flip for players and spectators, browse earlier positions, co
   await alice.page.click('[data-action="back-to-game"]');
   await alice.page.waitForSelector('[data-square="b3"] .card');
   assert.equal(await alice.page.$('[data-browsing]'), null);
+  // A reload keeps what this tab saw: the first position is still there to look at.
+  await alice.page.reload();
+  await alice.page.waitForSelector('[data-status="playing"]');
+  await alice.page.click('[data-nav="first"]');
+  await alice.page.waitForSelector('[data-browsing="0"]');
+  assert.equal(await alice.page.getAttribute('[data-square="b1"] .card', 'data-card'), 'L');
+  await alice.page.click('[data-nav="live"]');
+  await alice.page.waitForSelector('[data-square="b3"] .card');
 
   // A draw offer and resigning each take a confirmation; "No" changes nothing.
   await alice.page.click('[data-action="draw-offer"]');
@@ -183,6 +192,18 @@ test('a live game: flip for players and spectators, browse earlier positions, co
   assert.match(await alice.page.textContent('[data-server="2"]') ?? '', /opponent's server/i);
   assert.match(await carol.page.textContent('[data-server="2"]') ?? '', /Bob's server/i);
   await assertAccessible(alice.page, 'the finished game page');
+  // The replay: the current action marked and the controls on screen, on a laptop and a phone.
+  for (const p of [carol, bob]) {
+    await p.page.goto(`${env.server.url}/replay/${id}`);
+    await p.page.waitForSelector(`[data-replay="${id}"][data-ply="0"]`);
+    await p.page.click('[data-nav="next"]');
+    await p.page.click('[data-nav="next"]');
+    await p.page.waitForSelector(`[data-replay="${id}"][data-ply="2"]`);
+    assert.equal(await p.page.getAttribute('.moves .cur', 'data-ply'), '1');
+    assert.match(await p.page.textContent('[data-replay-ply]') ?? '', /Action 2 of 4: Bob g8-g7/);
+    assert.deepEqual(await offscreen(p.page, ['.board', '[data-nav="first"]', '[data-nav="prev"]', '[data-nav="next"]', '[data-nav="last"]', '[data-nav="flip"]', '.moves .cur', '[data-replay-ply]', '.endpanel .result']), [], `the replay on ${p.name}'s screen`);
+    await assertAccessible(p.page, `the replay on ${p.name}'s screen`);
+  }
   assert.deepEqual(allLeaks(carol.messages(), 'spectator'), []);
   assert.deepEqual(allLeaks(bob.messages(), '2'), []);
 });
