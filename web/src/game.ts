@@ -243,26 +243,3 @@ export function formatClock(cs: number): string {
   if (m >= 60) return `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(sec).padStart(2, '0')}`;
   return `${m}:${String(sec).padStart(2, '0')}`;
 }
-
-const REASONS: Record<string, string> = {
-  four_links: 'four links reached the stack',
-  four_viruses: 'four viruses reached the stack',
-  no_progress: '100 actions without a capture or an escape',
-  resign: 'resignation',
-  agreement: 'draw by agreement',
-  time: 'time ran out',
-  abandoned: 'the opponent left the game',
-  aborted: 'the game was aborted',
-};
-
-export function reasonText(reason: string): string {
-  return REASONS[reason] ?? reason.replace(/_/g, ' ');
-}
-
-/** The headline of a finished game from a role's point of view. */
-export function resultHeadline(r: Result, you: Role): string {
-  if (r.result === null) return 'Aborted';
-  if (r.winner === null) return 'Draw';
-  if (you === 'spectator') return `Side ${r.winner} wins`;
-  return r.winner === you ? 'You win' : 'You lose';
-}

@@ -163,7 +163,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     if (!s) {
       const err = client.lastError?.game === id && client.lastError.code === 'unknown_game';
       el.replaceChildren(h('div.panel', err ? h('div.banner.err', { 'data-error': 'unknown_game' }, `Game ${id} does not exist.`) : h('div.empty', 'loading game…'),
-        h('p', h('a', { href: '/', 'data-link': '' }, '← back to the lobby'))));
+        h('p', h('a', { href: '/', 'data-link': '' }, '← home'))));
       return;
     }
     if (s.v !== lastV) {
@@ -527,7 +527,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     if (ui.mode || ui.selected) controls.push(h('button.btn.small', { type: 'button', 'data-action': 'cancel', on: { click: () => { clearSelection(); update(); } } }, 'Cancel', h('span.kbd', ' (Esc)')));
 
     const drawNote = s.status === 'playing' && s.drawOffer && s.drawOffer !== s.you
-      ? h('div.banner', { 'data-draw-offer': s.drawOffer }, me ? `${nameOf(s, s.drawOffer)} offers a draw.` : `${nameOf(s, s.drawOffer)} offers a draw.`) : null;
+      ? h('div.banner', { 'data-draw-offer': s.drawOffer }, `${nameOf(s, s.drawOffer)} offers a draw.`) : null;
     const declined = s.status === 'playing' && s.drawDeclined && s.drawDeclined !== s.you
       ? h('div.banner', { 'data-draw-declined': s.drawDeclined }, `${nameOf(s, s.drawDeclined)} declined the draw.`) : null;
     const readiness = s.status === 'setup' ? h('div.readiness', { 'data-readiness': '' },

@@ -48,7 +48,7 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     if (!record || error) {
       el.replaceChildren(h('div.panel', error ? h('div.banner.err', { 'data-error': '' }, error) : h('div.empty', 'loading…'),
         record && record.status !== 'finished' ? h('p', h('a', { href: `/game/${id}`, 'data-link': '' }, 'Go to the game')) : null,
-        h('p', h('a', { href: '/', 'data-link': '' }, '← lobby'))));
+        h('p', h('a', { href: '/', 'data-link': '' }, '← home'))));
       return;
     }
     const v = parseView(positions[ply]);

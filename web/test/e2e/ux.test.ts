@@ -25,6 +25,8 @@ async function open(name: string, path = '/', size = { width: 1280, height: 800,
   return p;
 }
 
+let inviteChecked = false;
+
 /** Creates an invite game as side 1 with a clock; the friend joins; both set up. */
 async function friendGame(a: Player, b: Player): Promise<string> {
   await a.page.goto(`${env.server.url}/`);
@@ -34,6 +36,10 @@ async function friendGame(a: Player, b: Player): Promise<string> {
   await a.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
   const id = gameIdOf(a.page);
   await a.page.waitForSelector('[data-invite]');
+  if (!inviteChecked) {
+    inviteChecked = true;
+    await assertAccessible(a.page, 'the invite page');
+  }
   await b.page.goto(`${env.server.url}/game/${id}`);
   await b.page.click('[data-action="join"]');
   await a.page.waitForSelector('[data-status="setup"] [data-action="setup-confirm"]');
@@ -270,6 +276,9 @@ test('home, account, leaderboard and player pages: styled fields, the lobby list
   await eve.page.goto(`${env.server.url}/player/${me}`);
   await eve.page.waitForSelector(`[data-profile="${me}"]`);
   await assertAccessible(eve.page, 'a player page');
+  await eve.page.goto(`${env.server.url}/game/gNOSUCHGAME`);
+  await eve.page.waitForSelector('[data-error="unknown_game"]');
+  await assertAccessible(eve.page, 'an unknown game');
   // The header's links go where the other screens live.
   assert.equal(await eve.page.getAttribute('[data-nav="rules"]', 'href'), '/rules');
   await eve.page.goto(`${env.server.url}/`);
