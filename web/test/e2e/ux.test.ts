@@ -91,6 +91,8 @@ test('the game screen fits the window: board, both bars, clocks, controls, Confi
     await bob.page.click('[data-action="draw-confirm"]');
     await alice.page.waitForSelector('[data-draw-offer="2"]');
     assert.deepEqual(await offscreen(alice.page, [...needed, '[data-action="draw-accept"]', '[data-action="draw-decline"]', '[data-draw-offer]', '[data-action="resign"]', '[data-action="flip"]', '[data-nav="prev"]', '[data-nav="live"]', '.coords.ranks span', '.coords.files span']), [], `play at ${tag}`);
+    // A wide screen has room for the chat beside the board too.
+    if (size.width >= 1700) assert.deepEqual(await offscreen(alice.page, ['[data-chat-input]', '[data-history]']), [], `chat at ${tag}`);
     // Coordinates: readable and never under a card.
     assert.ok(await contrast(alice.page, '.coords.files span') >= 4.5, 'coordinate contrast of at least 4.5:1');
     const covered = await alice.page.evaluate(() => {
