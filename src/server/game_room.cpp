@@ -539,6 +539,11 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
             if (drawOffer_) return error(c, ErrorCode::NoDrawOffer, "a draw offer is pending", m);
             drawOffer_ = s;
             if (!drawEvent(c, s, m, "draw_offer")) drawOffer_.reset();
+            // The computer never agrees to a draw: it declines at once instead of leaving the
+            // offer pending until the next action.
+            else if (seats_[index(opponent(s))].bot &&
+                     drawEvent(nullptr, opponent(s), m, "draw_decline"))
+                drawOffer_.reset();
             return;
         case MsgType::DrawAccept:
         case MsgType::DrawDecline:

@@ -10,11 +10,15 @@ export interface BoardOptions {
   bottom: Side;
   /** The viewer's side (its cards are "mine"), or null for a spectator / replay. */
   me: Side | null;
+  /** Players' names, for the servers' labels when the viewer is not a player. */
+  names?: Record<Side, string>;
   selected?: string | null;
   marks?: Map<string, Mark>;
   /** Servers that are a click target ('srv' for the card selected on an exit). */
   serverTarget?: Side | null;
   last?: string[];
+  /** The square the last move came from (drawn apart from where it went). */
+  lastFrom?: string;
   /** Squares whose card has a legal move (the player's turn, nothing selected). */
   movable?: Set<string>;
   cursor?: string | null;
@@ -42,12 +46,14 @@ export function cardFace(card: Card, me: Side | null, extraClass = ''): HTMLElem
       'data-card': card.kind,
       'data-owner': card.owner,
       title: label,
+      role: 'img',
       'aria-label': label,
     },
     svg(card.kind === 'L' ? ICON.link : card.kind === 'V' ? ICON.virus : ICON.unknown, 'icon glyph'),
-    card.kind !== 'X' ? h('span.letter', card.kind) : null,
-    card.boost ? h('span.badge.lb', { title: 'LINE BOOST' }, svg(ICON.boost)) : null,
-    card.faceUp ? h('span.badge.vc', { title: 'revealed by VIRUS CHECKER' }, svg(ICON.check)) : null,
+    // The letter is drawn by CSS (data-letter): the card's name is its label, not stray text.
+    card.kind !== 'X' ? h('span.letter', { 'data-letter': card.kind }) : null,
+    card.boost ? h('span.badge.lb', svg(ICON.boost)) : null,
+    card.faceUp ? h('span.badge.vc', svg(ICON.check)) : null,
   );
 }
 
@@ -78,19 +84,20 @@ export function stepCursor(sq: string, key: string, bottom: Side): string {
 
 function server(side: Side, opts: BoardOptions, top: boolean): HTMLElement {
   const target = opts.serverTarget === side;
-  const who = opts.me === null ? `side ${side}` : side === opts.me ? 'your' : "opponent's";
+  // The visible text is the accessible name (no aria-label that could say something else).
+  const label = opts.me === side ? 'your server' : opts.me !== null ? "opponent's server" : `${opts.names?.[side] ?? `side ${side}`}'s server`;
   return h(
     'button.server',
     {
       type: 'button',
       class: [top ? 'top' : 'bottom', `owner${side}`, target ? 'target' : ''].join(' '),
       'data-server': side,
-      'aria-label': `${who} server${target ? ' (enter)' : ''}`,
       tabindex: target ? 0 : -1,
       on: { click: () => opts.onServer?.(side) },
     },
     svg(ICON.server),
-    h('span', `${who === 'your' ? 'YOUR' : who === "opponent's" ? 'OPPONENT' : 'SIDE ' + side} SERVER`),
+    h('span.srv-label', label),
+    target ? h('span.sr-only', ': enter it') : null,
   );
 }
 
@@ -102,7 +109,6 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
   const squares = order.map((name, i) => {
     const idx = (name.charCodeAt(1) - 49) * 8 + (name.charCodeAt(0) - 97);
     const q = v.squares[idx];
-    const row = Math.floor(i / 8), col = i % 8;
     const dark = (idx % 8 + Math.floor(idx / 8)) % 2 === 0;
     const exit = EXITS[1].includes(name) ? 1 : EXITS[2].includes(name) ? 2 : 0;
     const mark = opts.marks?.get(name);
@@ -110,7 +116,7 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
       dark ? 'dark' : 'light',
       exit ? `exit exit${exit}` : '',
       q.firewall ? `fw fw${q.firewall}` : '',
-      last.has(name) ? 'last' : '',
+      last.has(name) ? (name === opts.lastFrom ? 'last last-from' : 'last') : '',
       opts.selected === name ? 'selected' : '',
       mark ? `mark-${mark}` : '',
       cursor === name ? 'cursor' : '',
@@ -121,6 +127,7 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
     if (q.firewall) labelParts.push(`firewall of side ${q.firewall}`);
     if (exit) labelParts.push(`exit of side ${exit}`);
     if (mark && mark !== 'source') labelParts.push('target');
+    if (last.has(name)) labelParts.push('last move');
     return h(
       'button.sq',
       {
@@ -140,18 +147,22 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
           focus: () => opts.onFocusSquare?.(name),
         },
       },
-      exit ? h('span.port', 'PORT') : null,
+      exit ? h('span.port', { 'data-label': 'PORT' }) : null,
       q.firewall ? h('span.wall', svg(ICON.wall)) : null,
       q.card ? cardFace(q.card, opts.me) : null,
-      mark === 'dest' || mark === 'dest2' || mark === 'capture' || mark === 'target' ? h('span.dot', mark === 'dest2' ? '2' : '') : null,
-      col === 0 ? h('span.coord.rank', name[1]) : null,
-      row === 7 ? h('span.coord.file', name[0]) : null,
+      mark === 'dest' || mark === 'dest2' || mark === 'capture' || mark === 'target' ? h('span.dot', mark === 'dest2' ? { 'data-label': '2' } : {}) : null,
     );
   });
+  // Coordinates stand beside the board, never under a card.
+  const ranks = order.filter((_, i) => i % 8 === 0).map((sq) => h('span', sq[1]));
+  const files = order.slice(56).map((sq) => h('span', sq[0]));
   return h(
     'div.board-wrap',
     server(top, opts, true),
-    h('div.board', { role: 'group', 'aria-label': `board, side ${opts.bottom} at the bottom`, 'data-bottom': opts.bottom }, squares),
+    h('div.board-frame',
+      h('div.coords.ranks', { 'aria-hidden': 'true' }, ranks),
+      h('div.board', { role: 'group', 'aria-label': `board, side ${opts.bottom} at the bottom`, 'data-bottom': opts.bottom }, squares),
+      h('div.coords.files', { 'aria-hidden': 'true' }, files)),
     server(opts.bottom, opts, false),
   );
 }

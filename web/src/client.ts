@@ -310,7 +310,10 @@ export class Client {
         if (!f) return;
         f.tracker.reset(m.v);
         f.resumeFrom = null;
+        const prev = f.state;
         f.state = fromSnapshot(m, this.now());
+        // Views seen before a resync stay valid: a game's history only grows.
+        if (prev && prev.you === f.state.you) prev.views.forEach((v, i) => { if (v && f.state!.views[i] === undefined) f.state!.views[i] = v; });
         break;
       }
       case 'event': {

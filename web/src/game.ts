@@ -69,6 +69,13 @@ export interface GameState {
   history: HistoryEntry[];
   legal: string[] | null;
   drawOffer: SideId | null;
+  /** The side that last declined a draw offer (cleared by the next offer or action). */
+  drawDeclined: SideId | null;
+  /**
+   * This role's view after each ply, as far as this page has seen them (index = plies played), for
+   * browsing earlier positions during the game. Only what the server sent to this role.
+   */
+  views: (string | undefined)[];
   grace: number | null;
   result: Result | null;
   /** After the end: a pending rematch offer, and the new game once agreed. */
@@ -118,12 +125,20 @@ export function fromSnapshot(m: any, now: number): GameState {
     history: (m.history ?? []).map(historyEntry),
     legal: Array.isArray(m.legal) ? m.legal : null,
     drawOffer: m.draw_offer ?? null,
+    drawDeclined: null,
+    views: viewsAt(m.view ?? null, (m.history ?? []).length),
     grace: m.grace ?? null,
     result: m.result ? resultOf(m.result) : null,
     rematch: { offer: m.rematch?.offer ?? null, next: m.rematch?.next_game ?? null },
     chat: Array.isArray(m.chat) ? m.chat.map(chatLine) : [],
     spectators: typeof m.spectators === 'number' ? m.spectators : 0,
   };
+}
+
+function viewsAt(view: string | null, plies: number): (string | undefined)[] {
+  const out: (string | undefined)[] = [];
+  if (view) out[plies] = view;
+  return out;
 }
 
 function seated(p: any, now: number): Player | null {
@@ -174,19 +189,25 @@ export function applyEvent(s: GameState, ev: any, now: number): GameState {
     case 'start':
       n.status = 'playing';
       n.view = ev.view;
+      n.views = viewsAt(ev.view, 0);
       n.legal = Array.isArray(ev.legal) ? ev.legal : null;
       break;
     case 'action':
       n.history = [...s.history, historyEntry(ev)];
       n.view = ev.view;
+      n.views = [...s.views];
+      n.views[n.history.length] = ev.view;
       n.legal = Array.isArray(ev.legal) ? ev.legal : null;
+      n.drawDeclined = null;
       if ('draw_offer' in ev) n.drawOffer = ev.draw_offer ?? null;
       break;
     case 'draw_offer':
       n.drawOffer = ev.side;
+      n.drawDeclined = null;
       break;
     case 'draw_decline':
       n.drawOffer = null;
+      n.drawDeclined = ev.side;
       break;
     case 'end':
       n.status = ev.result === null && ev.reason === 'aborted' ? 'aborted' : 'finished';
@@ -231,27 +252,4 @@ export function formatClock(cs: number): string {
   if (cs < 1000) return `${Math.floor(cs / 100)}.${Math.floor((cs % 100) / 10)}`;
   if (m >= 60) return `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(sec).padStart(2, '0')}`;
   return `${m}:${String(sec).padStart(2, '0')}`;
-}
-
-const REASONS: Record<string, string> = {
-  four_links: 'four links reached the stack',
-  four_viruses: 'four viruses reached the stack',
-  no_progress: '100 actions without a capture or an escape',
-  resign: 'resignation',
-  agreement: 'draw by agreement',
-  time: 'time ran out',
-  abandoned: 'the opponent left the game',
-  aborted: 'the game was aborted',
-};
-
-export function reasonText(reason: string): string {
-  return REASONS[reason] ?? reason.replace(/_/g, ' ');
-}
-
-/** The headline of a finished game from a role's point of view. */
-export function resultHeadline(r: Result, you: Role): string {
-  if (r.result === null) return 'Aborted';
-  if (r.winner === null) return 'Draw';
-  if (you === 'spectator') return `Side ${r.winner} wins`;
-  return r.winner === you ? 'You win' : 'You lose';
 }

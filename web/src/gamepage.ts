@@ -3,7 +3,9 @@
 import { actionSquares, buildTargets, destinations, type Targets, parseAction } from './actions.ts';
 import { type Mark, renderBoard, cardFace } from './board.ts';
 import { h } from './dom.ts';
-import { claimableAt, clockLeft, formatClock, type GameState, reasonText, resultHeadline, type SideId } from './game.ts';
+import { endText } from './endtext.ts';
+import { claimableAt, clockLeft, formatClock, type GameState, type SideId } from './game.ts';
+import { describeAction } from './describe.ts';
 import { type App, clockLabel, renderHand, renderStack, sideDot, type TerminalKind, TERMINAL_NAMES } from './ui.ts';
 import { type Side, type ViewModel, parseView, SETUP_SQUARES, squareIndex, opponent } from './view.ts';
 
@@ -18,9 +20,13 @@ interface Ui {
   error: string;
   setup: Map<string, 'L' | 'V'> | null; // the arrangement being chosen
   setupPick: string | null;
-  confirmResign: boolean;
+  /** A confirmation step is shown for resigning or offering a draw. */
+  confirm: 'resign' | 'draw' | null;
   endSeen: boolean;
-  boardFocused: boolean;
+  /** Browsing: the number of plies of the position shown, or null for the live position. */
+  browse: number | null;
+  /** The board turned around from the default (own side, or side 1 for spectators, at the bottom). */
+  flipped: boolean;
 }
 
 function defaultArrangement(side: Side): Map<string, 'L' | 'V'> {
@@ -46,9 +52,14 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   client.follow(id);
   const ui: Ui = {
     selected: null, mode: null, nfFirst: null, nfPair: null, cursor: null, sending: false, sentAtV: -1,
-    error: '', setup: null, setupPick: null, confirmResign: false, endSeen: false, boardFocused: false,
+    error: '', setup: null, setupPick: null, confirm: null, endSeen: false, browse: null, flipped: false,
   };
-  const el = h('main');
+  const el = h('div.gamepage');
+  // Each new action is read out by screen readers (one node, kept across redraws).
+  const live = h('div.sr-only', { 'aria-live': 'polite', 'data-announce': '' });
+  const page = h('main.game-main', el, live);
+  let announced = -1;
+  let endAnnounced = false;
   let lastV = -1;
   // The rematch as first seen: a players' page follows a rematch agreed while it is open.
   let rematchSeen: { offer: SideId | null; next: string | null } | null = null;
@@ -105,9 +116,14 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   };
 
   const onKey = (ev: KeyboardEvent) => {
+    const typing = (ev.target as HTMLElement | null)?.tagName === 'INPUT';
     if (ev.key === 'Escape') {
       clearSelection();
       ui.setupPick = null;
+      ui.confirm = null;
+      update();
+    } else if (!typing && ev.key === 'f' && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+      ui.flipped = !ui.flipped;
       update();
     }
   };
@@ -147,14 +163,17 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     if (!s) {
       const err = client.lastError?.game === id && client.lastError.code === 'unknown_game';
       el.replaceChildren(h('div.panel', err ? h('div.banner.err', { 'data-error': 'unknown_game' }, `Game ${id} does not exist.`) : h('div.empty', 'loading game…'),
-        h('p', h('a', { href: '/', 'data-link': '' }, '← back to the lobby'))));
+        h('p', h('a', { href: '/', 'data-link': '' }, '← home'))));
       return;
     }
     if (s.v !== lastV) {
       // A new version: drop a selection that may no longer be legal.
       if (lastV !== -1) clearSelection();
       lastV = s.v;
+      if (s.status !== 'playing') ui.confirm = null;
     }
+    announce(s);
+    keepViews(s);
     if (rematchSeen && s.rematch.next && !rematchSeen.next && s.you !== 'spectator') {
       const next = s.rematch.next;
       setTimeout(() => app.navigate(`/game/${next}`), 0);
@@ -180,17 +199,65 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     }
   }
 
+  /** Display name of a side: the player's name, or "side N" while the seat is empty. */
+  function nameOf(s: GameState, side: Side | SideId): string {
+    return s.players[String(side) as SideId]?.name ?? `side ${side}`;
+  }
+
+  /** Reads each new action out (aria-live), with the player's name. */
+  function announce(s: GameState): void {
+    if (s.result && !endAnnounced) {
+      endAnnounced = true;
+      if (announced !== -1) { live.textContent = endWords(s).sentence; return; }
+    }
+    const n = s.history.length;
+    if (announced === -1 || n < announced) { announced = n; return; } // the first render says nothing
+    if (n === announced) return;
+    const e = s.history[n - 1];
+    const who = s.you === e.side ? 'You' : nameOf(s, e.side);
+    live.textContent = describeAction(e.action, who, e.revealed);
+    announced = n;
+  }
+
+  // The views seen survive a reload of this tab (sessionStorage: this browser tab only, and only
+  // what the server sent to this player's role).
+  let viewsRestored = false;
+  function keepViews(s: GameState): void {
+    const key = `rainet.views.${id}.${client.player?.id ?? ''}.${s.you}`;
+    try {
+      if (!viewsRestored) {
+        viewsRestored = true;
+        const saved: unknown = JSON.parse(sessionStorage.getItem(key) ?? '[]');
+        if (Array.isArray(saved)) saved.forEach((v, i) => { if (typeof v === 'string' && i <= s.history.length && s.views[i] === undefined) s.views[i] = v; });
+      }
+      if (s.status === 'playing') sessionStorage.setItem(key, JSON.stringify(s.views));
+      else if (s.status === 'finished' || s.status === 'aborted') sessionStorage.removeItem(key);
+    } catch { /* storage unavailable: browsing covers what this page saw */ }
+  }
+
+  /** The plies whose position this page can show (the views it has seen), oldest first. */
+  function browsable(s: GameState): number[] {
+    const out: number[] = [];
+    s.views.forEach((v, i) => { if (v) out.push(i); });
+    return out;
+  }
+
   function renderScreen(s: GameState, me: Side | null): HTMLElement {
-    const bottom: Side = me ?? 1;
+    const bottom: Side = ui.flipped ? opponent(me ?? 1) : me ?? 1;
     const top: Side = opponent(bottom);
     const playing = s.status === 'playing';
     const finished = s.status === 'finished' || s.status === 'aborted';
+    const plies = s.history.length;
+    // Browsing an earlier position of the game (what this role saw then), never past the end.
+    if (ui.browse !== null && (ui.browse >= plies || !s.views[ui.browse])) ui.browse = null;
+    const browsing = ui.browse !== null && !finished;
     let view: ViewModel | null = null;
-    if (finished && s.result?.position) view = parseView(s.result.position);
+    if (browsing) view = parseView(s.views[ui.browse!]!);
+    else if (finished && s.result?.position) view = parseView(s.result.position);
     else if (s.view) view = parseView(s.view);
 
     // --- interaction data
-    const myTurn = playing && me !== null && !!s.legal && s.legal.length > 0 && view?.toMove === me && !ui.sending;
+    const myTurn = !browsing && playing && me !== null && !!s.legal && s.legal.length > 0 && view?.toMove === me && !ui.sending;
     const targets: Targets = buildTargets(myTurn ? s.legal ?? [] : []);
     const marks = new Map<string, Mark>();
     let serverTarget: Side | null = null;
@@ -232,17 +299,21 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
         if (ui.setupPick) marks.set(ui.setupPick, 'source');
       }
     }
-    const last = s.history.length ? actionSquares(parseAction(s.history[s.history.length - 1].action) ?? { kind: 'vc', square: 'a1' }) : [];
+    const shownPlies = browsing ? ui.browse! : plies;
+    const lastEntry = shownPlies > 0 ? s.history[shownPlies - 1] : null;
+    const lastAction = lastEntry ? parseAction(lastEntry.action) : null;
     const board = renderBoard(boardView, {
       bottom,
-      me: finished ? null : me,
+      me,
+      names: { 1: nameOf(s, 1), 2: nameOf(s, 2) },
       selected: ui.selected,
       marks,
       serverTarget,
       movable: myTurn && !ui.mode && !ui.selected ? new Set(targets.moves.keys()) : undefined,
-      last: s.history.length ? last : [],
+      last: lastAction ? actionSquares(lastAction) : [],
+      lastFrom: lastAction?.kind === 'move' || lastAction?.kind === 'enter' ? lastAction.from : undefined,
       cursor: ui.cursor,
-      onSquare: (sq) => (setupSquares ? onSetupSquare(sq, setupSquares) : onSquare(sq, targets, s)),
+      onSquare: (sq) => (browsing ? undefined : setupSquares ? onSetupSquare(sq, setupSquares) : onSquare(sq, targets, s)),
       onServer: () => {
         const a = ui.selected ? targets.moves.get(ui.selected)?.get('srv') : undefined;
         if (a) void play(a);
@@ -250,6 +321,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       onCursor: (sq) => { ui.cursor = sq; update(); el.querySelector<HTMLElement>(`[data-square="${sq}"]`)?.focus(); },
       onFocusSquare: (sq) => { ui.cursor = sq; },
     });
+    if (browsing) board.classList.add('browsing');
     if (setupSquares) {
       for (const sq of setupSquares) {
         const b = board.querySelector<HTMLElement>(`[data-square="${sq}"]`)!;
@@ -265,19 +337,20 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       }
     }
 
-    // --- player bars
-    const bar = (side: Side) => {
+    // --- player bars: name, clock, terminal cards, stack
+    const bar = (side: Side, where: 'top' | 'bottom') => {
       const sid = String(side) as SideId;
       const p = s.players[sid];
-      const isTurn = playing && view?.toMove === side;
-      const who = me === side ? ' (you)' : '';
-      return h(`div.player-bar`, { class: isTurn ? 'turn' : '', 'data-player': sid },
-        h('span.name', sideDot(side), p ? `${p.name}${who}` : h('span.hint', 'waiting for a player…'), p?.bot ? h('span.tag', 'BOT') : null,
-          p && typeof p.rating === 'number' ? h('span.rating', { 'data-rating': sid }, String(p.rating)) : null),
-        p && p.connected === false && !p.bot ? h('span.offline', { 'data-offline': sid }, 'disconnected') : null,
-        h('span.grow'),
-        s.clocks ? h('span.clock', { class: s.clocks.running === sid && playing ? 'running' : '', 'data-clock': sid }, '') : null,
-        h('div', { style: { width: '100%', display: 'flex', gap: '10px', flexWrap: 'wrap', justifyContent: 'space-between' } },
+      const isTurn = playing && !browsing && view?.toMove === side;
+      return h('div.player-bar', { class: `${where}${isTurn ? ' turn' : ''}`, 'data-player': sid },
+        h('div.bar-head',
+          h('span.name', sideDot(side), p ? h('span.pname', p.name) : h('span.hint', 'waiting for a player…'), me === side ? h('span.you', 'you') : null,
+            p?.bot ? h('span.tag', 'BOT') : null,
+            p && typeof p.rating === 'number' ? h('span.rating', { 'data-rating': sid }, String(p.rating)) : null),
+          p && p.connected === false && !p.bot ? h('span.offline', { 'data-offline': sid }, 'disconnected') : null,
+          h('span.grow'),
+          s.clocks ? h('span.clock', { class: s.clocks.running === sid && playing ? 'running' : '', 'data-clock': sid, role: 'timer', 'aria-label': `${p?.name ?? `side ${side}`}'s clock` }, '') : null),
+        h('div.bar-cards',
           me === side && myTurn && !finished
             ? renderHand(view, side, {
                 interactive: true, active: ui.mode,
@@ -285,14 +358,16 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
                 onPick: (k) => { const was = ui.mode; clearSelection(); ui.mode = was === k ? null : k; update(); },
               })
             : renderHand(view, side),
-          renderStack(view ? view.stacks[side - 1] : [], side, finished ? null : me)),
+          renderStack(view ? view.stacks[side - 1] : [], side, me)),
       );
     };
 
-    const boardCol = h('div.boardcol', bar(top), board, bar(bottom),
-      s.status === 'setup' && setupSquares ? setupTray(me!) : null);
-
-    return h('div.game', { 'data-status': s.status, 'data-you': s.you, 'data-v': s.v }, boardCol, sidePanel(s, me, view, myTurn, targets));
+    return h('div.game', { 'data-status': s.status, 'data-you': s.you, 'data-v': s.v, 'data-bottom': bottom },
+      h('div.zone-board', board),
+      h('div.zone-top', bar(top, 'top')),
+      h('div.zone-ctl', controlPanel(s, me, view, myTurn, browsing, setupSquares ? me : null)),
+      h('div.zone-more', movesPanel(s), chatPanel(s, me), infoPanel(s, me)),
+      h('div.zone-bottom', bar(bottom, 'bottom')));
   }
 
   function onSquare(sq: string, t: Targets, s: GameState): void {
@@ -344,11 +419,10 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     update();
   }
 
-  function setupTray(me: Side): HTMLElement {
+  function setupTray(me: Side, extra: (HTMLElement | null)[]): HTMLElement {
     const links = [...(ui.setup ?? new Map())].filter(([, k]) => k === 'L').map(([q]) => q);
-    return h('div.panel.setup-tray', { 'data-setup': 'tray' },
-      h('div', h('div.status', 'Arrange your cards'),
-        h('div.hint', 'Click a card, then another, to swap them (or drag one onto another). Keyboard: arrows + Enter.')),
+    return h('div.setup-tray', { 'data-setup': 'tray' },
+      h('div.hint', 'Pick two of your cards to swap them, or drag one onto another.', h('span.kbd', ' Keyboard: arrows + Enter.')),
       h('div.pool', cardFace({ owner: me, kind: 'L', boost: false, faceUp: false, onFirewall: false }, me), h('span.mono', `×${links.length}`),
         cardFace({ owner: me, kind: 'V', boost: false, faceUp: false, onFirewall: false }, me), h('span.mono', `×${8 - links.length}`)),
       h('button.btn', { type: 'button', 'data-action': 'setup-random', on: { click: () => { ui.setup = shuffledArrangement(me); ui.setupPick = null; update(); } } }, 'Random'),
@@ -356,22 +430,33 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
         type: 'button', 'data-action': 'setup-confirm',
         on: { click: () => void send('setup', { links: [...links].sort((p, q) => squareIndex(p) - squareIndex(q)) }) },
       }, 'Confirm'),
+      ...extra,
     );
   }
 
   function historyList(s: GameState): HTMLElement {
     const rows: HTMLElement[] = [];
     const n = s.history.length;
+    const shown = ui.browse ?? n;
     for (let i = 0; i < n; i += 2) {
       rows.push(h('span.n', `${i / 2 + 1}.`));
       for (const e of [s.history[i], s.history[i + 1]]) {
         if (!e) { rows.push(h('span')); continue; }
-        rows.push(h(`span.mv.s${e.side}`, { class: e.ply === n - 1 ? 'cur' : '', 'data-ply': e.ply, title: `ply ${e.ply + 1}, side ${e.side}` },
-          e.action, e.revealed ? h('span.rev', ` {${e.revealed === 'link' ? 'L' : 'V'}}`) : null));
+        const can = !!s.views[e.ply + 1] && s.status !== 'finished' && s.status !== 'aborted';
+        rows.push(h(`button.mv.s${e.side}`, {
+          type: 'button', class: e.ply === shown - 1 ? 'cur' : '', 'data-ply': e.ply, disabled: !can,
+          'aria-current': e.ply === shown - 1 ? 'step' : false,
+          title: `${nameOf(s, e.side)}, action ${e.ply + 1}`,
+          on: { click: () => { ui.browse = e.ply + 1 === n ? null : e.ply + 1; update(); } },
+        }, e.action, e.revealed ? h('span.rev', ` {${e.revealed === 'link' ? 'L' : 'V'}}`) : null));
       }
     }
     const box = h('div.moves', { 'data-history': '' }, rows.length ? rows : h('span.hint', { style: { gridColumn: '1 / -1' } }, 'no action yet'));
-    requestAnimationFrame(() => (box.scrollTop = box.scrollHeight));
+    requestAnimationFrame(() => {
+      const cur = box.querySelector<HTMLElement>('.cur');
+      if (ui.browse !== null && cur) box.scrollTop = cur.offsetTop - box.clientHeight / 2;
+      else box.scrollTop = box.scrollHeight;
+    });
     return box;
   }
 
@@ -383,76 +468,121 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       if (me && !s.setup[s.you as SideId]) { text = 'Set up your cards'; mine = true; }
       else text = 'Players are setting up';
     } else if (s.status === 'playing' && view) {
-      if (me === null) text = `Side ${view.toMove} to move`;
+      if (me === null) text = `${nameOf(s, view.toMove)} to move`;
       else if (view.toMove === me) { text = ui.sending ? 'Sending…' : myTurn ? 'Your turn' : 'Your turn…'; mine = true; }
-      else text = "Opponent's turn";
-    } else if (s.result) text = `${resultHeadline(s.result, s.you)}`;
-    return h('div.status', { class: mine ? 'mine' : '', 'data-turn': mine ? 'me' : 'other', 'aria-live': 'polite' }, text);
+      else text = `${nameOf(s, view.toMove)} to move`;
+    }
+    return h('div.status', { class: mine ? 'mine' : '', 'data-turn': mine ? 'me' : 'other' }, text);
   }
 
   function hint(myTurn: boolean): HTMLElement | null {
     if (!myTurn) return null;
     if (ui.mode === 'NF') return h('div.hint', ui.nfFirst ? `404 NOT FOUND: pick the second card (first: ${ui.nfFirst})` : '404 NOT FOUND: pick two of your cards');
-    if (ui.mode) return h('div.hint', `${TERMINAL_NAMES[ui.mode]}: pick a highlighted square (Esc cancels)`);
+    if (ui.mode) return h('div.hint', `${TERMINAL_NAMES[ui.mode]}: pick a highlighted square`, h('span.kbd', ' (Esc cancels)'));
     if (ui.selected) return h('div.hint', `Card on ${ui.selected}: pick a destination`);
-    return h('div.hint', 'Select a card to move, or a terminal card below the board.');
+    return h('div.hint', 'Move a card, or play a terminal card from your hand.');
   }
 
-  function sidePanel(s: GameState, me: Side | null, view: ViewModel | null, myTurn: boolean, targets: Targets): HTMLElement {
+  /** Status, offers, setup, the game's buttons, browsing and flipping: always on screen. */
+  function controlPanel(s: GameState, me: Side | null, view: ViewModel | null, myTurn: boolean, browsing: boolean, settingUp: Side | null): HTMLElement {
     const seated = me !== null;
     const oppSide = me ? (String(opponent(me)) as SideId) : null;
+    const finished = s.status === 'finished' || s.status === 'aborted';
     const controls: (HTMLElement | null)[] = [];
+    const confirm = (what: 'resign' | 'draw') => { ui.confirm = what; update(); el.querySelector<HTMLElement>(`[data-action="${what}-confirm"]`)?.focus(); };
     if (seated && s.status === 'open') {
       const link = `${app.origin}/game/${id}`;
-      controls.push(h('div.field', h('span', 'invite link'), h('div.row', h('input', { type: 'text', readonly: true, value: link, 'data-invite': '', style: { flex: '1' } }),
-        h('button.btn.small', { type: 'button', on: { click: () => void navigator.clipboard?.writeText(link) } }, 'Copy'))));
+      controls.push(h('div.field.invite', h('span', 'invite link: send it to a friend'), h('div.row', h('input', { type: 'text', readonly: true, value: link, 'data-invite': '', 'aria-label': 'invite link', style: { flex: '1' } }),
+        h('button.btn.small', { type: 'button', 'data-action': 'copy-invite', on: { click: (e: Event) => {
+          const b = e.currentTarget as HTMLButtonElement;
+          navigator.clipboard?.writeText(link).then(() => { b.textContent = 'Copied'; }, () => { b.textContent = 'Select and copy'; });
+        } } }, 'Copy'))));
     }
     if (!seated && s.status === 'open') controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'join', on: { click: async () => { await send('join'); client.follow(id); } } }, 'Join this game'));
     if (seated && (s.status === 'open' || s.status === 'setup' || (s.status === 'playing' && s.history.length < 2)))
       controls.push(h('button.btn', { type: 'button', 'data-action': 'abort', on: { click: () => void send('abort') } }, 'Abort'));
-    if (seated && (s.status === 'playing' || s.status === 'setup')) {
-      if (s.status === 'playing') {
-        if (s.drawOffer === oppSide)
-          controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'draw-accept', on: { click: () => void send('draw_accept') } }, 'Accept draw'),
-            h('button.btn', { type: 'button', 'data-action': 'draw-decline', on: { click: () => void send('draw_decline') } }, 'Decline'));
-        else if (s.drawOffer === s.you) controls.push(h('button.btn', { type: 'button', disabled: true }, 'Draw offered'));
-        else controls.push(h('button.btn', { type: 'button', 'data-action': 'draw-offer', on: { click: () => void send('draw_offer') } }, 'Offer draw'));
-      }
-      controls.push(ui.confirmResign
-        ? h('button.btn.danger', { type: 'button', 'data-action': 'resign-confirm', on: { click: () => { ui.confirmResign = false; void send('resign'); } } }, 'Really resign?')
-        : h('button.btn.danger', { type: 'button', 'data-action': 'resign', on: { click: () => { ui.confirmResign = true; update(); setTimeout(() => { ui.confirmResign = false; update(); }, 4000); } } }, 'Resign'));
+    let confirmBox: HTMLElement | null = null;
+    if (seated && s.status === 'playing') {
+      if (s.drawOffer === oppSide)
+        controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'draw-accept', on: { click: () => void send('draw_accept') } }, 'Accept draw'),
+          h('button.btn', { type: 'button', 'data-action': 'draw-decline', on: { click: () => void send('draw_decline') } }, 'Decline'));
+      else if (s.drawOffer === s.you) controls.push(h('button.btn', { type: 'button', disabled: true }, 'Draw offered'));
+      else controls.push(h('button.btn', { type: 'button', 'data-action': 'draw-offer', 'aria-expanded': ui.confirm === 'draw' ? 'true' : 'false', on: { click: () => confirm('draw') } }, 'Offer draw'));
+      controls.push(h('button.btn.danger', { type: 'button', 'data-action': 'resign', 'aria-expanded': ui.confirm === 'resign' ? 'true' : 'false', on: { click: () => confirm('resign') } }, 'Resign'));
       const opp = oppSide ? s.players[oppSide] : null;
       if (opp && opp.connected === false && !opp.bot) {
         const button = h('button.btn', { type: 'button', 'data-action': 'claim', title: `possible after ${((s.grace ?? 6000) / 100).toFixed(0)} s without a connection`, on: { click: () => void send('claim_win') } }, 'Claim win');
         button.dataset.due = String(claimableAt(s, oppSide!) ?? 0);
         controls.push(button);
       }
+      if (ui.confirm === 'resign')
+        confirmBox = h('div.confirm', { role: 'group', 'aria-label': 'resign?', 'data-confirm': 'resign' }, h('span', 'Resign this game?'),
+          h('button.btn.danger', { type: 'button', 'data-action': 'resign-confirm', on: { click: () => { ui.confirm = null; void send('resign'); } } }, 'Yes, resign'),
+          h('button.btn', { type: 'button', 'data-action': 'confirm-cancel', on: { click: () => { ui.confirm = null; update(); } } }, 'No'));
+      else if (ui.confirm === 'draw' && !s.drawOffer)
+        confirmBox = h('div.confirm', { role: 'group', 'aria-label': 'offer a draw?', 'data-confirm': 'draw' }, h('span', `Offer ${opp?.name ?? 'your opponent'} a draw?`),
+          h('button.btn.primary', { type: 'button', 'data-action': 'draw-confirm', on: { click: () => { ui.confirm = null; void send('draw_offer'); } } }, 'Yes, offer'),
+          h('button.btn', { type: 'button', 'data-action': 'confirm-cancel', on: { click: () => { ui.confirm = null; update(); } } }, 'No'));
     }
-    if (ui.mode || ui.selected) controls.push(h('button.btn.small', { type: 'button', 'data-action': 'cancel', on: { click: () => { clearSelection(); update(); } } }, 'Cancel (Esc)'));
+    if (ui.mode || ui.selected) controls.push(h('button.btn.small', { type: 'button', 'data-action': 'cancel', on: { click: () => { clearSelection(); update(); } } }, 'Cancel', h('span.kbd', ' (Esc)')));
 
-    const finished = s.status === 'finished' || s.status === 'aborted';
-    const info = h('div.hint', { 'data-info': '' },
-      `${s.preset} · ${clockLabel(s.clock)}${s.opponent === 'computer' ? ` · computer level ${s.level ?? '?'}` : ''} · ${s.rated ? 'rated' : 'casual'} · `,
-      h('span.mono', id), me === null ? ' · spectating' : '',
-      h('span', { 'data-spectators': s.spectators }, s.spectators ? ` · ${s.spectators} watching` : ''));
-    const drawNote = s.status === 'playing' && s.drawOffer && s.drawOffer !== s.you ? h('div.banner', { 'data-draw-offer': s.drawOffer }, me ? 'Your opponent offers a draw.' : `Side ${s.drawOffer} offers a draw.`) : null;
+    const drawNote = s.status === 'playing' && s.drawOffer && s.drawOffer !== s.you
+      ? h('div.banner', { 'data-draw-offer': s.drawOffer }, `${nameOf(s, s.drawOffer)} offers a draw.`) : null;
+    const declined = s.status === 'playing' && s.drawDeclined && s.drawDeclined !== s.you
+      ? h('div.banner', { 'data-draw-declined': s.drawDeclined }, `${nameOf(s, s.drawDeclined)} declined the draw.`) : null;
     const readiness = s.status === 'setup' ? h('div.readiness', { 'data-readiness': '' },
       (['1', '2'] as SideId[]).map((sd) => h('span', { class: s.setup[sd] ? 'ok' : 'wait', 'data-ready': `${sd}-${s.setup[sd] ? 'yes' : 'no'}` },
-        sideDot(sd), ` ${me && String(me) === sd ? 'You' : me ? 'Opponent' : `Side ${sd}`}: ${s.setup[sd] ? 'ready' : 'setting up…'}`))) : null;
-
+        sideDot(sd), ` ${me && String(me) === sd ? 'You' : nameOf(s, sd)}: ${s.setup[sd] ? 'ready' : 'setting up…'}`))) : null;
     const offline = client.state !== 'open' || !client.authenticated
       ? h('div.banner', { 'data-offline-banner': '' }, 'Reconnecting… the game goes on at the server; your actions are sent when the connection is back.')
       : null;
-    return h('aside.side',
+
+    // Browsing earlier positions and flipping the board.
+    const avail = browsable(s);
+    const plies = s.history.length;
+    const shown = ui.browse ?? plies;
+    const prevPly = [...avail].reverse().find((p) => p < shown);
+    const nextPly = avail.find((p) => p > shown);
+    const goTo = (p: number | undefined) => { if (p === undefined) return; ui.browse = p >= plies ? null : p; clearSelection(); update(); };
+    const nav = h('div.nav-row', { 'data-browse': '' },
+      finished ? null : [
+        h('button.btn.small', { type: 'button', 'data-nav': 'first', 'aria-label': 'first position', disabled: avail.length === 0 || avail[0] >= shown, on: { click: () => goTo(avail[0]) } }, '«'),
+        h('button.btn.small', { type: 'button', 'data-nav': 'prev', 'aria-label': 'previous position', disabled: prevPly === undefined, on: { click: () => goTo(prevPly) } }, '◀'),
+        h('button.btn.small', { type: 'button', 'data-nav': 'next', 'aria-label': 'next position', disabled: ui.browse === null, on: { click: () => goTo(nextPly ?? plies) } }, '▶'),
+        h('button.btn.small', { type: 'button', 'data-nav': 'live', 'aria-label': 'back to the game', disabled: ui.browse === null, on: { click: () => goTo(plies) } }, '»'),
+      ],
+      h('span.grow'),
+      h('button.btn.small', { type: 'button', 'data-action': 'flip', 'aria-pressed': ui.flipped ? 'true' : 'false', on: { click: () => { ui.flipped = !ui.flipped; update(); } } }, '⇅ Flip', h('span.kbd', ' (f)')));
+    const browseNote = browsing
+      ? h('div.banner.browse', { 'data-browsing': ui.browse },
+        ui.browse === 0 ? 'The start position. ' : `The position after action ${ui.browse} of ${plies}. `, h('button.linkish', { type: 'button', 'data-action': 'back-to-game', on: { click: () => goTo(plies) } }, 'Back to the game'))
+      : null;
+
+    return h('div.panel.ctl',
       offline,
       finished && s.result ? endPanel(s) : null,
-      finished && !ui.error ? null : h('div.panel', finished ? null : statusLine(s, me, view, myTurn), hint(myTurn), readiness, drawNote,
-        ui.error ? h('div.banner.err', { 'data-error': '' }, ui.error) : null,
-        controls.length ? h('div.row', { style: { marginTop: '10px' } }, controls) : null),
-      h('div.panel', h('h2', 'Actions'), historyList(s)),
-      chatPanel(s, me),
-      h('div.panel', info, myTurn ? h('div.hint', `${targets.all.length} legal actions`) : null),
-    );
+      finished ? null : statusLine(s, me, view, myTurn),
+      browseNote,
+      hint(myTurn),
+      readiness,
+      settingUp ? setupTray(settingUp, controls) : null,
+      drawNote,
+      declined,
+      ui.error ? h('div.banner.err', { 'data-error': '' }, ui.error) : null,
+      controls.length && !settingUp ? h('div.row.controls', controls) : null,
+      confirmBox,
+      s.status === 'playing' || finished ? nav : null);
+  }
+
+  function movesPanel(s: GameState): HTMLElement {
+    return h('section.panel.moves-panel', { 'aria-label': 'actions' }, h('h2', 'Actions'), historyList(s));
+  }
+
+  function infoPanel(s: GameState, me: Side | null): HTMLElement {
+    return h('div.panel.info', h('div.hint', { 'data-info': '' },
+      `${s.preset} · ${clockLabel(s.clock)}${s.opponent === 'computer' ? ` · computer level ${s.level ?? '?'}` : ''} · ${s.rated ? 'rated' : 'casual'} · `,
+      h('span.mono', id), me === null ? ' · spectating' : '',
+      h('span', { 'data-spectators': s.spectators }, s.spectators ? ` · ${s.spectators} watching` : '')));
   }
 
   function chatPanel(s: GameState, me: Side | null): HTMLElement {
@@ -463,14 +593,20 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
           l.side ? sideDot(l.side) : null, h('b', ` ${l.from.name}: `), l.text))
         : h('span.hint', me ? 'Players only: spectators have their own chat.' : 'Spectators only: the players do not see this chat.'));
     requestAnimationFrame(() => (log.scrollTop = log.scrollHeight));
-    return h('div.panel', { 'data-chat': me ? 'players' : 'spectators' }, h('h2', me ? 'Chat' : 'Spectators\' chat'), log, chatForm);
+    return h('section.panel.chat', { 'data-chat': me ? 'players' : 'spectators', 'aria-label': 'chat' }, h('h2', me ? 'Chat' : 'Spectators\' chat'), log, chatForm);
+  }
+
+  function endWords(s: GameState) {
+    const last = s.history.length ? s.history[s.history.length - 1].action : null;
+    return endText({ result: s.result!, names: { '1': nameOf(s, 1), '2': nameOf(s, 2) }, you: s.you, lastAction: last, position: s.result?.position ?? null });
   }
 
   function endPanel(s: GameState): HTMLElement {
     const r = s.result!;
-    return h('div.panel.endpanel', { 'data-end': r.reason },
-      h('div.result', resultHeadline(r, s.you)),
-      h('div.reason', `${r.result ?? 'no result'} · ${reasonText(r.reason)}`),
+    const t = endWords(s);
+    return h('div.endpanel', { 'data-end': r.reason },
+      h('div.result', t.headline),
+      h('div.reason', t.reason),
       r.ratings ? h('div.hint', { 'data-rating-change': '' }, (['1', '2'] as SideId[]).map((sd) => {
         const d = r.ratings![sd].after - r.ratings![sd].before;
         return `${s.players[sd]?.name ?? `side ${sd}`}: ${r.ratings![sd].after} (${d >= 0 ? '+' : ''}${d})`;
@@ -480,13 +616,13 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       h('div.row',
         s.status === 'finished' ? h('a.btn', { href: `/replay/${id}`, 'data-link': '', 'data-action': 'replay' }, 'Replay') : null,
         ...rematchControls(s),
-        h('a.btn', { href: '/', 'data-link': '' }, 'Lobby')));
+        h('a.btn', { href: '/', 'data-link': '' }, 'Home')));
   }
 
   function rematchNote(s: GameState): HTMLElement | null {
     const me = s.you;
     if (s.rematch.offer && s.rematch.offer !== me)
-      return h('div.banner', { 'data-rematch-offer': s.rematch.offer }, me === 'spectator' ? `Side ${s.rematch.offer} asks for a rematch.` : 'Your opponent asks for a rematch.');
+      return h('div.banner', { 'data-rematch-offer': s.rematch.offer }, `${nameOf(s, s.rematch.offer)} asks for a rematch.`);
     if (rematchDeclined && me !== 'spectator') return h('div.banner', { 'data-rematch-declined': '' }, 'Your opponent declined the rematch.');
     return null;
   }
@@ -509,12 +645,12 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   }
 
   function endOverlay(s: GameState): HTMLElement {
-    const r = s.result!;
+    const t = endWords(s);
     const close = () => { ui.endSeen = true; update(); };
     return h('div.overlay', { 'data-overlay': 'end', on: { click: (e: Event) => { if (e.target === e.currentTarget) close(); } } },
       h('div.panel.dialog.endpanel', { role: 'dialog', 'aria-label': 'game over' },
-        h('div.result', resultHeadline(r, s.you)),
-        h('div.reason', `${r.result ?? 'no result'} · ${reasonText(r.reason)}`),
+        h('div.result', t.headline),
+        h('div.reason', t.reason),
         rematchNote(s),
         h('div.row', h('button.btn', { type: 'button', 'data-action': 'see-board', on: { click: close } }, 'See the board'), ...rematchControls(s))));
   }
@@ -537,7 +673,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
 
   update();
   return {
-    el,
+    el: page,
     update,
     dispose: () => {
       document.removeEventListener('keydown', onKey);

@@ -1,7 +1,7 @@
-// Home / lobby: create a game, quick pairing, the live list of open games, games being played,
-// your recent games.
-import { renderAccountBox } from './account.ts';
-import { h } from './dom.ts';
+// Home / lobby: what the game is and the four ways in (the computer, a friend, quick pairing,
+// learning), then custom game options, the live list of open games, games being played, your
+// recent games.
+import { h, svg, ICON } from './dom.ts';
 import { type App, clockLabel, fetchJson } from './ui.ts';
 
 interface CreateForm {
@@ -50,11 +50,10 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const playingBox = h('div');
   const recentBox = h('div');
   const archiveBox = h('div');
-  const errBox = h('div');
+  const errBox = h('div.err-slot');
   const levelBox = h('div.field');
   const ratedBox = h('label.field', h('span', 'rated'),
     h('input', { type: 'checkbox', checked: form.rated, 'data-field': 'rated', on: { change: (e: Event) => (form.rated = (e.target as HTMLInputElement).checked) } }));
-  const account = renderAccountBox(app);
   const seekBox = h('section.panel', { 'data-quick': '' });
 
   const renderLevel = () => {
@@ -67,15 +66,15 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   };
   renderLevel();
 
-  const create = async (ev: Event) => {
-    ev.preventDefault();
+  const create = async (ev: Event | null, opponent: CreateForm['opponent'] = form.opponent) => {
+    ev?.preventDefault();
     if (busy) return;
     busy = true;
     error = '';
     update();
     try {
-      const msg: Record<string, unknown> = { type: 'create', preset: form.preset, side: form.side, opponent: form.opponent, clock: clockOf(form.clock) };
-      if (form.opponent === 'computer') msg.level = form.level;
+      const msg: Record<string, unknown> = { type: 'create', preset: form.preset, side: form.side, opponent, clock: clockOf(form.clock) };
+      if (opponent === 'computer') msg.level = form.level;
       else msg.rated = form.rated;
       const ack = await client.request(msg);
       client.follow(ack.game);
@@ -88,29 +87,10 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     }
   };
 
-  const nameInput = h('input', {
-    type: 'text', maxlength: 24, placeholder: 'guest', value: client.name, 'aria-label': 'display name', 'data-field': 'name',
-    on: {
-      change: (e: Event) => {
-        client.rename((e.target as HTMLInputElement).value.trim()).catch((err) => {
-          error = `Could not change the name: ${err.message ?? err.code ?? err}`;
-          update();
-        });
-      },
-      // Enter confirms the name (a change event) instead of submitting the new-game form.
-      keydown: (e: KeyboardEvent) => {
-        if (e.key !== 'Enter') return;
-        e.preventDefault();
-        (e.target as HTMLInputElement).blur();
-      },
-    },
-  });
-
   const createForm = h(
     'form.create.panel',
-    { on: { submit: create } },
-    h('h2', 'New game'),
-    h('label.field', h('span', 'your name'), nameInput),
+    { on: { submit: create }, 'aria-label': 'custom game' },
+    h('h2', 'Custom game'),
     h('div.field', h('span', 'opponent'), seg('opponent', form.opponent, [['computer', 'computer'], ['open', 'open game'], ['invite', 'invite link']], (v) => { form.opponent = v; renderLevel(); })),
     levelBox,
     ratedBox,
@@ -119,7 +99,6 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     h('label.field', h('span', 'clock'), h('select', { 'data-field': 'clock', on: { change: (e: Event) => (form.clock = (e.target as HTMLSelectElement).value) } },
       CLOCKS.map(([v, l]) => h('option', { value: v, selected: v === form.clock }, l)))),
     h('button.btn.primary', { type: 'submit', 'data-action': 'create' }, 'Create game'),
-    errBox,
   );
 
   let playing: any[] | null = null;
@@ -143,6 +122,8 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   void refresh();
   const poll = setInterval(refresh, 5000);
 
+  // What ended a game, once: "aborted" is both a status and a reason.
+  const outcome = (g: any) => (g.reason && g.reason !== g.status && g.reason !== g.result ? g.reason.replace(/_/g, ' ') : '');
   const names = (g: any) => `${g.players?.['1']?.name ?? '—'} vs ${g.players?.['2']?.name ?? '—'}`;
 
   let recentAsked = false;
@@ -150,11 +131,6 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   function update(): void {
     if (!recentAsked && client.player && recent === null) { recentAsked = true; void refresh(); }
     if (client.player?.id !== recentOf) { recentOf = client.player?.id; recent = null; void refresh(); }
-    account.update();
-    // An account is named after its username.
-    const isAccount = client.player?.kind === 'account';
-    (nameInput as HTMLInputElement).disabled = isAccount;
-    if (isAccount) (nameInput as HTMLInputElement).value = client.player!.name;
     errBox.replaceChildren(error ? h('div.banner.err', error) : '');
     updateSeek();
     const lobby = client.lobby;
@@ -173,12 +149,15 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
       playing === null ? h('div.empty', 'loading…') : playing.length === 0 ? h('div.empty', 'No game is being played right now.') :
         h('table.games', h('tbody', playing.map((g) => h('tr', h('td', names(g)), h('td', g.preset), h('td', h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '', 'data-watch': g.game }, 'Watch')))))),
     );
+    // Unfinished games the server remembers for this player, then the recent ones not already shown.
     const unfinished = client.myGames;
+    const listed = new Set(unfinished.map((g) => g.game));
+    const rest = (recent ?? []).filter((g) => !listed.has(g.game));
     recentBox.replaceChildren(
-      unfinished.length ? h('div', h('div.hint', 'Unfinished:'), h('div.row', unfinished.map((g) => h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, `${g.game} (${g.status})`)))) : '',
-      recent === null ? h('div.empty', 'loading…') : recent.length === 0 ? h('div.empty', 'No games yet.') :
-        h('table.games', h('tbody', recent.map((g) => h('tr', { 'data-recent': g.game },
-          h('td', names(g)), h('td.mono', g.result ?? g.status), h('td', g.reason ? g.reason.replace(/_/g, ' ') : ''),
+      unfinished.length ? h('div', h('div.hint', 'Unfinished:'), h('div.row', unfinished.map((g) => h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '', 'data-unfinished': g.game }, `${g.game} (${g.status})`)))) : '',
+      recent === null ? h('div.empty', 'loading…') : rest.length === 0 ? (unfinished.length ? '' : h('div.empty', 'No games yet.')) :
+        h('table.games', h('tbody', rest.map((g) => h('tr', { 'data-recent': g.game },
+          h('td', names(g)), h('td.mono', g.result ?? g.status), h('td', outcome(g)),
           h('td', g.status === 'finished' ? h('a.btn.small', { href: `/replay/${g.game}`, 'data-link': '' }, 'Replay') : h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, 'Open')))))),
     );
     updateArchive();
@@ -188,7 +167,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     archiveBox.replaceChildren(
       archive === null ? h('div.empty', 'loading…') : archive.length === 0 ? h('div.empty', 'No finished game yet.') :
         h('table.games', h('tbody', archive.map((g) => h('tr', { 'data-archive': g.game },
-          h('td', names(g)), h('td.mono', g.result ?? '—'), h('td', g.reason ? g.reason.replace(/_/g, ' ') : ''),
+          h('td', names(g)), h('td.mono', g.result ?? '—'), h('td', outcome(g)),
           h('td', h('a.btn.small', { href: `/replay/${g.game}`, 'data-link': '', 'data-replay-link': g.game }, 'Replay')))))),
     );
   }
@@ -200,17 +179,18 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   };
   const kindLabel = (k: Kind) => `${k.preset} · ${clockLabel(k.clock)}${k.rated ? '' : ' · casual'}`;
 
+  const seekMine = () => seek({ preset: form.preset, clock: clockOf(form.clock), rated: form.rated });
   function updateSeek(): void {
     const mine = client.seeking;
     const pools = client.lobbySeeks;
+    quickCard.replaceChildren(...(mine
+      ? [h('span.big-title', { 'data-seeking': '' }, 'Looking for an opponent…'), h('span.big-sub', kindLabel(mine)),
+        h('button.btn', { type: 'button', 'data-action': 'unseek', on: { click: () => void client.unseek().catch(() => undefined) } }, 'Cancel')]
+      : [h('button.big-btn', { type: 'button', 'data-action': 'seek', on: { click: seekMine } }, svg(ICON.bolt, 'icon big-icon'),
+        h('span.big-title', 'Quick pairing'), h('span.big-sub', `Meet the next player who wants ${kindLabel({ preset: form.preset, clock: clockOf(form.clock), rated: form.rated })}`))]));
     seekBox.replaceChildren(
-      h('h2', 'Quick pairing'),
-      mine
-        ? h('div.row', h('div.status', { 'data-seeking': '' }, `Looking for an opponent: ${kindLabel(mine)}…`),
-          h('button.btn', { type: 'button', 'data-action': 'unseek', on: { click: () => void client.unseek().catch(() => undefined) } }, 'Cancel'))
-        : h('div.row', h('span.hint', 'Play the first player who wants the same rules, clock and rating choice as above.'),
-          h('button.btn.primary', { type: 'button', 'data-action': 'seek', on: { click: () => seek({ preset: form.preset, clock: clockOf(form.clock), rated: form.rated }) } }, 'Find an opponent')),
-      pools.length === 0 ? h('div.hint', 'Nobody is waiting.') :
+      h('h2', 'Players waiting'),
+      pools.length === 0 ? h('div.hint', 'Nobody is waiting right now.') :
         h('table.games', h('tbody', pools.map((k: any, i: number) => h('tr', { 'data-seek-pool': i },
           h('td', `${k.players} waiting`), h('td', kindLabel(k)),
           h('td', mine ? null : h('button.btn.small', { type: 'button', 'data-seek-join': i, on: { click: () => seek({ preset: k.preset, clock: k.clock ?? null, rated: !!k.rated }) } }, 'Play')))))),
@@ -228,13 +208,28 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     }
   };
 
+  const quickCard = h('div.big-card');
+  const hero = h('section.hero', { 'aria-labelledby': 'hero-title' },
+    h('div.hero-text',
+      h('h1#hero-title', 'Rai-Net Access Battlers'),
+      h('p.lead', 'A two-player game of bluff and deduction. Each side has eight cards, four ', h('b.l', 'links'), ' and four ', h('b.v', 'viruses'),
+        ', that look alike to the opponent. Collect four links (take them, or run your own into the opponent\'s server) and you win; take four viruses and you lose.')),
+    h('div.big-actions',
+      h('div.big-card', h('button.big-btn.primary', { type: 'button', 'data-action': 'play-computer', on: { click: () => void create(null, 'computer') } },
+        svg(ICON.cpu, 'icon big-icon'), h('span.big-title', 'Play the computer'), h('span.big-sub', 'Starts at once; pick its level below'))),
+      h('div.big-card', h('button.big-btn', { type: 'button', 'data-action': 'play-friend', on: { click: () => void create(null, 'invite') } },
+        svg(ICON.friend, 'icon big-icon'), h('span.big-title', 'Play a friend'), h('span.big-sub', 'Get an invite link to send'))),
+      quickCard,
+      h('div.big-card', h('a.big-btn.learn', { href: '/learn', 'data-link': '', 'data-action': 'learn' },
+        svg(ICON.book, 'icon big-icon'), h('span.big-title', 'Learn to play'), h('span.big-sub', 'The rules and a short tutorial on a real board')))),
+    errBox);
   update();
-  const el = h('main', h('div.lobby',
-    h('div.col', account.el, createForm, seekBox),
+  const el = h('main.home', hero, h('div.lobby',
+    h('div.col', createForm, seekBox),
     h('div.col',
       h('section.panel', h('h2', 'Open games'), openBox),
-      h('section.panel', h('h2', 'Being played'), playingBox),
       h('section.panel', h('h2', 'Your games'), recentBox),
+      h('section.panel', h('h2', 'Being played'), playingBox),
       h('section.panel', h('h2', 'Recently finished'), archiveBox),
     )));
   return { el, update, dispose: () => { clearInterval(poll); client.followLobby(false); } };

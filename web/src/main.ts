@@ -1,7 +1,8 @@
 // Entry point: the connection, the router (/, /game/<id>, /replay/<id>, /leaderboard,
-// /player/<id>) and the header.
+// /player/<id>, /account) and the header.
+import { renderAccountPage } from './accountpage.ts';
 import { Client } from './client.ts';
-import { h } from './dom.ts';
+import { h, svg, ICON } from './dom.ts';
 import { renderGamePage } from './gamepage.ts';
 import { renderLobby } from './lobby.ts';
 import { renderLeaderboard, renderPlayerPage } from './playerspages.ts';
@@ -58,9 +59,13 @@ function route(): void {
   else if ((m = path.match(/^\/replay\/([A-Za-z0-9]+)\/?$/))) screen = renderReplayPage(app, m[1]);
   else if ((m = path.match(/^\/player\/([A-Za-z0-9]+)\/?$/))) screen = renderPlayerPage(app, m[1]);
   else if (/^\/leaderboard\/?$/.test(path)) screen = renderLeaderboard(app);
+  else if (/^\/account\/?$/.test(path)) screen = renderAccountPage(app);
   else screen = renderLobby(app);
+  const nav = (href: string, key: string, text: string) => h('a.nav', { href, 'data-link': '', 'data-nav': key, 'aria-current': path.startsWith(href) ? 'page' : false }, text);
   root.replaceChildren(
-    h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'), h('a.nav', { href: '/leaderboard', 'data-link': '', 'data-nav': 'leaderboard' }, 'Leaderboard'), meBox, connBox),
+    h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'),
+      h('nav.links', { 'aria-label': 'site' }, nav('/rules', 'rules', 'Rules'), nav('/leaderboard', 'leaderboard', 'Leaderboard')),
+      meBox, h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': 'account and settings', title: 'account and settings' }, svg(ICON.gear)), connBox),
     screen.el,
   );
   header();

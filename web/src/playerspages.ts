@@ -42,7 +42,7 @@ export function renderLeaderboard(_app: App): Screen {
         h('button.btn.small', { type: 'button', disabled: page <= 1, on: { click: () => { page--; void load(); } } }, '◀'),
         h('span.hint', `page ${page} / ${pages}`),
         h('button.btn.small', { type: 'button', disabled: page >= pages || !cursors[page], on: { click: () => { page++; void load(); } } }, '▶')) : null,
-      h('p', link('/', '← lobby'))));
+      h('p', link('/', '← home'))));
   }
   void load();
   const poll = setInterval(load, 10000);
@@ -67,7 +67,7 @@ export function renderPlayerPage(_app: App, id: string): Screen {
   const names = (g: any) => `${g.players?.['1']?.name ?? '—'} vs ${g.players?.['2']?.name ?? '—'}`;
   function update(): void {
     if (error || !profile) {
-      el.replaceChildren(h('div.panel', error ? h('div.banner.err', { 'data-error': '' }, error) : h('div.empty', 'loading…'), h('p', link('/', '← lobby'))));
+      el.replaceChildren(h('div.panel', error ? h('div.banner.err', { 'data-error': '' }, error) : h('div.empty', 'loading…'), h('p', link('/', '← home'))));
       return;
     }
     const p = profile;
@@ -76,7 +76,7 @@ export function renderPlayerPage(_app: App, id: string): Screen {
         h('h2', p.name, ' ', h('span.tag', p.kind)),
         h('div.status', 'rating ', h('b', { 'data-profile-rating': '' }, String(p.rating)), h('span.hint', ` ±${2 * p.rd} · ${p.rated_games} rated games`)),
         h('div', { 'data-profile-record': '' }, `${p.games} games: ${p.wins} won, ${p.draws} drawn, ${p.losses} lost`),
-        h('p', link('/leaderboard', 'Leaderboard'), ' · ', link('/', 'Lobby')))),
+        h('p', link('/leaderboard', 'Leaderboard'), ' · ', link('/', 'Home')))),
       h('div.col', h('section.panel', h('h2', 'Recent games'),
         !games || games.length === 0 ? h('div.empty', 'No games yet.') :
           h('table.games', h('tbody', games.map((g) => h('tr', { 'data-player-game': g.game },

@@ -3,12 +3,12 @@
 import { actionSquares, parseAction } from './actions.ts';
 import { renderBoard } from './board.ts';
 import { h } from './dom.ts';
-import { reasonText } from './game.ts';
+import { endText } from './endtext.ts';
 import { type App, clockLabel, fetchJson, renderHand, renderStack, sideDot } from './ui.ts';
-import { type Side, parseView } from './view.ts';
+import { type Side, parseView, squareIndex } from './view.ts';
 
 export function renderReplayPage(app: App, id: string): { el: HTMLElement; update: () => void; dispose: () => void } {
-  const el = h('main');
+  const el = h('main.game-main');
   let record: any = null;
   let positions: string[] = [];
   let error = '';
@@ -48,60 +48,70 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     if (!record || error) {
       el.replaceChildren(h('div.panel', error ? h('div.banner.err', { 'data-error': '' }, error) : h('div.empty', 'loading…'),
         record && record.status !== 'finished' ? h('p', h('a', { href: `/game/${id}`, 'data-link': '' }, 'Go to the game')) : null,
-        h('p', h('a', { href: '/', 'data-link': '' }, '← lobby'))));
+        h('p', h('a', { href: '/', 'data-link': '' }, '← home'))));
       return;
     }
     const v = parseView(positions[ply]);
     const actions: string[] = record.actions;
     const lastAction = ply > 0 ? parseAction(actions[ply - 1]) : null;
-    const board = renderBoard(v, { bottom, me: null, last: lastAction ? actionSquares(lastAction) : [] });
+    const nameOf = (side: Side | string) => record.players?.[side]?.name ?? `side ${side}`;
+    const board = renderBoard(v, {
+      bottom, me: null, names: { 1: nameOf(1), 2: nameOf(2) },
+      last: lastAction ? actionSquares(lastAction) : [],
+      lastFrom: lastAction?.kind === 'move' || lastAction?.kind === 'enter' ? lastAction.from : undefined,
+    });
     const top: Side = bottom === 1 ? 2 : 1;
-    const bar = (side: Side) => h('div.player-bar', { 'data-player': side },
-      h('span.name', sideDot(side), record.players?.[side]?.name ?? `side ${side}`),
-      h('span.grow'),
-      h('div', { style: { width: '100%', display: 'flex', gap: '10px', flexWrap: 'wrap', justifyContent: 'space-between' } },
-        renderHand(v, side), renderStack(v.stacks[side - 1], side, null)));
+    const bar = (side: Side, where: string) => h('div.player-bar', { class: where, 'data-player': side },
+      h('div.bar-head', h('span.name', sideDot(side), h('span.pname', nameOf(side)))),
+      h('div.bar-cards', renderHand(v, side), renderStack(v.stacks[side - 1], side, null)));
+    // What a VIRUS CHECKER showed, read from the position after it (as the live game shows it).
+    const revealed = (j: number): string => {
+      const a = parseAction(actions[j]);
+      if (a?.kind !== 'vc' || !positions[j + 1]) return '';
+      const c = parseView(positions[j + 1]).squares[squareIndex(a.square)].card;
+      return c && c.kind !== 'X' ? ` {${c.kind}}` : '';
+    };
     const rows: HTMLElement[] = [];
     for (let i = 0; i < actions.length; i += 2) {
       rows.push(h('span.n', `${i / 2 + 1}.`));
       for (const j of [i, i + 1]) {
         if (j >= actions.length) { rows.push(h('span')); continue; }
+        const rev = revealed(j);
         rows.push(h(`button.mv.s${(j % 2) + 1}`, {
-          type: 'button', class: j === ply - 1 ? 'cur' : '', 'data-ply': j, style: { border: '0', background: 'none', textAlign: 'left', cursor: 'pointer', font: 'inherit' },
+          type: 'button', class: j === ply - 1 ? 'cur' : '', 'data-ply': j, 'aria-current': j === ply - 1 ? 'step' : false,
           on: { click: () => go(j + 1) },
-        }, actions[j]));
+        }, actions[j].split(' ')[0], rev ? h('span.rev', rev) : null));
       }
     }
     const moves = h('div.moves', { 'data-history': '' }, rows);
     const nav = h('div.replay-nav',
       h('button.btn.small', { type: 'button', 'data-nav': 'first', 'aria-label': 'first', on: { click: () => go(0) } }, '«'),
       h('button.btn.small', { type: 'button', 'data-nav': 'prev', 'aria-label': 'previous', on: { click: () => go(ply - 1) } }, '◀'),
-      h('input', { type: 'range', min: 0, max: positions.length - 1, value: ply, 'aria-label': 'ply', on: { input: (e: Event) => go(Number((e.target as HTMLInputElement).value)) } }),
+      h('input', { type: 'range', min: 0, max: positions.length - 1, value: ply, 'aria-label': 'action number', on: { input: (e: Event) => go(Number((e.target as HTMLInputElement).value)) } }),
       h('button.btn.small', { type: 'button', 'data-nav': 'next', 'aria-label': 'next', on: { click: () => go(ply + 1) } }, '▶'),
       h('button.btn.small', { type: 'button', 'data-nav': 'last', 'aria-label': 'last', on: { click: () => go(positions.length - 1) } }, '»'),
-      h('button.btn.small', { type: 'button', 'data-nav': 'flip', on: { click: () => { bottom = bottom === 1 ? 2 : 1; update(); } } }, 'Flip'));
-    el.replaceChildren(h('div.game', { 'data-replay': id, 'data-ply': ply },
-      h('div.boardcol', bar(top), board, bar(bottom), nav),
-      h('aside.side',
-        h('div.panel.endpanel', h('div.result', winnerText(record)), h('div.reason', `${record.result ?? 'no result'} · ${reasonText(record.reason ?? '')}`),
-          h('div.hint', `${record.preset} · ${clockLabel(record.clock)} · replay, every identity shown`),
-          h('div.row', h('a.btn.small', { href: `/api/games/${id}/record`, download: `rainet-${id}.txt`, 'data-action': 'download-record' }, 'Download record'))),
-        h('div.panel', h('div.status', { 'data-replay-ply': ply }, `ply ${ply} / ${actions.length}`),
-          h('div.hint', ply > 0 ? `last: ${actions[ply - 1]}` : 'start position'),
-          h('div.hint', '← → step · Home/End · f flips the board')),
-        h('div.panel', h('h2', 'Actions'), moves))));
+      h('button.btn.small', { type: 'button', 'data-nav': 'flip', on: { click: () => { bottom = bottom === 1 ? 2 : 1; update(); } } }, '⇅ Flip'));
+    const who = ply > 0 ? nameOf((ply - 1) % 2 === 0 ? 1 : 2) : '';
+    const winner = record.result === '1-0' ? '1' : record.result === '0-1' ? '2' : null;
+    const t = endText({ result: { result: record.result ?? null, winner, reason: record.reason ?? '' }, names: { '1': nameOf(1), '2': nameOf(2) }, you: 'spectator', lastAction: actions.at(-1) ?? null, position: record.position });
+    el.replaceChildren(h('div.game.replay', { 'data-replay': id, 'data-ply': ply },
+      h('div.zone-board', board),
+      h('div.zone-top', bar(top, 'top')),
+      h('div.zone-ctl', h('div.panel.ctl',
+        h('div.endpanel', h('div.result', t.headline), h('div.reason', t.reason),
+          h('div.hint', `${record.preset} · ${clockLabel(record.clock)} · replay, every identity shown`)),
+        h('div.status', { 'data-replay-ply': ply }, ply > 0 ? `Action ${ply} of ${actions.length}: ${who} ${actions[ply - 1].split(' ')[0]}${revealed(ply - 1)}` : `Start position (${actions.length} actions)`),
+        nav,
+        h('div.hint.kbd', '← → step · Home/End · f flips the board'))),
+      h('div.zone-more', h('section.panel.moves-panel', { 'aria-label': 'actions' }, h('h2', 'Actions'), moves),
+        h('div.panel.info', h('div.row', h('a.btn.small', { href: `/api/games/${id}/record`, download: `rainet-${id}.txt`, 'data-action': 'download-record' }, 'Download record'),
+          h('a.btn.small', { href: '/', 'data-link': '' }, 'Home')))),
+      h('div.zone-bottom', bar(bottom, 'bottom'))));
     const cur = moves.querySelector<HTMLElement>('.cur');
-    requestAnimationFrame(() => cur?.scrollIntoView({ block: 'nearest' }));
+    requestAnimationFrame(() => { if (cur) moves.scrollTop = cur.offsetTop - moves.clientHeight / 2; else moves.scrollTop = 0; });
   }
 
   update();
   return { el, update: () => {}, dispose: () => document.removeEventListener('keydown', onKey) };
 }
 
-function winnerText(record: any): string {
-  if (record.result === '1-0' || record.result === '0-1') {
-    const w = record.result === '1-0' ? '1' : '2';
-    return `${record.players?.[w]?.name ?? `side ${w}`} wins`;
-  }
-  return record.result === '1/2-1/2' ? 'Draw' : 'No result';
-}

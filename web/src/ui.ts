@@ -54,7 +54,8 @@ export function renderHand(
     (['LB', 'FW', 'VC', 'NF'] as TerminalKind[]).map((k) => {
       const st = states[k];
       const where = st.state === 'board' ? ` on ${st.square}` : st.state === 'used' ? ' (used)' : '';
-      const label = `${TERMINAL_NAMES[k]}${where}`;
+      // The accessible name starts with the visible text ("LB @d2"), then says it in full.
+      const label = `${k}${st.state === 'board' ? ` @${st.square}` : ''}: ${TERMINAL_NAMES[k]}${where}`;
       const cls = ['tcard', st.state === 'used' ? 'used' : '', st.state === 'board' ? 'onboard' : '', opts.active === k ? 'active' : ''].join(' ');
       const content = [svg(TERMINAL_ICONS[k]), h('span', k), st.state === 'board' ? h('span.where', `@${st.square}`) : null];
       if (opts.interactive) {

@@ -8,7 +8,8 @@ import { gameIdOf, Player, useServerAndBrowser } from './harness.ts';
 const env = useServerAndBrowser();
 const players = env.players;
 
-async function open(name: string, path = '/'): Promise<Player> {
+// The account box is on the account page (/account), linked from the header.
+async function open(name: string, path = '/account'): Promise<Player> {
   const p = await Player.open(env.browser, name, `${env.server.url}${path}`);
   players.push(p);
   return p;
@@ -50,6 +51,7 @@ test('accounts: register, play a rated game, ratings change in the UI and the le
   await eve.page.waitForSelector('[data-account-error]:has-text("Wrong username or password")');
 
   // Ann creates a rated game by invitation; Ben opens the link and joins.
+  await ann.page.click('a.logo');
   await ann.page.check('[data-field="opponent-invite"]');
   await ann.page.check('[data-field="side-1"]');
   assert.equal(await ann.page.isChecked('[data-field="rated"]'), true, 'games between people are rated by default');
@@ -108,9 +110,11 @@ test('accounts: register, play a rated game, ratings change in the UI and the le
   assert.equal(again.id, annMe.id);
   assert.equal(again.name, 'Ann_1');
   assert.equal(again.rating, annRating);
-  await other.page.waitForSelector(`[data-recent="${id}"]`);
   assert.equal(await other.page.inputValue('[data-field="name"]'), 'Ann_1', 'the name field shows the username');
   await other.shot('account-other-browser');
+  await other.page.click('a.logo');
+  await other.page.waitForSelector(`[data-recent="${id}"]`);
+  await other.page.click('[data-nav="account"]');
   // A reload keeps the account (the new token is this browser's).
   await other.page.reload();
   await other.page.waitForSelector('[data-account="account"]');
@@ -120,7 +124,7 @@ test('accounts: register, play a rated game, ratings change in the UI and the le
   await other.page.click('[data-action="logout"]');
   await other.page.waitForSelector('[data-account="guest"]');
   assert.notEqual((await me(other)).id, annMe.id);
-  await ann.page.goto(`${env.server.url}/`);
+  await ann.page.goto(`${env.server.url}/account`);
   await ann.page.waitForSelector('[data-account="account"]');
   assert.equal((await me(ann)).id, annMe.id);
 

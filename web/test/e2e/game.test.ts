@@ -152,6 +152,11 @@ test('two players set up and play a full game through the UI while a spectator w
     await p.page.waitForSelector('[data-overlay="end"]');
     await p.page.waitForSelector('[data-status="finished"]');
   }
+  // Who won and why, in words with names: "You win"/"You lose" for players, names for the spectator.
+  const said = async (p: Player) => `${await p.page.textContent('[data-overlay="end"] .result')} | ${await p.page.textContent('[data-overlay="end"] .reason')}`;
+  assert.match(await said(carol), /^(alice wins|bob wins|Draw) \| (Alice|Bob|alice|bob|100 actions).*\.$/);
+  assert.match(await said(alice), /^(You win|You lose|Draw) \| /);
+  for (const p of [alice, bob, carol]) assert.doesNotMatch(await said(p), /side \d|stack\b.*reached/i);
   await alice.shot('end-overlay-side1');
   await alice.page.click('[data-action="see-board"]');
   await alice.page.waitForSelector('.endpanel[data-end]');
@@ -215,6 +220,12 @@ test('the replay of the finished game steps through every action, identities sho
   await alice.shot('replay-end');
   await page.keyboard.press('Home');
   await page.waitForSelector(`[data-replay="${id}"][data-ply="0"]`);
+  // The virus check of the opening (action 4, VC+d4) shows what it revealed, as in the live game.
+  await page.click('[data-history] [data-ply="3"]');
+  await page.waitForSelector(`[data-replay="${id}"][data-ply="4"]`);
+  assert.match(await page.textContent('[data-history] [data-ply="3"]') ?? '', /VC\+d4 \{L\}/);
+  await page.waitForSelector('[data-square="d4"] .card.faceup');
+  assert.match(await page.getAttribute('[data-history] [data-ply="3"]', 'class') ?? '', /\bcur\b/, 'the current action is marked');
 });
 
 test('a game against the computer is played to the end', async () => {
@@ -288,7 +299,11 @@ test('invite link, draw by agreement and rematch', async () => {
   assert.equal(await erin.page.getAttribute('[data-stack="1"] .card.escaped', 'data-card'), 'L', 'the owner sees its escaped link');
   assert.equal(await frank.page.getAttribute('[data-stack="1"] .card.escaped', 'data-card'), 'X', 'the opponent does not');
   await erin.shot('escape-side1');
+  // Offering a draw takes a confirmation.
   await frank.page.click('[data-action="draw-offer"]');
+  await frank.page.waitForSelector('[data-confirm="draw"]');
+  assert.equal(await erin.page.$('[data-action="draw-accept"]'), null, 'nothing is offered before the confirmation');
+  await frank.page.click('[data-action="draw-confirm"]');
   await erin.page.click('[data-action="draw-accept"]');
   for (const p of [erin, frank]) await p.page.waitForSelector('[data-overlay="end"]');
   await erin.page.click('[data-action="see-board"]');

@@ -277,3 +277,38 @@ export function useServerAndBrowser(extra: string[] = []): { readonly server: Se
     players: env.players,
   };
 }
+
+/** axe-core on the page as it is now: the serious and critical violations, described. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  const r = await new AxeBuilder({ page }).analyze();
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+/** Asserts that no serious or critical accessibility violation is on the page. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  assert.deepEqual(await axeViolations(page), [], `axe-core on ${what}`);
+}
+
+/**
+ * What of `selectors` is not wholly inside the viewport, without scrolling (each must match at least
+ * one element; every match is checked); and, unless `mayScroll`, whether the document scrolls.
+ */
+export async function offscreen(page: Page, selectors: string[], mayScroll = false): Promise<string[]> {
+  return page.evaluate(([sels, may]) => {
+    const out: string[] = [];
+    const W = window.innerWidth, H = window.innerHeight;
+    if (!may && document.scrollingElement!.scrollHeight > H) out.push(`the page scrolls: ${document.scrollingElement!.scrollHeight} > ${H}`);
+    for (const sel of sels) {
+      const els = [...document.querySelectorAll(sel)];
+      if (!els.length) out.push(`${sel}: missing`);
+      for (const e of els) {
+        const r = e.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) out.push(`${sel}: not shown`);
+        else if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) out.push(`${sel}: at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} outside ${W}x${H}`);
+      }
+    }
+    return out;
+  }, [selectors, mayScroll] as const);
+}

@@ -50,7 +50,7 @@ test('a player whose opponent left can claim the win after the grace period', as
   await henry.page.click('[data-action="claim"]');
   await henry.page.waitForSelector('[data-overlay="end"]');
   assert.match((await henry.page.textContent('[data-overlay="end"] .result')) ?? '', /You win/);
-  assert.match((await henry.page.textContent('[data-overlay="end"] .reason')) ?? '', /the opponent left the game/);
+  assert.match((await henry.page.textContent('[data-overlay="end"] .reason')) ?? '', /^Ivan left the game\.$/i);
   const end = await henry.game(id);
   assert.equal(end.result.reason, 'abandoned');
   assert.equal(end.result.winner, '1');
@@ -100,15 +100,17 @@ test('an official-preset game against the computer is played to the end, then a 
 });
 
 test('changing one\'s name takes effect without reconnecting', async () => {
-  const kate = await open('kate');
+  const kate = await open('kate', '/account');
   await kate.page.waitForSelector('[data-conn="online"]');
   const sockets = kate.sockets;
   await kate.page.fill('[data-field="name"]', 'Daru');
   await kate.page.press('[data-field="name"]', 'Enter');
   await kate.page.waitForFunction(() => (window as any).rainet.client.player?.name === 'Daru');
   assert.equal(kate.sockets, sockets, 'the same connection');
-  assert.equal(new URL(kate.page.url()).pathname, '/', 'Enter in the name field does not create a game');
+  assert.equal(new URL(kate.page.url()).pathname, '/account', 'Enter in the name field only saves the name');
   // New games show the new name, also to others.
+  await kate.page.click('a.logo');
+  await kate.page.waitForSelector('[data-field="opponent-open"]');
   await kate.page.check('[data-field="opponent-open"]');
   await kate.page.click('[data-action="create"]');
   await kate.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addChat, applyEvent, CHAT_KEPT, claimableAt, clockLeft, formatClock, fromSnapshot, lastChat, resultHeadline } from '../../src/game.ts';
+import { addChat, applyEvent, CHAT_KEPT, claimableAt, clockLeft, formatClock, fromSnapshot, lastChat } from '../../src/game.ts';
 
 const base = {
   type: 'snapshot', game: 'g1', v: 0, you: '1', status: 'open', preset: 'standard', opponent: 'open', level: null,
@@ -33,9 +33,7 @@ test('events drive a game from open to finished', () => {
   assert.equal(s.v, 8, 'unknown kinds are ignored');
   s = applyEvent(s, { v: 9, kind: 'end', result: '1-0', winner: '1', reason: 'four_links', position: 'P', setups: { '1': [], '2': [] }, clocks: null }, 300);
   assert.equal(s.status, 'finished');
-  assert.equal(resultHeadline(s.result!, '1'), 'You win');
-  assert.equal(resultHeadline(s.result!, '2'), 'You lose');
-  assert.equal(resultHeadline(s.result!, 'spectator'), 'Side 1 wins');
+  assert.deepEqual([s.result!.winner, s.result!.reason], ['1', 'four_links']);
   const ab = applyEvent(s, { v: 10, kind: 'end', result: null, winner: null, reason: 'aborted' }, 0);
   assert.equal(ab.status, 'aborted');
 });
@@ -97,4 +95,16 @@ test('the moment a disconnected opponent may be claimed against', () => {
   assert.equal(claimableAt(s, '2'), 40000 + 60000);
   assert.equal(claimableAt(s, '1'), null, 'connected');
   assert.equal((s.players['2'] as any).away, undefined, 'the relative field is not kept');
+});
+
+test('views after each ply are kept for browsing; a declined draw is remembered until the next action', () => {
+  let s = fromSnapshot({ ...base, status: 'playing', view: 'V0', history: [{ ply: 0, side: '1', action: 'a1-a2' }] }, 0);
+  assert.deepEqual([...s.views.keys()].filter((i) => s.views[i]), [1], 'a snapshot gives the current view only');
+  s = applyEvent(s, { v: s.v + 1, kind: 'action', ply: 1, side: '2', action: 'h8-h7', view: 'V1' }, 0);
+  s = applyEvent(s, { v: s.v + 1, kind: 'draw_offer', side: '1' }, 0);
+  s = applyEvent(s, { v: s.v + 1, kind: 'draw_decline', side: '2' }, 0);
+  assert.deepEqual([s.drawOffer, s.drawDeclined], [null, '2']);
+  s = applyEvent(s, { v: s.v + 1, kind: 'action', ply: 2, side: '1', action: 'a2-a3', view: 'V2' }, 0);
+  assert.equal(s.drawDeclined, null);
+  assert.deepEqual([s.views[1], s.views[2], s.views[3]], ['V0', 'V1', 'V2']);
 });
