@@ -1,15 +1,19 @@
 // Entry point: the connection, the router (/, /game/<id>, /replay/<id>, /leaderboard,
-// /player/<id>) and the header.
+// /player/<id>, /rules, /learn[/<lesson>]) and the header.
 import { Client } from './client.ts';
 import { h } from './dom.ts';
 import { renderGamePage } from './gamepage.ts';
+import { lang } from './i18n.ts';
 import { renderLobby } from './lobby.ts';
 import { renderLeaderboard, renderPlayerPage } from './playerspages.ts';
 import { renderReplayPage } from './replaypage.ts';
+import { renderRulesPage } from './rulespage.ts';
 import type { SocketLike } from './socket.ts';
+import { renderTutorial } from './tutorial.ts';
 import type { App } from './ui.ts';
 
 const root = document.getElementById('app')!;
+document.documentElement.lang = lang();
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 const client = new Client({
   url: wsUrl,
@@ -58,6 +62,8 @@ function route(): void {
   else if ((m = path.match(/^\/replay\/([A-Za-z0-9]+)\/?$/))) screen = renderReplayPage(app, m[1]);
   else if ((m = path.match(/^\/player\/([A-Za-z0-9]+)\/?$/))) screen = renderPlayerPage(app, m[1]);
   else if (/^\/leaderboard\/?$/.test(path)) screen = renderLeaderboard(app);
+  else if (/^\/rules\/?$/.test(path)) screen = renderRulesPage();
+  else if ((m = path.match(/^\/learn(?:\/([a-z]+))?\/?$/))) screen = renderTutorial(app, m[1]);
   else screen = renderLobby(app);
   root.replaceChildren(
     h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'), h('a.nav', { href: '/leaderboard', 'data-link': '', 'data-nav': 'leaderboard' }, 'Leaderboard'), meBox, connBox),
