@@ -13,6 +13,12 @@ import { terminalStates, type App } from './ui.ts';
 
 type Phase = 'play' | 'result' | 'trap' | 'finish';
 type Tone = 'info' | 'ok' | 'bad';
+/** A message kept as catalogue keys, so that a language switch translates it too; a parameter
+ * value "@key" is itself translated (a card name, "link"). */
+type Part = [Key, Record<string, string | number>?];
+interface Msg { tone: Tone; parts: Part[] }
+const msgOf = (tone: Tone, ...parts: Part[]): Msg => ({ tone, parts });
+const text = (m: Msg) => m.parts.map(([k, p]) => t(k, p && Object.fromEntries(Object.entries(p).map(([n, v]) => [n, typeof v === 'string' && v.startsWith('@') ? t(v.slice(1) as Key) : v])))).join(' ');
 
 function storage(): StorageLike | null {
   try {
@@ -32,7 +38,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
     phase: (start === null ? 'finish' : 'play') as Phase,
     view: '',
     last: [] as string[],
-    msg: null as { tone: Tone; text: string } | null,
+    msg: null as Msg | null,
     selected: null as string | null,
     mode: null as TerminalKind | null,
     nfFirst: null as string | null,
@@ -53,7 +59,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
     st.nfPair = null;
   }
 
-  function openStep(lessonIdx: number, stepIdx: number, msg: { tone: Tone; text: string } | null = null, last: string[] = []): void {
+  function openStep(lessonIdx: number, stepIdx: number, msg: Msg | null = null, last: string[] = []): void {
     st.lesson = lessonIdx;
     st.step = stepIdx;
     st.phase = 'play';
@@ -92,34 +98,34 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
     clearSelection();
     const a = parseAction(action);
     if (verdict.kind === 'illegal') {
-      st.msg = { tone: 'bad', text: t('why.notLegal') };
+      st.msg = msgOf('bad', ['why.notLegal']);
     } else if (verdict.kind === 'wrong') {
-      st.msg = { tone: 'bad', text: t(verdict.why) };
+      st.msg = msgOf('bad', [verdict.why]);
     } else if (verdict.kind === 'trap') {
       st.phase = 'trap';
       st.view = verdict.view;
       st.last = a ? actionSquares(a) : [];
-      st.msg = { tone: 'bad', text: `${t('learn.youLose')} ${t(verdict.why)}` };
+      st.msg = msgOf('bad', ['learn.youLose'], [verdict.why]);
     } else {
       st.phase = 'result';
       st.view = verdict.view;
       st.last = a ? actionSquares(a) : [];
-      const parts: string[] = [];
+      const parts: Part[] = [];
       const end = outcome(verdict.view);
-      if (end) parts.push(t(end === 'win' ? 'learn.youWin' : 'learn.youLose'));
+      if (end) parts.push([end === 'win' ? 'learn.youWin' : 'learn.youLose']);
       if (a?.kind === 'vc') {
         const c = cardAt(parseView(verdict.view), a.square);
-        if (c && c.kind !== 'X') parts.push(t('learn.vcResult', { square: a.square, kind: t(c.kind === 'L' ? 'kind.link' : 'kind.virus') }));
+        if (c && c.kind !== 'X') parts.push(['learn.vcResult', { square: a.square, kind: c.kind === 'L' ? '@kind.link' : '@kind.virus' }]);
       }
-      parts.push(t(s.done));
+      parts.push([s.done]);
       if (s.reply) {
         // The opponent answers; the next step starts from the position after its answer.
-        parts.push(t('learn.opponentMoved', { action: s.reply }));
+        parts.push(['learn.opponentMoved', { action: s.reply }]);
         st.view = stepData(lesson().steps[st.step + 1]).view;
         const r = parseAction(s.reply);
         st.last = r ? actionSquares(r) : [];
       } else complete();
-      st.msg = { tone: 'ok', text: parts.join(' ') };
+      st.msg = { tone: 'ok', parts };
     }
     draw();
   }
@@ -131,17 +137,17 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
       if (st.mode === 'NF') {
         if (!st.nfFirst) {
           if (tg.notFound.has(sq)) { st.nfFirst = sq; st.msg = null; }
-          else st.msg = { tone: 'bad', text: t('learn.noTarget', { card: cardName('NF'), square: sq }) };
+          else st.msg = msgOf('bad', ['learn.noTarget', { card: '@card.NF.name', square: sq }]);
         } else if (sq === st.nfFirst) st.nfFirst = null;
         else if (tg.notFound.get(st.nfFirst)?.has(sq)) st.nfPair = [st.nfFirst, sq];
-        else st.msg = { tone: 'bad', text: t('learn.noTarget', { card: cardName('NF'), square: sq }) };
+        else st.msg = msgOf('bad', ['learn.noTarget', { card: '@card.NF.name', square: sq }]);
         draw();
         return;
       }
       const m = st.mode === 'LB' ? tg.lineBoost : st.mode === 'FW' ? tg.firewall : tg.virusChecker;
       const action = m.get(sq);
       if (action) return play(action);
-      st.msg = { tone: 'bad', text: t('learn.noTarget', { card: cardName(st.mode), square: sq }) };
+      st.msg = msgOf('bad', ['learn.noTarget', { card: `@card.${st.mode}.name`, square: sq }]);
       draw();
       return;
     }
@@ -150,25 +156,25 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
       if (action) return play(action);
       const mine = cardAt(v, sq)?.owner === 1;
       if (!mine) {
-        st.msg = { tone: 'bad', text: t(whyNotMove(v, st.selected, sq) ?? 'why.notLegal') };
+        st.msg = msgOf('bad', [whyNotMove(v, st.selected, sq) ?? 'why.notLegal']);
         draw();
         return;
       }
     }
     const card = cardAt(v, sq);
     if (st.selected === sq) st.selected = null;
-    else if (!card) { st.selected = null; st.msg = { tone: 'info', text: t('why.noCard') }; }
-    else if (card.owner !== 1) { st.selected = null; st.msg = { tone: 'bad', text: t('learn.notYours') }; }
-    else if (!tg.moves.has(sq)) { st.selected = null; st.msg = { tone: 'bad', text: t('learn.cannotMove', { square: sq }) }; }
+    else if (!card) { st.selected = null; st.msg = msgOf('info', ['why.noCard']); }
+    else if (card.owner !== 1) { st.selected = null; st.msg = msgOf('bad', ['learn.notYours']); }
+    else if (!tg.moves.has(sq)) { st.selected = null; st.msg = msgOf('bad', ['learn.cannotMove', { square: sq }]); }
     else { st.selected = sq; st.msg = null; }
     draw();
   }
 
-  function hint(tg: Targets): string {
-    if (st.mode === 'NF') return st.nfFirst ? t('learn.hint.nf2', { square: st.nfFirst }) : t('learn.hint.nf1');
-    if (st.mode) return t('learn.hint.card', { card: cardName(st.mode) });
-    if (st.selected) return t(tg.moves.get(st.selected)?.has('srv') ? 'learn.hint.server' : 'learn.hint.dest', { square: st.selected });
-    return t('learn.hint.pick');
+  function hint(tg: Targets): Msg {
+    if (st.mode === 'NF') return msgOf('info', st.nfFirst ? ['learn.hint.nf2', { square: st.nfFirst }] : ['learn.hint.nf1']);
+    if (st.mode) return msgOf('info', [`card.${st.mode}.short` as const], ['learn.hint.card', { card: `@card.${st.mode}.name` }]);
+    if (st.selected) return msgOf('info', [tg.moves.get(st.selected)?.has('srv') ? 'learn.hint.server' : 'learn.hint.dest', { square: st.selected }]);
+    return msgOf('info', ['learn.hint.pick']);
   }
 
   function stackLine(cards: StackCard[], label: Key, holder: 1 | 2): HTMLElement {
@@ -231,11 +237,14 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
           'aria-current': current ? 'step' : null,
           on: { click: () => openLesson(i) },
         }, h('span.num', String(i + 1)), h('span.name', t(l.title)), complete ? h('span.tick', { role: 'img', 'aria-label': t('learn.completed') }, '✓') : null));
-      })),
-      h('div.learn-links',
-        h('a', { href: '/rules', 'data-link': '' }, t('learn.readRules')),
-        renderLangSwitch(),
-        done.length ? h('button.btn.small', { type: 'button', 'data-action': 'learn-reset', on: { click: () => { done = []; saveProgress(storage(), done); openLesson(0); } } }, t('learn.reset')) : null));
+      })));
+  }
+
+  function links(): HTMLElement {
+    return h('div.learn-links',
+      h('a', { href: '/rules', 'data-link': '' }, t('learn.readRules')),
+      renderLangSwitch(),
+      done.length ? h('button.btn.small', { type: 'button', 'data-action': 'learn-reset', on: { click: () => { done = []; saveProgress(storage(), done); openLesson(0); } } }, t('learn.reset')) : null);
   }
 
   async function playComputer(): Promise<void> {
@@ -267,7 +276,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
   function draw(): void {
     const focused = (document.activeElement as HTMLElement | null)?.dataset?.square ?? null;
     if (st.phase === 'finish') {
-      el.replaceChildren(h('div.learn-grid', lessonList(), finishPanel()));
+      el.replaceChildren(h('div.learn-grid', lessonList(), finishPanel(), links()));
       return;
     }
     const s = step();
@@ -314,7 +323,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
             nf.keep ? h('button.btn', { type: 'button', 'data-nf': 'keep', on: { click: () => play(nf.keep!) } }, t('learn.keep')) : null,
             h('button.btn.small', { type: 'button', on: { click: () => { st.nfPair = null; st.nfFirst = null; draw(); } } }, t('learn.cancel'))))
       : null;
-    const msg = st.msg ?? (st.phase === 'play' ? { tone: 'info' as Tone, text: hint(tg) } : null);
+    const msg = st.msg ?? (st.phase === 'play' ? hint(tg) : null);
     el.replaceChildren(h('div.learn-grid',
       lessonList(),
       h('section.learn-main', { 'data-lesson-open': lesson().id, 'data-step': st.step, 'data-phase': st.phase },
@@ -322,11 +331,12 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
           h('p.learn-of', t('learn.lessonOf', { n: st.lesson + 1, total: LESSONS.length })),
           h('h1', t(lesson().title)),
           h('p.learn-task', t(s.task)),
-          h('div.learn-feedback', { role: 'status', 'aria-live': 'polite', class: msg ? `tone-${msg.tone}` : '', 'data-feedback': msg?.tone ?? '' }, msg ? msg.text : ''),
+          h('div.learn-feedback', { role: 'status', 'aria-live': 'polite', class: msg ? `tone-${msg.tone}${st.msg || st.mode || st.selected ? '' : ' default'}` : '', 'data-feedback': msg?.tone ?? '' }, msg ? text(msg) : ''),
           nfDialog,
           controls()),
         h('div.learn-boardcol', board, handRow(v, tg),
-          h('div.learn-stacks', stackLine(v.stacks[0], 'learn.yourStack', 1), v.stacks[1].length ? stackLine(v.stacks[1], 'learn.theirStack', 2) : null)))));
+          h('div.learn-stacks', stackLine(v.stacks[0], 'learn.yourStack', 1), v.stacks[1].length ? stackLine(v.stacks[1], 'learn.theirStack', 2) : null))),
+      links()));
     if (focused) (el.querySelector(`[data-square="${focused}"]`) as HTMLElement | null)?.focus({ preventScroll: true });
   }
 
