@@ -2,7 +2,7 @@
 // explanation, and a picture (an SVG card in the style of the board's cards), in the current
 // language. For every screen that shows a hand: use cardName/cardExplanation instead of LB/FW/VC/NF
 // and cardPicture where there is room for the card itself.
-import { ICON } from './dom.ts';
+import { h, ICON, svg } from './dom.ts';
 import { t } from './i18n.ts';
 import type { TerminalKind } from './ui.ts';
 
@@ -27,6 +27,17 @@ export function cardExplanation(k: TerminalKind): string {
 export function cardLabel(k: TerminalKind, state: 'hand' | 'board' | 'used' = 'hand', square?: string): string {
   const where = t(`card.state.${state}` as const, { square: square ?? '' });
   return `${cardName(k)} (${where}): ${cardExplanation(k)}`;
+}
+
+/**
+ * The inside of a hand's card button or chip: icon, translated name, where the card is. A drop-in
+ * for the `[svg(icon), h('span', k), …]` of ui.ts renderHand, with `cardLabel` as its aria-label
+ * and `cardExplanation` as its title.
+ */
+export function handCardContent(k: TerminalKind, state: 'hand' | 'board' | 'used' = 'hand', square?: string): Node[] {
+  const out: Node[] = [svg(ICONS[k]), h('span.tname', cardName(k))];
+  if (state !== 'hand') out.push(h('span.where', t(`card.state.${state}` as const, { square: square ?? '' })));
+  return out;
 }
 
 /** The card as a picture: a rounded card with its icon and name, `width` CSS pixels wide. */

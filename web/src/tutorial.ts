@@ -3,7 +3,7 @@
 // from the engine's legal lists (lessondata.ts) arranged by actions.ts, as in a real game.
 import { buildTargets, destinations, actionSquares, parseAction, type Targets } from './actions.ts';
 import { type Mark, renderBoard } from './board.ts';
-import { TERMINAL_KINDS, type TerminalKind, cardExplanation, cardLabel, cardName, cardPicture } from './cards.ts';
+import { TERMINAL_KINDS, type TerminalKind, cardExplanation, cardLabel, cardName, handCardContent } from './cards.ts';
 import { h, svg, ICON } from './dom.ts';
 import { type Key, onLangChange, renderLangSwitch, t } from './i18n.ts';
 import { judge, loadProgress, nextLesson, outcome, saveProgress, stepData, type StorageLike } from './learncheck.ts';
@@ -205,7 +205,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
           title: cardExplanation(k),
           disabled: !enabled,
           on: { click: () => { const was = st.mode; clearSelection(); st.mode = was === k ? null : k; st.msg = null; draw(); } },
-        }, cardPicture(k, 26), h('span.tname', cardName(k)), s.state !== 'hand' ? h('span.where', t(`card.state.${s.state}` as const, { square: s.square ?? '' })) : null);
+        }, handCardContent(k, s.state, s.square));
       })));
   }
 

@@ -103,7 +103,7 @@ export const en = {
   'learn.youWin': 'You win!',
   'learn.youLose': 'You lose.',
   'learn.finish.h': 'You know the game',
-  'learn.finish.p': 'That is all there is to it. Now play a real game against the computer at its weakest level: you move first.',
+  'learn.finish.p': 'That is all there is to it. Now play a real game against the computer at its weakest level. It begins with the setup: you choose in secret where your four links and four viruses stand, then confirm. You move first.',
   'learn.play': 'Play the computer (level 1)',
   'learn.playBusy': 'Creating the game…',
   'learn.playError': 'Could not create the game: {error}',

@@ -101,7 +101,7 @@ export const ja: Record<Key, string> = {
   'learn.youWin': 'あなたの勝ち！',
   'learn.youLose': 'あなたの負け。',
   'learn.finish.h': 'これでルールは完璧',
-  'learn.finish.p': 'ルールはこれで全部です。さあ、いちばん弱いレベルのコンピューターと本番のゲームをしましょう。あなたが先手です。',
+  'learn.finish.p': 'ルールはこれで全部です。さあ、いちばん弱いレベルのコンピューターと本番のゲームをしましょう。最初は配置：リンク4枚とウイルス4枚をどこに置くかを秘密に決めて、確定します。あなたが先手です。',
   'learn.play': 'コンピューターと対戦（レベル1）',
   'learn.playBusy': 'ゲームを作成中…',
   'learn.playError': 'ゲームを作成できませんでした：{error}',

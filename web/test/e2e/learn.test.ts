@@ -57,9 +57,22 @@ async function completeLessons(p: Player, ids: string[], label: string): Promise
     await phase(id, 0, 'play');
     await noHorizontalOverflow(page, `${label} ${id}`);
     switch (id) {
-      case 'move':
-        await move('d2', 'd3');
+      case 'move': {
+        // The terminal cards carry their names, and their explanation as a tooltip.
+        assert.deepEqual(await page.$$eval('.learn-hand [data-tcard] .tname', (els) => els.map((e) => e.textContent)), [en['card.LB.name'], en['card.FW.name'], en['card.VC.name'], en['card.NF.name']]);
+        assert.equal(await page.getAttribute('.learn-hand [data-tcard="VC"]', 'title'), en['card.VC.short']);
+        if (p.touch) await move('d2', 'd3');
+        else {
+          // By keyboard alone: focus the card, Enter, arrow up, Enter.
+          await page.focus('[data-square="d2"]');
+          await page.keyboard.press('Enter');
+          await page.waitForSelector('[data-square="d2"].selected');
+          await page.keyboard.press('ArrowUp');
+          await page.waitForFunction(() => (document.activeElement as HTMLElement | null)?.dataset?.square === 'd3');
+          await page.keyboard.press('Enter');
+        }
         break;
+      }
       case 'capture':
         // A legal move that is not the lesson's, and an illegal click: each is explained, nothing is played.
         await move('a1', 'a2');
@@ -95,7 +108,10 @@ async function completeLessons(p: Player, ids: string[], label: string): Promise
         assert.equal(await page.getAttribute('[data-square="e4"] .card', 'data-card'), 'L');
         break;
       case 'viruschecker':
-        await card('VC', 'd5');
+        await press('button[data-tcard="VC"]:not([disabled])');
+        assert.ok((await feedback()).startsWith(en['card.VC.short']), 'picking a card explains it');
+        await page.waitForSelector('[data-square="d5"].mark-target');
+        await sq('d5');
         await phase(id, 0, 'result');
         assert.ok((await feedback()).startsWith('The card on d5 is a link.'), await feedback());
         assert.equal(await page.getAttribute('[data-square="d5"] .card', 'data-card'), 'L');
@@ -106,6 +122,7 @@ async function completeLessons(p: Player, ids: string[], label: string): Promise
         await sq('d4');
         await page.waitForSelector('[data-square="e2"].mark-target');
         await sq('e2');
+        await p.shot(`learn-nf-${label}`);
         await press('[data-nf="swap"]');
         await phase(id, 0, 'result');
         assert.equal(await page.$('[data-square="d4"] .card.faceup'), null, 'd4 is face down again');
@@ -121,6 +138,7 @@ async function completeLessons(p: Player, ids: string[], label: string): Promise
         await move('d4', 'd5');
         await phase(id, 0, 'trap');
         assert.equal(await feedback(), `${en['learn.youLose']} ${en['lesson.lose.trap']}`);
+        await p.shot(`learn-trap-${label}`);
         await press('[data-action="learn-retry"]');
         await phase(id, 0, 'play');
         await move('d4', 'c4');
