@@ -183,7 +183,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
       h('span.lbl', t(label)),
       cards.length
         ? h('span', cards.map((c) => h(`span.chip.${c.kind === 'L' ? 'link' : c.kind === 'V' ? 'virus' : 'unknown'}`, { 'aria-hidden': 'true' }, svg(c.kind === 'L' ? ICON.link : c.kind === 'V' ? ICON.virus : ICON.unknown))),
-          h('span.count', t('learn.stackCount', { links: n.L, viruses: n.V, unknown: n.X })))
+          h('span.count', [n.L ? t('learn.stack.links', { n: n.L }) : '', n.V ? t('learn.stack.viruses', { n: n.V }) : '', n.X ? t('learn.stack.hidden', { n: n.X }) : ''].filter(Boolean).join(' · ')))
         : h('span.count', t('learn.stackEmpty')));
   }
 
@@ -211,7 +211,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
 
   function controls(): HTMLElement {
     const out: HTMLElement[] = [];
-    if (st.phase === 'play' && (st.mode || st.selected)) out.push(h('button.btn.small', { type: 'button', 'data-action': 'learn-cancel', on: { click: () => { clearSelection(); draw(); } } }, t('learn.cancel')));
+    if (st.phase === 'play' && (st.mode || st.selected) && !st.nfPair) out.push(h('button.btn.small', { type: 'button', 'data-action': 'learn-cancel', on: { click: () => { clearSelection(); draw(); } } }, t('learn.cancel')));
     if (st.phase === 'trap') out.push(h('button.btn.primary', { type: 'button', 'data-action': 'learn-retry', on: { click: () => openStep(st.lesson, st.step) } }, t('learn.tryAgain')));
     if (st.phase === 'result') {
       const more = st.step + 1 < lesson().steps.length;
