@@ -46,6 +46,8 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
     cursor: null as string | null,
     busy: false,
     error: '',
+    /** Move the focus to the lesson's title after the next draw (the button pressed is gone). */
+    focusTitle: false,
   };
   const el = h('main.learn', { 'data-page': 'learn' });
 
@@ -71,14 +73,21 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
     draw();
   }
 
+  /** Opens a step from a button: the focus goes to the lesson's title. */
+  function goTo(lessonIdx: number, stepIdx: number, last: string[] = []): void {
+    st.focusTitle = true;
+    openStep(lessonIdx, stepIdx, null, last);
+  }
+
   function openLesson(i: number): void {
     const id = LESSONS[i].id;
     if (location.pathname !== `/learn/${id}`) history.replaceState(null, '', `/learn/${id}`);
-    openStep(i, 0);
+    goTo(i, 0);
   }
 
   function finish(): void {
     st.phase = 'finish';
+    st.focusTitle = true;
     clearSelection();
     if (location.pathname !== '/learn') history.replaceState(null, '', '/learn');
     draw();
@@ -212,15 +221,15 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
   function controls(): HTMLElement {
     const out: HTMLElement[] = [];
     if (st.phase === 'play' && (st.mode || st.selected) && !st.nfPair) out.push(h('button.btn.small', { type: 'button', 'data-action': 'learn-cancel', on: { click: () => { clearSelection(); draw(); } } }, t('learn.cancel')));
-    if (st.phase === 'trap') out.push(h('button.btn.primary', { type: 'button', 'data-action': 'learn-retry', on: { click: () => openStep(st.lesson, st.step) } }, t('learn.tryAgain')));
+    if (st.phase === 'trap') out.push(h('button.btn.primary', { type: 'button', 'data-action': 'learn-retry', on: { click: () => goTo(st.lesson, st.step) } }, t('learn.tryAgain')));
     if (st.phase === 'result') {
       const more = st.step + 1 < lesson().steps.length;
       out.push(h('button.btn.primary', {
         type: 'button', 'data-action': 'learn-next',
-        on: { click: () => (more ? openStep(st.lesson, st.step + 1, null, st.last) : st.lesson + 1 < LESSONS.length ? openLesson(st.lesson + 1) : finish()) },
+        on: { click: () => (more ? goTo(st.lesson, st.step + 1, st.last) : st.lesson + 1 < LESSONS.length ? openLesson(st.lesson + 1) : finish()) },
       }, t(more ? 'learn.continue' : 'learn.next')));
     }
-    if (st.phase !== 'finish' && (st.step > 0 || st.phase !== 'play')) out.push(h('button.btn.small', { type: 'button', 'data-action': 'learn-restart', on: { click: () => openStep(st.lesson, 0) } }, t('learn.restart')));
+    if (st.phase !== 'finish' && (st.step > 0 || st.phase !== 'play')) out.push(h('button.btn.small', { type: 'button', 'data-action': 'learn-restart', on: { click: () => goTo(st.lesson, 0) } }, t('learn.restart')));
     return h('div.row.learn-controls', out);
   }
 
@@ -265,7 +274,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
 
   function finishPanel(): HTMLElement {
     return h('section.learn-main.learn-finish', { 'data-learn-finish': '' },
-      h('h1', t('learn.finish.h')),
+      h('h1', { tabindex: -1 }, t('learn.finish.h')),
       h('p', t('learn.finish.p')),
       h('div.row',
         h('button.btn.primary.big', { type: 'button', 'data-action': 'learn-play', disabled: st.busy, on: { click: () => void playComputer() } }, st.busy ? t('learn.playBusy') : t('learn.play')),
@@ -277,6 +286,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
     const focused = (document.activeElement as HTMLElement | null)?.dataset?.square ?? null;
     if (st.phase === 'finish') {
       el.replaceChildren(h('div.learn-grid', lessonList(), finishPanel(), links()));
+      if (st.focusTitle) { st.focusTitle = false; (el.querySelector('.learn-finish h1') as HTMLElement | null)?.focus({ preventScroll: true }); }
       return;
     }
     const s = step();
@@ -329,7 +339,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
       h('section.learn-main', { 'data-lesson-open': lesson().id, 'data-step': st.step, 'data-phase': st.phase },
         h('div.learn-text',
           h('p.learn-of', t('learn.lessonOf', { n: st.lesson + 1, total: LESSONS.length })),
-          h('h1', t(lesson().title)),
+          h('h1', { tabindex: -1 }, t(lesson().title)),
           h('p.learn-task', t(s.task)),
           h('div.learn-feedback', { role: 'status', 'aria-live': 'polite', class: msg ? `tone-${msg.tone}${st.msg || st.mode || st.selected ? '' : ' default'}` : '', 'data-feedback': msg?.tone ?? '' }, msg ? text(msg) : ''),
           nfDialog,
@@ -337,7 +347,10 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
         h('div.learn-boardcol', board, handRow(v, tg),
           h('div.learn-stacks', stackLine(v.stacks[0], 'learn.yourStack', 1), v.stacks[1].length ? stackLine(v.stacks[1], 'learn.theirStack', 2) : null))),
       links()));
-    if (focused) (el.querySelector(`[data-square="${focused}"]`) as HTMLElement | null)?.focus({ preventScroll: true });
+    if (st.focusTitle) {
+      st.focusTitle = false;
+      (el.querySelector('.learn-main h1') as HTMLElement | null)?.focus({ preventScroll: true });
+    } else if (focused) (el.querySelector(`[data-square="${focused}"]`) as HTMLElement | null)?.focus({ preventScroll: true });
   }
 
   if (st.phase === 'play') openStep(st.lesson, 0);

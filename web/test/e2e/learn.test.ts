@@ -50,7 +50,11 @@ async function completeLessons(p: Player, ids: string[], label: string): Promise
   const sq = (s: string) => press(`.learn-main [data-square="${s}"]`);
   const feedback = async () => (await page.textContent('[data-feedback]'))?.trim() ?? '';
   const phase = (id: string, step: number, ph: string) => page.waitForSelector(`[data-lesson-open="${id}"][data-step="${step}"][data-phase="${ph}"]`);
-  const next = () => press('[data-action="learn-next"]');
+  const next = async () => {
+    await press('[data-action="learn-next"]');
+    // The new lesson's title (or the last panel's) takes the focus.
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+  };
   const move = async (from: string, to: string) => { await sq(from); await page.waitForSelector(`[data-square="${to}"][class*="mark-"]`); await sq(to); };
   const card = async (k: string, target: string) => { await press(`button[data-tcard="${k}"]:not([disabled])`); await page.waitForSelector(`[data-square="${target}"].mark-target`); await sq(target); };
   for (const id of ids) {
@@ -235,7 +239,24 @@ test('the language follows the browser, the switch changes it and it is remember
   await page.waitForFunction((t) => document.querySelector('.learn-main h1')?.textContent === t, ru['lesson.capture.title']);
   assert.equal(await page.textContent('.learn-task'), ru['lesson.capture.task']);
   assert.equal((await page.textContent('[data-feedback]'))?.trim(), ru['why.diagonal']);
+  await axe(page, '/learn in Russian');
   await page.selectOption('[data-field="lang"]', 'en');
   await page.waitForFunction((t) => document.querySelector('.learn-main h1')?.textContent === t, en['lesson.capture.title']);
   await p.ctx.close();
+});
+
+test('the Japanese and Russian pages fit a phone', async () => {
+  for (const locale of ['ja-JP', 'ru-RU']) {
+    const p = await open(`phone-${locale}`, '/rules', SIZES[1], locale);
+    await p.page.waitForSelector('[data-page="rules"]');
+    assert.equal(await p.page.getAttribute('html', 'lang'), locale.slice(0, 2));
+    await noHorizontalOverflow(p.page, `/rules ${locale}`);
+    for (const l of LESSONS) {
+      await p.page.goto(`${env.server.url}/learn/${l.id}`);
+      await p.page.waitForSelector(`[data-lesson-open="${l.id}"]`);
+      await noHorizontalOverflow(p.page, `/learn/${l.id} ${locale}`);
+    }
+    await p.shot(`learn-phone-${locale}`);
+    await p.ctx.close();
+  }
 });
