@@ -29,11 +29,19 @@ export interface Lesson {
   id: string;
   title: Key;
   steps: Step[];
+  /** The setup lesson has no board action: the learner swaps its own cards, then confirms. */
+  setup?: { task: Key; done: Key; wrong: Key };
 }
 
 const isMove = (a: string) => parseAction(a)?.kind === 'move';
 
 export const LESSONS: Lesson[] = [
+  {
+    id: 'setup',
+    title: 'lesson.setup.title',
+    steps: [],
+    setup: { task: 'lesson.setup.task', done: 'lesson.setup.done', wrong: 'lesson.setup.wrong' },
+  },
   {
     id: 'move',
     title: 'lesson.move.title',
@@ -155,6 +163,18 @@ export const LESSONS: Lesson[] = [
     }],
   },
 ];
+
+export type Arrangement = Record<string, 'L' | 'V'>;
+
+/** Side 1's setup squares (RULES.md §3) with links on a1 b1 c1 d2, as the setup screen starts. */
+export function startArrangement(): Arrangement {
+  return { a1: 'L', b1: 'L', c1: 'L', d2: 'L', e2: 'V', f1: 'V', g1: 'V', h1: 'V' };
+}
+
+/** The learner's view during the setup: its own arrangement, the opponent's eight cards face down. */
+export function setupView(a: Arrangement): string {
+  return `xxx2xxx/3xx3/8/8/8/8/3${a.d2}${a.e2}3/${a.a1}${a.b1}${a.c1}2${a.f1}${a.g1}${a.h1} 1 CNcn -/- 0 0`;
+}
 
 /** The actions of a step whose result the learner may see: its goals and its trap. */
 export function shownActions(step: Step, legal: readonly string[]): string[] {

@@ -16,7 +16,7 @@ function section(id: string, title: Key, ...body: (Node | null)[]): HTMLElement 
 
 function content(): HTMLElement[] {
   // The starting position as side 1 sees it, drawn by the game's own board.
-  const start = LESSON_DATA[LESSONS[0].steps[0].position].view;
+  const start = LESSON_DATA[LESSONS.find((l) => l.id === 'move')!.steps[0].position].view;
   const board = renderBoard(parseView(start), { bottom: 1, me: 1 });
   const yesNo = (standard: Key, official: Key) => [h('td', t(standard)), h('td', t(official))];
   const row = (rule: Key, standard: Key, official: Key) => h('tr', h('th', { scope: 'row' }, t(rule)), yesNo(standard, official));

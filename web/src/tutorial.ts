@@ -7,7 +7,7 @@ import { TERMINAL_KINDS, type TerminalKind, cardExplanation, cardLabel, cardName
 import { h, svg, ICON } from './dom.ts';
 import { type Key, onLangChange, renderLangSwitch, t } from './i18n.ts';
 import { judge, loadProgress, nextLesson, outcome, saveProgress, stepData, type StorageLike } from './learncheck.ts';
-import { LESSONS, whyNotMove } from './lessons.ts';
+import { type Arrangement, LESSONS, setupView, startArrangement, whyNotMove } from './lessons.ts';
 import { cardAt, parseView, squareIndex, stackCounts, type StackCard, type ViewModel } from './view.ts';
 import { terminalStates, type App } from './ui.ts';
 
@@ -48,6 +48,9 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
     error: '',
     /** Move the focus to the lesson's title after the next draw (the button pressed is gone). */
     focusTitle: false,
+    /** The setup lesson: the learner's arrangement and how many swaps it made. */
+    arrangement: startArrangement() as Arrangement,
+    swaps: 0,
   };
   const el = h('main.learn', { 'data-page': 'learn' });
 
@@ -65,7 +68,11 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
     st.lesson = lessonIdx;
     st.step = stepIdx;
     st.phase = 'play';
-    st.view = stepData(step()).view;
+    if (lesson().setup) {
+      st.arrangement = startArrangement();
+      st.swaps = 0;
+      st.view = setupView(st.arrangement);
+    } else st.view = stepData(step()).view;
     st.last = last;
     st.msg = msg;
     st.cursor = null;
@@ -135,6 +142,38 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
         st.last = r ? actionSquares(r) : [];
       } else complete();
       st.msg = { tone: 'ok', parts };
+    }
+    draw();
+  }
+
+  /** Setup: a click picks one of the learner's cards, a second click swaps the two. */
+  function onSetupSquare(sq: string): void {
+    if (st.phase !== 'play') return;
+    st.cursor = sq;
+    if (!(sq in st.arrangement)) {
+      st.msg = msgOf('bad', ['learn.notYours']);
+    } else if (!st.selected || st.selected === sq) {
+      st.selected = st.selected === sq ? null : sq;
+      st.msg = st.selected ? msgOf('info', ['lesson.setup.pick', { square: sq }]) : null;
+    } else {
+      const a = st.selected;
+      [st.arrangement[a], st.arrangement[sq]] = [st.arrangement[sq], st.arrangement[a]];
+      if (st.arrangement[a] !== st.arrangement[sq]) st.swaps++;
+      st.view = setupView(st.arrangement);
+      st.selected = null;
+      st.msg = msgOf('info', ['lesson.setup.swapped', { a, b: sq }]);
+    }
+    draw();
+  }
+
+  function confirmSetup(): void {
+    const setup = lesson().setup!;
+    st.selected = null;
+    if (st.swaps === 0) st.msg = msgOf('bad', [setup.wrong]);
+    else {
+      st.phase = 'result';
+      st.msg = msgOf('ok', [setup.done]);
+      complete();
     }
     draw();
   }
@@ -289,9 +328,10 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
       if (st.focusTitle) { st.focusTitle = false; (el.querySelector('.learn-finish h1') as HTMLElement | null)?.focus({ preventScroll: true }); }
       return;
     }
+    const setup = lesson().setup;
     const s = step();
     const v = parseView(st.view);
-    const tg = buildTargets(st.phase === 'play' ? stepData(s).legal : []);
+    const tg = buildTargets(st.phase === 'play' && !setup ? stepData(s).legal : []);
     const marks = new Map<string, Mark>();
     let serverTarget: 1 | 2 | null = null;
     if (st.mode === 'NF') {
@@ -308,6 +348,9 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
         else marks.set(d.to, v.squares[squareIndex(d.to)].card ? 'capture' : d.steps === 2 ? 'dest2' : 'dest');
       }
     }
+    if (setup && st.phase === 'play') {
+      if (st.selected) for (const k of Object.keys(st.arrangement)) if (k !== st.selected) marks.set(k, 'target');
+    }
     const board = renderBoard(v, {
       bottom: 1,
       me: 1,
@@ -315,9 +358,9 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
       marks,
       serverTarget,
       last: st.last,
-      movable: st.phase === 'play' && !st.mode && !st.selected ? new Set(tg.moves.keys()) : undefined,
+      movable: st.phase === 'play' && !st.mode && !st.selected ? new Set(setup ? Object.keys(st.arrangement) : tg.moves.keys()) : undefined,
       cursor: st.cursor,
-      onSquare: (sq) => onSquare(sq, v, tg),
+      onSquare: (sq) => (setup ? onSetupSquare(sq) : onSquare(sq, v, tg)),
       onServer: () => {
         const action = st.selected ? tg.moves.get(st.selected)?.get('srv') : undefined;
         if (action) play(action);
@@ -333,19 +376,20 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
             nf.keep ? h('button.btn', { type: 'button', 'data-nf': 'keep', on: { click: () => play(nf.keep!) } }, t('learn.keep')) : null,
             h('button.btn.small', { type: 'button', on: { click: () => { st.nfPair = null; st.nfFirst = null; draw(); } } }, t('learn.cancel'))))
       : null;
-    const msg = st.msg ?? (st.phase === 'play' ? hint(tg) : null);
+    const msg = st.msg ?? (st.phase === 'play' && !setup ? hint(tg) : null);
     el.replaceChildren(h('div.learn-grid',
       lessonList(),
       h('section.learn-main', { 'data-lesson-open': lesson().id, 'data-step': st.step, 'data-phase': st.phase },
         h('div.learn-text',
           h('p.learn-of', t('learn.lessonOf', { n: st.lesson + 1, total: LESSONS.length })),
           h('h1', { tabindex: -1 }, t(lesson().title)),
-          h('p.learn-task', t(s.task)),
+          h('p.learn-task', t(setup ? setup.task : s.task)),
           h('div.learn-feedback', { role: 'status', 'aria-live': 'polite', class: msg ? `tone-${msg.tone}${st.msg || st.mode || st.selected ? '' : ' default'}` : '', 'data-feedback': msg?.tone ?? '' }, msg ? text(msg) : ''),
           nfDialog,
           controls()),
-        h('div.learn-boardcol', board, handRow(v, tg),
-          h('div.learn-stacks', stackLine(v.stacks[0], 'learn.yourStack', 1), v.stacks[1].length ? stackLine(v.stacks[1], 'learn.theirStack', 2) : null))),
+        h('div.learn-boardcol', board, setup ? null : handRow(v, tg),
+          setup && st.phase === 'play' ? h('button.btn.primary', { type: 'button', 'data-action': 'learn-setup-confirm', on: { click: confirmSetup } }, t('lesson.setup.confirm')) : null,
+          setup ? null : h('div.learn-stacks', stackLine(v.stacks[0], 'learn.yourStack', 1), v.stacks[1].length ? stackLine(v.stacks[1], 'learn.theirStack', 2) : null))),
       links()));
     if (st.focusTitle) {
       st.focusTitle = false;

@@ -123,6 +123,13 @@ export const en = {
   'why.notLegal': 'That move is not allowed here.',
 
   // The lessons (lessons.ts).
+  'lesson.setup.title': 'Set up your cards',
+  'lesson.setup.task': 'A game begins with the setup. Your eight cards stand on the six squares of your back rank beside the exits and on the two squares in front of the exits; you decide in secret which four are links. Your opponent does the same and sees none of yours. Click two of your cards to swap them, then Confirm.',
+  'lesson.setup.swapped': 'Swapped {a} and {b}.',
+  'lesson.setup.pick': 'Now click the card to swap with {square}.',
+  'lesson.setup.confirm': 'Confirm',
+  'lesson.setup.wrong': 'Swap two of your cards first: click a link, then a virus.',
+  'lesson.setup.done': 'Ready. Your opponent sees eight face-down cards and nothing more. When both sides have confirmed, side 1 moves first.',
   'lesson.move.title': 'Move a card',
   'lesson.move.task': 'Each turn you take exactly one action. The simplest is a move: one of your cards goes one square up, down, left or right, never diagonally. Your cards are at the bottom, and only you see which are links (green) and which are viruses (red); the opponent’s cards at the top are face down for you. Click one of your cards, then a marked square.',
   'lesson.move.done': 'Well moved. A card may not step onto one of your own cards, onto your own exits d1 and e1, or onto an opponent’s firewall.',

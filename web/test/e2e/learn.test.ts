@@ -61,6 +61,18 @@ async function completeLessons(p: Player, ids: string[], label: string): Promise
     await phase(id, 0, 'play');
     await noHorizontalOverflow(page, `${label} ${id}`);
     switch (id) {
+      case 'setup':
+        await press('[data-action="learn-setup-confirm"]');
+        assert.equal(await feedback(), en['lesson.setup.wrong'], 'confirming without a swap is explained');
+        assert.equal(await page.getAttribute('[data-square="e2"] .card', 'data-card'), 'V');
+        await sq('a1');
+        await page.waitForSelector('[data-square="e2"].mark-target');
+        await sq('e2');
+        assert.equal(await page.getAttribute('[data-square="a1"] .card', 'data-card'), 'V');
+        assert.equal(await page.getAttribute('[data-square="e2"] .card', 'data-card'), 'L');
+        assert.equal(await page.getAttribute('[data-square="e7"] .card', 'data-card'), 'X', 'the opponent\'s setup is hidden');
+        await press('[data-action="learn-setup-confirm"]');
+        break;
       case 'move': {
         // The terminal cards carry their names, and their explanation as a tooltip.
         assert.deepEqual(await page.$$eval('.learn-hand [data-tcard] .tname', (els) => els.map((e) => e.textContent)), [en['card.LB.name'], en['card.FW.name'], en['card.VC.name'], en['card.NF.name']]);
@@ -148,7 +160,7 @@ async function completeLessons(p: Player, ids: string[], label: string): Promise
         await move('d4', 'c4');
         break;
     }
-    await phase(id, LESSONS.find((l) => l.id === id)!.steps.length - 1, 'result');
+    await phase(id, Math.max(0, LESSONS.find((l) => l.id === id)!.steps.length - 1), 'result');
     await page.waitForSelector('[data-feedback="ok"]');
     await page.waitForSelector(`[data-lesson="${id}"].complete`);
     await next();
@@ -162,9 +174,9 @@ for (const size of SIZES) {
     await completeLessons(p, LESSONS.slice(0, 3).map((l) => l.id), `${size.width}`);
     // Progress is remembered: a reload opens the first lesson not done.
     await page.reload();
-    await page.waitForSelector('[data-lesson-open="lineboost"][data-phase="play"]');
+    await page.waitForSelector(`[data-lesson-open="${LESSONS[3].id}"][data-phase="play"]`);
     assert.equal(await page.locator('.learn-item.complete').count(), 3);
-    await p.shot(`learn-lineboost-${size.width}`);
+    await p.shot(`learn-${LESSONS[3].id}-${size.width}`);
     await axe(page, `/learn ${size.width}`);
     await completeLessons(p, LESSONS.slice(3).map((l) => l.id), `${size.width}`);
     await page.waitForSelector('[data-learn-finish]');

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { applyOf, generateLessonData, LESSON_DATA_FILE, legalOf } from '../../scripts/lessons.ts';
 import { judge, loadProgress, nextLesson, outcome, saveProgress, stepData } from '../../src/learncheck.ts';
-import { LESSONS, whyNotMove } from '../../src/lessons.ts';
+import { LESSONS, setupView, startArrangement, whyNotMove } from '../../src/lessons.ts';
+import { viewOf } from '../../scripts/lessons.ts';
 import { cardAt, parseView, squareName } from '../../src/view.ts';
 
 const lesson = (id: string) => LESSONS.find((l) => l.id === id)!;
@@ -32,6 +33,14 @@ test('every step: side 1 to move, a legal goal, a legal trap; a scripted answer 
       } else assert.equal(i, l.steps.length - 1, `${l.id}: only the last step has no answer`);
     });
   }
+});
+
+test('setup: the learner\'s view of its arrangement is the engine\'s view of that position', () => {
+  assert.equal(setupView(startArrangement()), viewOf('lll2vvv/3lv3/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/- 0 0'));
+  const a = startArrangement();
+  [a.a1, a.h1] = [a.h1, a.a1];
+  assert.equal(setupView(a), viewOf('lll2vvv/3lv3/8/8/8/8/3LV3/VLL2VVL 1 CNcn -/- 0 0'));
+  assert.deepEqual(Object.keys(a).sort(), ['a1', 'b1', 'c1', 'd2', 'e2', 'f1', 'g1', 'h1']);
 });
 
 test('judge: goal, wrong, trap and illegal actions', () => {
@@ -146,7 +155,10 @@ test('progress: kept in lesson order, garbage and unknown ids dropped', () => {
   assert.equal(nextLesson([]), 0);
   saveProgress(s, ['capture', 'move', 'nonsense']);
   assert.deepEqual(loadProgress(s), ['move', 'capture']);
-  assert.equal(nextLesson(loadProgress(s)), 2);
+  assert.equal(nextLesson(loadProgress(s)), 0, 'the setup lesson is still to do');
+  saveProgress(s, ['capture', 'setup', 'move']);
+  assert.deepEqual(loadProgress(s), ['setup', 'move', 'capture']);
+  assert.equal(nextLesson(loadProgress(s)), 3);
   store.set('rainet.learn', '{not json');
   assert.deepEqual(loadProgress(s), []);
   store.set('rainet.learn', '{"a":1}');
