@@ -1,6 +1,7 @@
 // The rules page (/rules): the game explained for a newcomer, true to RULES.md and docs/rules.md in
 // both presets, with a real board and the four terminal cards drawn.
-import { renderBoard } from './board.ts';
+import { buildTargets, destinations } from './actions.ts';
+import { type Mark, renderBoard } from './board.ts';
 import { TERMINAL_KINDS, cardName, cardPicture } from './cards.ts';
 import { h } from './dom.ts';
 import { type Key, onLangChange, renderLangSwitch, t } from './i18n.ts';
@@ -12,6 +13,15 @@ const para = (k: Key) => h('p', t(k));
 
 function section(id: string, title: Key, ...body: (Node | null)[]): HTMLElement {
   return h('section.rules-sec', { 'aria-labelledby': `rules-${id}` }, h('h2', { id: `rules-${id}` }, t(title)), body);
+}
+
+/** A lesson position drawn by the game's board as a figure; `from`: show where that card may go. */
+function figure(lessonId: string, step: number, caption: Key, from?: string): HTMLElement {
+  const d = LESSON_DATA[LESSONS.find((l) => l.id === lessonId)!.steps[step].position];
+  const v = parseView(d.view);
+  const marks = new Map<string, Mark>();
+  if (from) for (const x of destinations(buildTargets(d.legal), from)) if (x.to !== 'srv') marks.set(x.to, x.steps === 2 ? 'dest2' : 'dest');
+  return h('figure.rules-fig', { 'data-figure': lessonId }, h('div', { inert: true }, renderBoard(v, { bottom: 1, me: 1, marks, selected: from ?? null })), h('figcaption', t(caption)));
 }
 
 function content(): HTMLElement[] {
@@ -49,6 +59,7 @@ function content(): HTMLElement[] {
       para('rules.terminal.p'),
       h('div.tcards', TERMINAL_KINDS.map((k) =>
         h('article.tcard-rule', { 'data-rule-card': k }, cardPicture(k, 92), h('div', h('h3', cardName(k)), para(`rules.${k}.p` as const))))),
+      h('div.rules-figs', figure('lineboost', 1, 'rules.fig.lb', 'c3'), figure('firewall', 1, 'rules.fig.fw')),
     ),
     section('end', 'rules.end.h', para('rules.end.p1'), para('rules.end.p2'), para('rules.end.p3')),
     section('presets', 'rules.presets.h',

@@ -66,6 +66,8 @@ export const en = {
   'rules.presets.yes': 'yes',
   'rules.presets.noStop': 'no: it stops on the opponent’s exit',
   'rules.presets.after': 'Everything else is the same in both. Your own server is closed to your cards in both.',
+  'rules.fig.lb': 'A boosted link on c3 and every square it can reach in one action: a dot for one square, a ring with 2 for two squares.',
+  'rules.fig.fw': 'Your firewall on e4: the opponent’s card on e5 can never step onto it; your link on e3 may, and there it cannot be captured.',
   'rules.notation.h': 'Reading the move list',
   'rules.notation.p': 'd2-d3 is a move (d2-d4 a boosted two-square move), d8-srv enters the server, LB+c3 / LB-c3 attach or take back LINE BOOST, FW+e4 / FW-e4 place or remove a firewall, VC+e7 checks a card, NF+d2e2 is a 404 NOT FOUND on two squares (its owner also sees :swap or :keep).',
 

@@ -65,6 +65,8 @@ export const ja: Record<Key, string> = {
   'rules.presets.yes': 'はい',
   'rules.presets.noStop': 'いいえ：相手の出口で止まる',
   'rules.presets.after': 'それ以外はどちらも同じ。自分のサーバーにはどちらのルールでも入れない。',
+  'rules.fig.lb': 'c3 のブーストされたリンクと、1回の行動で行けるすべてのマス：点は1マス、2 の輪は2マス。',
+  'rules.fig.fw': 'e4 のあなたのファイアウォール：e5 の相手のカードは決してそこに入れない。e3 のあなたのリンクは入れて、そこでは取られない。',
   'rules.notation.h': '棋譜の読み方',
   'rules.notation.p': 'd2-d3 は移動（d2-d4 はブーストされた2マス移動）、d8-srv はサーバー入り、LB+c3 / LB-c3 はラインブーストを付ける／戻す、FW+e4 / FW-e4 はファイアウォールを置く／戻す、VC+e7 はカードのチェック、NF+d2e2 は2マスへの 404 ノットファウンド（持ち主には :swap か :keep も見える）。',
 

@@ -208,6 +208,9 @@ for (const size of SIZES) {
     assert.equal(await page.locator('.rules-board [data-square]').count(), 64);
     assert.deepEqual(await page.$$eval('[data-rule-card] h3', (els) => els.map((e) => e.textContent)), [en['card.LB.name'], en['card.FW.name'], en['card.VC.name'], en['card.NF.name']]);
     assert.equal(await page.locator('[data-cardpic]').count(), 4);
+    // The boosted link's figure marks exactly the squares the engine allows it.
+    assert.deepEqual((await page.$$eval('[data-figure="lineboost"] .mark-dest2', (els) => els.map((e) => (e as HTMLElement).dataset.square))).sort(), ['a3', 'b2', 'b4', 'c1', 'c5', 'd4', 'e3']);
+    assert.deepEqual((await page.$$eval('[data-figure="lineboost"] .mark-dest', (els) => els.map((e) => (e as HTMLElement).dataset.square))).sort(), ['b3', 'c2', 'c4', 'd3']);
     assert.equal(await page.locator('table.presets tbody tr').count(), 5);
     await noHorizontalOverflow(page, `rules ${size.width}`);
     await p.shot(`rules-${size.width}`);
