@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake ninja-build pkg-config libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
           nlohmann-json3-dev libsqlite3-dev libpq-dev libsodium-dev chromium
           postgresql  # the server, for the tests on PostgreSQL (scripts/postgres.sh)
-          clang libclang-rt-14-dev)  # the fuzz targets (fuzz/): clang's libFuzzer and sanitizers
+          clang libclang-rt-14-dev  # the fuzz targets (fuzz/): clang's libFuzzer and sanitizers
+          fonts-ipafont-gothic)  # Japanese glyphs in the browser tests' screenshots
 # Node may come with the machine (with its own npm); only a machine without it takes Debian's.
 command -v node >/dev/null || packages+=(nodejs)
 command -v npm >/dev/null || packages+=(npm)

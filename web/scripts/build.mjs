@@ -18,5 +18,5 @@ await esbuild.build({
   outfile: join(dist, 'app.js'),
   logLevel: 'warning',
 });
-for (const f of ['index.html', 'style.css', 'favicon.svg']) cpSync(join(root, 'static', f), join(dist, f));
+for (const f of ['index.html', 'style.css', 'learn.css', 'favicon.svg']) cpSync(join(root, 'static', f), join(dist, f));
 console.log('web: built dist/');

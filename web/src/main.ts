@@ -1,16 +1,20 @@
 // Entry point: the connection, the router (/, /game/<id>, /replay/<id>, /leaderboard,
-// /player/<id>, /account) and the header.
+// /player/<id>, /account, /rules, /learn[/<lesson>]) and the header.
 import { renderAccountPage } from './accountpage.ts';
 import { Client } from './client.ts';
 import { h, svg, ICON } from './dom.ts';
 import { renderGamePage } from './gamepage.ts';
+import { lang } from './i18n.ts';
 import { renderLobby } from './lobby.ts';
 import { renderLeaderboard, renderPlayerPage } from './playerspages.ts';
 import { renderReplayPage } from './replaypage.ts';
+import { renderRulesPage } from './rulespage.ts';
 import type { SocketLike } from './socket.ts';
+import { renderTutorial } from './tutorial.ts';
 import type { App } from './ui.ts';
 
 const root = document.getElementById('app')!;
+document.documentElement.lang = lang();
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 const client = new Client({
   url: wsUrl,
@@ -60,11 +64,13 @@ function route(): void {
   else if ((m = path.match(/^\/player\/([A-Za-z0-9]+)\/?$/))) screen = renderPlayerPage(app, m[1]);
   else if (/^\/leaderboard\/?$/.test(path)) screen = renderLeaderboard(app);
   else if (/^\/account\/?$/.test(path)) screen = renderAccountPage(app);
+  else if (/^\/rules\/?$/.test(path)) screen = renderRulesPage();
+  else if ((m = path.match(/^\/learn(?:\/([a-z]+))?\/?$/))) screen = renderTutorial(app, m[1]);
   else screen = renderLobby(app);
   const nav = (href: string, key: string, text: string) => h('a.nav', { href, 'data-link': '', 'data-nav': key, 'aria-current': path.startsWith(href) ? 'page' : false }, text);
   root.replaceChildren(
     h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'),
-      h('nav.links', { 'aria-label': 'site' }, nav('/rules', 'rules', 'Rules'), nav('/leaderboard', 'leaderboard', 'Leaderboard')),
+      h('nav.links', { 'aria-label': 'site' }, nav('/learn', 'learn', 'Learn'), nav('/rules', 'rules', 'Rules'), nav('/leaderboard', 'leaderboard', 'Leaderboard')),
       meBox, h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': 'account and settings', title: 'account and settings' }, svg(ICON.gear)), connBox),
     screen.el,
   );
