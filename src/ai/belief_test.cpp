@@ -60,7 +60,7 @@ TEST(Belief, ProbabilitiesRespectExactConstraints) {
 TEST(Belief, WithoutEvidenceItIsTheUniformInfoSetDistribution) {
     Position pos = Position::start();
     InfoSet k(View::of(pos, Viewer::Side1));
-    const Belief b(k, false);
+    const Belief b(k, Evidence::None);
     for (const auto& [sq, pv] : b.virusProbabilities(Side::Two))
         EXPECT_NEAR(pv, 1.0 - k.linkProbability(sq), 1e-12);
 }
@@ -107,6 +107,53 @@ TEST(Belief, EvidenceIsCalibratedOnIdentifiedCards) {
         EXPECT_GE(pv, 0.0);
         EXPECT_LE(pv, 1.0);
     }
+}
+
+TEST(Belief, LearnedModelReadsARunnerAtFullStrength) {
+    // The committed model, fitted on self-play, reads a card walking to the exits as a link
+    // before anything is identified (its in-game scale starts at 1).
+    Position pos = Position::start();
+    InfoSet k(View::of(pos, Viewer::Side1));
+    for (const char* m : {"a1-a2", "d7-d6", "a2-a3", "d6-d5", "a3-a4", "d5-d4"}) {
+        const Action a = *parseAction(m);
+        ASSERT_TRUE(pos.isLegal(a)) << m;
+        ASSERT_FALSE(k.observe(observe(pos, a, Viewer::Side1)).has_value());
+        pos.doAction(a);
+    }
+    const Belief b(k, Evidence::Learned);
+    EXPECT_EQ(b.reliability(Side::Two), 1.0);
+    EXPECT_LT(b.virusProbability(*parseSquare("d4")), 0.4);
+    EXPECT_LT(b.virusProbability(*parseSquare("d4")), b.virusProbability(*parseSquare("e7")) - 0.1);
+}
+
+TEST(Belief, LearnedScaleIsRefittedOnIdentifiedCards) {
+    // A model that reads runners as links meets a runner that is a virus: once it is captured,
+    // the model's scale drops below 1, and the other runner stands out less from a card that
+    // stayed home.
+    EvidenceModel model;
+    model.weights[kProgress] = 0.5;
+    Position pos = *Position::fromSetups(0x0F, 0x0F);  // side 2: viruses on g8 h8 d7 e7
+    InfoSet k(View::of(pos, Viewer::Side1));
+    auto play = [&](const char* m) {
+        const Action a = *parseAction(m);
+        ASSERT_TRUE(pos.isLegal(a)) << m << " in " << pos.toString();
+        ASSERT_FALSE(k.observe(observe(pos, a, Viewer::Side1)).has_value());
+        pos.doAction(a);
+    };
+    for (const char* m : {"a1-a2", "e7-e6", "a2-a3", "e6-e5", "a3-a4", "e5-e4", "a4-a5", "e4-e3",
+                          "a5-a6", "d7-d6", "h1-h2", "d6-d5"})
+        play(m);
+    auto gap = [](const Belief& b) {
+        return b.virusProbability(*parseSquare("a8")) - b.virusProbability(*parseSquare("d5"));
+    };
+    // (A Belief reads the InfoSet it was made from: measure before the next action.)
+    const double gapBefore = gap(Belief(k, Evidence::Learned, &model));
+    EXPECT_EQ(Belief(k, Evidence::Learned, &model).reliability(Side::Two), 1.0);
+    EXPECT_GT(gapBefore, 0.1);
+    play("e2-e3");  // side 1 captures the first runner: a virus
+    const Belief after(k, Evidence::Learned, &model);
+    EXPECT_LT(after.reliability(Side::Two), 1.0);
+    EXPECT_LT(gap(after), gapBefore);
 }
 
 TEST(Belief, NotFoundMergesTheEvidenceOfBothCards) {

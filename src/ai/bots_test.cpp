@@ -55,6 +55,33 @@ TEST(Bots, AlwaysReturnLegalActions) {
     EXPECT_GT(checked, 1000);
 }
 
+TEST(Bots, BaitPushesItsVirusesAndKeepsItsLinksBack) {
+    // Bait (side 1) against greedy: after 30 plies its viruses have advanced much further than
+    // its links.
+    double virusAdvance = 0, linkAdvance = 0;
+    for (int g = 0; g < 10; ++g) {
+        Rng rng(100 + g);
+        Position pos = *Position::fromSetups(randomSetup(rng), randomSetup(rng));
+        InfoSet k[2] = {InfoSet(View::of(pos, Viewer::Side1)),
+                        InfoSet(View::of(pos, Viewer::Side2))};
+        auto bait = makeBot("bait");
+        auto greedy = makeBot("greedy");
+        while (!pos.isOver() && pos.ply() < 30) {
+            Bot& bot = pos.toMove() == Side::One ? *bait : *greedy;
+            const Action a = bot.chooseAction(k[index(pos.toMove())], Budget{}, rng);
+            ASSERT_TRUE(pos.isLegal(a));
+            for (Side s : {Side::One, Side::Two})
+                ASSERT_FALSE(k[index(s)].observe(observe(pos, a, viewerOf(s))).has_value());
+            pos.doAction(a);
+        }
+        for (Bitboard b = pos.cards(Side::One); b;) {
+            const Square s = popLsb(b);
+            (pos.isLinkAt(s) ? linkAdvance : virusAdvance) += rankOf(s);
+        }
+    }
+    EXPECT_GT(virusAdvance, 2 * linkAdvance + 10) << virusAdvance << " vs " << linkAdvance;
+}
+
 TEST(Bots, SetupsAreArrangementsAndMixed) {
     for (const auto& name : botNames()) {
         auto bot = makeBot(name);

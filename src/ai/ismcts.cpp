@@ -138,7 +138,7 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
                             const InfoCallback& info) {
     const auto start = Clock::now();
     const Side us = knowledge.view().toMove();
-    const Belief belief(knowledge, config_.useEvidence);
+    const Belief belief(knowledge, config_.evidence);
     std::uint64_t limit = budget.nodes ? budget.nodes : 0;
     if (!limit && budget.movetime.count() == 0) limit = config_.iterations;
     if (config_.maxIterations)

@@ -22,7 +22,7 @@ struct SearchConfig {
     double exploration = 0.5;         // UCB1 constant (rewards in [0, 1])
     double priorWeight = 0.3;         // progressive-bias weight of the action prior
     double rolloutNoise = 0.25;       // probability of a random action in rollouts
-    bool useEvidence = true;          // behavioural evidence in the belief
+    Evidence evidence = Evidence::Heuristic;  // the belief's behavioural evidence
 };
 
 // What one search found (also reported through SearchInfo).
@@ -92,6 +92,10 @@ class Ismcts {
     NodePool nodes_;  // kept between searches, up to kKeptChunks chunks (8 MB)
     static constexpr std::size_t kKeptChunks = 16;
 };
+
+// The configuration of `strong`. SearchConfig{} is `ismcts-v1`, the strong bot as it was before
+// issue 14 (heuristic belief), kept selectable as a frozen yardstick.
+SearchConfig strongConfig();
 
 class StrongBot : public Bot {
   public:
