@@ -6,14 +6,12 @@ namespace rainet::ai {
 
 const char* featureName(int f) {
     static const char* const kNames[kFeatureCount] = {
-        "bias",    "moves",  "progress", "near-exit",     "captures",   "flees",
-        "approaches", "boosts", "on-exit", "exit-distance", "threatened", "advance"};
+        "bias",       "moves",  "progress", "near-exit",     "captures",   "flees",
+        "approaches", "boosts", "on-exit",  "exit-distance", "threatened", "advance"};
     return f >= 0 && f < kFeatureCount ? kNames[f] : "?";
 }
 
-namespace {
-// The state features of a card of `side` on `sq`, given the opponent's cards.
-void stateFeatures(CardFeatures& f, Side side, Square sq, Bitboard theirCards) {
+void setStateFeatures(CardFeatures& f, Side side, Square sq, Bitboard theirCards) {
     const Bitboard targetExits = exitsOf(opponent(side));
     const int d = exitDistance(sq, targetExits);
     f[kOnExit] = d == 0 ? 1.0 : 0.0;
@@ -21,13 +19,45 @@ void stateFeatures(CardFeatures& f, Side side, Square sq, Bitboard theirCards) {
     f[kThreatened] = (neighbours(theirCards) & bit(sq)) ? 1.0 : 0.0;
     f[kAdvance] = side == Side::One ? rankOf(sq) : 7 - rankOf(sq);
 }
-}  // namespace
+
+CardFeatures moveFeatures(Side mover, Action a, Bitboard theirCards, bool capture) {
+    const Bitboard targetExits = exitsOf(opponent(mover));
+    const Bitboard threats = neighbours(theirCards);
+    CardFeatures x{};
+    x[kMoves] = 1.0;
+    const int d0 = exitDistance(a.from(), targetExits), d1 = exitDistance(a.to(), targetExits);
+    x[kProgress] = d0 - d1;
+    if (d1 <= 1 && d1 < d0) x[kNearExit] = 1.0;
+    if (capture) {
+        x[kCaptures] = 1.0;
+    } else {
+        const bool threatenedBefore = threats & bit(a.from());
+        const bool threatenedAfter = threats & bit(a.to());
+        if (threatenedBefore && !threatenedAfter) x[kFlees] = 1.0;
+        if (!threatenedBefore && threatenedAfter) x[kApproaches] = 1.0;
+    }
+    return x;
+}
+
+double logOddsChange(const Position& p, Action a, const CardFeatures& w) {
+    const Side us = p.toMove();
+    if (a.type() == ActionType::BoostAttach) return w[kBoosts];
+    if (a.type() != ActionType::Move) return 0.0;
+    const Bitboard theirs = p.cards(opponent(us));
+    const bool capture = theirs & bit(a.to());
+    CardFeatures delta = moveFeatures(us, a, theirs, capture);
+    CardFeatures before{}, after{};
+    setStateFeatures(before, us, a.from(), theirs);
+    setStateFeatures(after, us, a.to(), theirs & ~bit(a.to()));
+    double z = 0.0;
+    for (int j = 0; j < kFeatureCount; ++j) z += w[j] * (delta[j] + after[j] - before[j]);
+    return z;
+}
 
 Behaviour behaviourOf(const InfoSet& k, Side side) {
     const View& view = k.view();
     const HiddenCards& h = k.hidden(side);
     const int n = static_cast<int>(h.squares.size());
-    const Bitboard targetExits = exitsOf(opponent(side));
     const int s = index(side);
 
     // Each square holds a weight vector over "tokens": the hidden cards (0..7), then the
@@ -43,14 +73,14 @@ Behaviour behaviourOf(const InfoSet& k, Side side) {
         if (known >= kTokens) return;
         w[sq] = {};
         w[sq][known] = 1.0;
-        stateFeatures(f[known], side, sq, cards[1 - s]);
+        setStateFeatures(f[known], side, sq, cards[1 - s]);
         knownLink[known++] = link;
     };
     int escapedCount = 0;
     for (int i = 0; i < n; ++i) {
         if (h.squares[i] >= 0) {
             w[h.squares[i]][i] = 1.0;
-            stateFeatures(f[i], side, h.squares[i], cards[1 - s]);
+            setStateFeatures(f[i], side, h.squares[i], cards[1 - s]);
         } else {
             ++escapedCount;
         }
@@ -78,26 +108,13 @@ Behaviour behaviourOf(const InfoSet& k, Side side) {
             if (a.type() == ActionType::Move && o.revealedLink) addKnown(a.to(), *o.revealedLink);
             continue;
         }
-        const Bitboard threats = neighbours(cards[1 - m]);
         switch (a.type()) {
             case ActionType::Move: {
                 const Weights v = w[a.to()];
                 w[a.to()] = {};
                 w[a.from()] = v;
-                CardFeatures x{};
-                x[kMoves] = 1.0;
-                const int d0 = exitDistance(a.from(), targetExits),
-                          d1 = exitDistance(a.to(), targetExits);
-                x[kProgress] = d0 - d1;
-                if (d1 <= 1 && d1 < d0) x[kNearExit] = 1.0;
-                if (o.revealedLink) {
-                    x[kCaptures] = 1.0;
-                } else {
-                    const bool threatenedBefore = threats & bit(a.from());
-                    const bool threatenedAfter = threats & bit(a.to());
-                    if (threatenedBefore && !threatenedAfter) x[kFlees] = 1.0;
-                    if (!threatenedBefore && threatenedAfter) x[kApproaches] = 1.0;
-                }
+                const CardFeatures x =
+                    moveFeatures(side, a, cards[1 - m], o.revealedLink.has_value());
                 for (int t = 0; t < kTokens; ++t)
                     if (v[t] != 0.0)
                         for (int j = kMoves; j <= kApproaches; ++j) f[t][j] += x[j] * v[t];

@@ -13,18 +13,18 @@ namespace rainet::ai {
 
 // Features of one card (sums over its observed actions, then its state now).
 enum Feature : int {
-    kBias,         // 1
-    kMoves,        // moves made
-    kProgress,     // sum of steps towards the opponent's exits (away: negative)
-    kNearExit,     // steps that ended next to an exit, coming closer
-    kCaptures,     // captures made
-    kFlees,        // steps out of a threat (not capturing)
-    kApproaches,   // steps into contact with an opponent card (not capturing)
-    kBoosts,       // LINE BOOST attached to it
-    kOnExit,       // standing on an opponent's exit now
-    kExitDistance, // distance to the nearer opponent exit now
-    kThreatened,   // next to an opponent card now
-    kAdvance,      // ranks away from its own back rank now
+    kBias,          // 1
+    kMoves,         // moves made
+    kProgress,      // sum of steps towards the opponent's exits (away: negative)
+    kNearExit,      // steps that ended next to an exit, coming closer
+    kCaptures,      // captures made
+    kFlees,         // steps out of a threat (not capturing)
+    kApproaches,    // steps into contact with an opponent card (not capturing)
+    kBoosts,        // LINE BOOST attached to it
+    kOnExit,        // standing on an opponent's exit now
+    kExitDistance,  // distance to the nearer opponent exit now
+    kThreatened,    // next to an opponent card now
+    kAdvance,       // ranks away from its own back rank now
     kFeatureCount
 };
 using CardFeatures = std::array<double, kFeatureCount>;
@@ -41,5 +41,15 @@ struct Behaviour {
 
 // The behaviour of `side`'s cards in `knowledge` (any viewer that does not see them).
 Behaviour behaviourOf(const InfoSet& knowledge, Side side);
+
+// What one move adds to the moving card's features (kMoves..kApproaches), given the cards on the
+// board before it; `capture` when it takes a card.
+CardFeatures moveFeatures(Side mover, Action move, Bitboard theirCards, bool capture);
+// Sets the state features (kOnExit..kAdvance) of a card of `side` on `sq`.
+void setStateFeatures(CardFeatures& f, Side side, Square sq, Bitboard theirCards);
+// How far one action of the side to move in `p` changes the log-odds "link" of the card it acts
+// on, under the weights `w`, as a reader of its behaviour would see it (0 for actions on no
+// card). Moves and LINE BOOST attaches only; escapes and captured cards speak for themselves.
+double logOddsChange(const Position& p, Action a, const CardFeatures& w);
 
 }  // namespace rainet::ai

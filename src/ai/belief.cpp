@@ -2,17 +2,18 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 
 #include "ai/eval.h"
+#include "ai/logistic.h"
 
 namespace rainet::ai {
 
 namespace {
 constexpr double kMaxLogRatio = 2.5;
 // Hand-set evidence weights of the heuristic model (log likelihood ratio link:virus).
-constexpr double kEscapedLr = 2.0;       // an unidentified card that entered the server
+constexpr double kEscapedLr = 2.0;     // an unidentified card that entered the server
 constexpr double kOnExitLr = 1.0;      // standing on our exit, ready to escape
 constexpr double kProgressStep = 0.2;  // each step towards our exits (away: the opposite)
 constexpr double kNearExitLr = 0.4;    // a step that ends next to our exits
@@ -24,8 +25,10 @@ constexpr double kPriorVote = 0.5;     // weight of the calibration prior (see h
 
 // The learned model's log ratios are clamped wider: it is fitted, not guessed.
 constexpr double kMaxLearnedLogRatio = 4.0;
-// Prior of the in-game scale of the learned model: normal around 1 with this deviation.
-constexpr double kScalePriorSd = 1.0;
+// The in-game refit of the learned model: a feature's usual range in a game, and the prior
+// deviation of its weight in units of log-odds over that range.
+constexpr CardFeatures kFeatureRange = {1, 20, 8, 3, 3, 4, 4, 2, 1, 10, 1, 6};
+constexpr double kRefitSd = 1.0;
 
 double heuristicMoveEvidence(const CardFeatures& f) {
     return kProgressStep * f[kProgress] + kNearExitLr * f[kNearExit] + kAttack * f[kCaptures] +
@@ -119,29 +122,24 @@ void Belief::heuristicEvidence(Side side, const Behaviour& b) {
 }
 
 void Belief::learnedEvidence(Side side, const Behaviour& b, const EvidenceModel& model) {
-    // The scale s of the model's log-odds that best explains the identified cards (each a
-    // Bernoulli with log-odds s z), with a normal prior around 1: a few Newton steps on the
-    // concave log posterior. Against a player like those of the training games s stays near 1;
-    // against one whose behaviour says nothing (random) it falls towards 0; it may even turn
-    // negative for one who plays the other way round (bait: viruses that act like links).
-    std::vector<double> z;
-    for (const auto& f : b.known) z.push_back(dot(model.weights, f));
-    double s = 1.0;
-    const double prior = 1.0 / (kScalePriorSd * kScalePriorSd);
-    for (int step = 0; step < 8 && !z.empty(); ++step) {
-        double grad = -(s - 1.0) * prior, hess = -prior;
-        for (std::size_t i = 0; i < z.size(); ++i) {
-            const double p = 1.0 / (1.0 + std::exp(-s * z[i]));
-            grad += ((b.knownLink[i] ? 1.0 : 0.0) - p) * z[i];
-            hess -= p * (1 - p) * z[i] * z[i];
-        }
-        s = std::clamp(s - grad / hess, -1.0, 2.0);
+    // The model is refitted on the cards identified so far: MAP logistic weights under a normal
+    // prior centred on the offline model, one deviation per feature worth about one unit of
+    // log-odds over the feature's usual range. Against a player like those of the training games
+    // the weights barely move; against one who plays differently (bait: viruses that advance like
+    // links) the features its reveals contradict lose or change their sign.
+    CardFeatures w = model.weights;
+    if (!b.known.empty()) {
+        CardFeatures precision;
+        for (int j = 0; j < kFeatureCount; ++j)
+            precision[j] = kFeatureRange[j] * kFeatureRange[j] / (kRefitSd * kRefitSd);
+        w = fitLogistic(b.known, b.knownLink, model.weights, precision, 8);
     }
-    reliability_[index(side)] = s;
+    adapted_[index(side)] = w;
+    reliability_[index(side)] = static_cast<double>(b.known.size());
     std::vector<double>& lr = logRatio_[index(side)];
     for (std::size_t i = 0; i < b.hidden.size(); ++i) {
-        const double e = b.escaped[i] ? model.escaped : dot(model.weights, b.hidden[i]);
-        lr[i] = std::clamp(s * e, -kMaxLearnedLogRatio, kMaxLearnedLogRatio);
+        const double e = b.escaped[i] ? model.escaped : dot(w, b.hidden[i]);
+        lr[i] = std::clamp(e, -kMaxLearnedLogRatio, kMaxLearnedLogRatio);
     }
 }
 

@@ -9,8 +9,8 @@
 // - Heuristic: hand-set weights, scaled by how well they predicted the cards identified so far
 //   (the belief of `ismcts-v1`);
 // - Learned: a logistic model of P(link | behaviour) fitted on self-play games
-//   (`rainet belief train`, weights in belief_weights.inc), whose strength is refitted during the
-//   game on the cards identified so far (a MAP estimate of one scale factor).
+//   (`rainet belief train`, weights in belief_weights.inc), refitted during the game on the
+//   cards identified so far (MAP weights with the offline model as the prior).
 #include <utility>
 #include <vector>
 
@@ -49,10 +49,12 @@ class Belief {
     const std::vector<double>& evidence(Side side) const { return logRatio_[index(side)]; }
     // Normalized weight of each consistent assignment of `side` (InfoSet::hidden order).
     const std::vector<double>& weights(Side side) const { return weights_[index(side)]; }
-    // The factor applied to the evidence, fitted on the identified cards: for the heuristic, how
-    // far the behaviour predicted them, in [0, 1] (0.5 before any reveal); for the learned model,
-    // the MAP scale of its log-odds (1 before any reveal).
+    // Heuristic: how far the behaviour predicted the cards identified so far, in [0, 1], the
+    // factor applied to the evidence (0.5 before any reveal). Learned: the number of identified
+    // cards the model was refitted on.
     double reliability(Side side) const { return reliability_[index(side)]; }
+    // Learned: the model's weights for `side` after the in-game refit.
+    const CardFeatures& adaptedWeights(Side side) const { return adapted_[index(side)]; }
 
   private:
     void heuristicEvidence(Side side, const Behaviour& b);
@@ -62,6 +64,7 @@ class Belief {
     std::vector<double> weights_[2];
     std::vector<double> cumulative_[2];
     double reliability_[2] = {0.0, 0.0};
+    CardFeatures adapted_[2] = {};
 };
 
 }  // namespace rainet::ai

@@ -121,15 +121,16 @@ TEST(Belief, LearnedModelReadsARunnerAtFullStrength) {
         pos.doAction(a);
     }
     const Belief b(k, Evidence::Learned);
-    EXPECT_EQ(b.reliability(Side::Two), 1.0);
+    EXPECT_EQ(b.reliability(Side::Two), 0.0);  // nothing identified: the offline model as it is
+    EXPECT_EQ(b.adaptedWeights(Side::Two), learnedModel().weights);
     EXPECT_LT(b.virusProbability(*parseSquare("d4")), 0.4);
     EXPECT_LT(b.virusProbability(*parseSquare("d4")), b.virusProbability(*parseSquare("e7")) - 0.1);
 }
 
-TEST(Belief, LearnedScaleIsRefittedOnIdentifiedCards) {
+TEST(Belief, LearnedModelIsRefittedOnIdentifiedCards) {
     // A model that reads runners as links meets a runner that is a virus: once it is captured,
-    // the model's scale drops below 1, and the other runner stands out less from a card that
-    // stayed home.
+    // the weight of progress drops, and the other runner stands out less from a card that stayed
+    // home.
     EvidenceModel model;
     model.weights[kProgress] = 0.5;
     Position pos = *Position::fromSetups(0x0F, 0x0F);  // side 2: viruses on g8 h8 d7 e7
@@ -148,11 +149,12 @@ TEST(Belief, LearnedScaleIsRefittedOnIdentifiedCards) {
     };
     // (A Belief reads the InfoSet it was made from: measure before the next action.)
     const double gapBefore = gap(Belief(k, Evidence::Learned, &model));
-    EXPECT_EQ(Belief(k, Evidence::Learned, &model).reliability(Side::Two), 1.0);
+    EXPECT_EQ(Belief(k, Evidence::Learned, &model).adaptedWeights(Side::Two)[kProgress], 0.5);
     EXPECT_GT(gapBefore, 0.1);
     play("e2-e3");  // side 1 captures the first runner: a virus
     const Belief after(k, Evidence::Learned, &model);
-    EXPECT_LT(after.reliability(Side::Two), 1.0);
+    EXPECT_EQ(after.reliability(Side::Two), 1.0);
+    EXPECT_LT(after.adaptedWeights(Side::Two)[kProgress], 0.48);
     EXPECT_LT(gap(after), gapBefore);
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ai/logistic.h"
+
 namespace rainet::ai {
 
 namespace {
@@ -54,62 +56,24 @@ void addSamples(const Record& game, int stride, BeliefDataset& data) {
 }
 
 EvidenceModel fitEvidenceModel(const BeliefDataset& data, double l2) {
-    constexpr int n = kFeatureCount;
-    // Features are scaled to unit spread for the solver; the weights are scaled back at the end.
+    // Features are scaled to unit spread for the fit (so that one L2 weight suits them all); the
+    // weights are scaled back at the end.
     CardFeatures scale;
     scale.fill(1.0);
-    for (int j = 1; j < n; ++j) {
+    for (int j = 1; j < kFeatureCount; ++j) {
         double m = 0.0;
         for (const auto& f : data.features) m = std::max(m, std::abs(f[j]));
         if (m > 0) scale[j] = 1.0 / m;
     }
-    CardFeatures w{};
-    for (int iteration = 0; iteration < 30; ++iteration) {
-        double g[n] = {}, hmat[n][n] = {};
-        for (std::size_t s = 0; s < data.features.size(); ++s) {
-            CardFeatures x;
-            for (int j = 0; j < n; ++j) x[j] = data.features[s][j] * scale[j];
-            double z = 0.0;
-            for (int j = 0; j < n; ++j) z += w[j] * x[j];
-            const double p = 1.0 / (1.0 + std::exp(-z));
-            const double r = (data.link[s] ? 1.0 : 0.0) - p;
-            for (int j = 0; j < n; ++j) {
-                g[j] += r * x[j];
-                for (int l = 0; l < n; ++l) hmat[j][l] += p * (1 - p) * x[j] * x[l];
-            }
-        }
-        for (int j = 1; j < n; ++j) {
-            g[j] -= l2 * w[j];
-            hmat[j][j] += l2;
-        }
-        hmat[0][0] += 1e-9;
-        // Solve hmat * step = g (Gaussian elimination with partial pivoting).
-        double step[n];
-        for (int c = 0; c < n; ++c) {
-            int pivot = c;
-            for (int r = c + 1; r < n; ++r)
-                if (std::abs(hmat[r][c]) > std::abs(hmat[pivot][c])) pivot = r;
-            std::swap(hmat[c], hmat[pivot]);
-            std::swap(g[c], g[pivot]);
-            if (std::abs(hmat[c][c]) < 1e-12) hmat[c][c] = 1e-12;
-            for (int r = c + 1; r < n; ++r) {
-                const double factor = hmat[r][c] / hmat[c][c];
-                for (int l = c; l < n; ++l) hmat[r][l] -= factor * hmat[c][l];
-                g[r] -= factor * g[c];
-            }
-        }
-        double change = 0.0;
-        for (int c = n - 1; c >= 0; --c) {
-            double v = g[c];
-            for (int l = c + 1; l < n; ++l) v -= hmat[c][l] * step[l];
-            step[c] = v / hmat[c][c];
-            change = std::max(change, std::abs(step[c]));
-        }
-        for (int j = 0; j < n; ++j) w[j] += step[j];
-        if (change < 1e-9) break;
-    }
+    std::vector<CardFeatures> x = data.features;
+    for (auto& f : x)
+        for (int j = 0; j < kFeatureCount; ++j) f[j] *= scale[j];
+    CardFeatures precision;
+    precision.fill(l2);
+    precision[kBias] = 0.0;
+    const CardFeatures w = fitLogistic(x, data.link, CardFeatures{}, precision);
     EvidenceModel m;
-    for (int j = 0; j < n; ++j) m.weights[j] = w[j] * scale[j];
+    for (int j = 0; j < kFeatureCount; ++j) m.weights[j] = w[j] * scale[j];
     // Escapes: their log-odds of being a link, with one pseudo-escape of each kind.
     m.escaped = std::log((data.escapedLinks + 1.0) / (data.escapedViruses + 1.0));
     return m;

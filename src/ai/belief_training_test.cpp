@@ -41,7 +41,8 @@ TEST(BeliefTraining, FitRecoversTheModelThatMadeTheData) {
 TEST(BeliefTraining, ScoresAndSamplesComeFromRealGames) {
     std::vector<Record> games;
     for (int g = 0; g < 4; ++g) {
-        BotPlayer one(std::make_unique<GreedyBot>(), 10 + g), two(std::make_unique<GreedyBot>(), 20 + g);
+        BotPlayer one(std::make_unique<GreedyBot>(), 10 + g),
+            two(std::make_unique<GreedyBot>(), 20 + g);
         games.push_back(toRecord(playGame(one, two, GameOptions{}), "greedy", "greedy"));
     }
     BeliefDataset data;

@@ -96,6 +96,34 @@ TEST(Bots, SetupsAreArrangementsAndMixed) {
     }
 }
 
+TEST(Bots, ConcealmentPrefersMovesThatRevealLess) {
+    // With a heavy weight on hiding, the answer reveals at most a little more (0.2 / weight in
+    // log-odds) than the most visited action, which is what the bot plays without it.
+    SearchConfig hiding = strongConfig();
+    hiding.concealment = 5.0;
+    hiding.concealWindow = 0.0;
+    int differ = 0, checked = 0;
+    forRandomPositions(3, 21, [&](const Position& pos, const InfoSet& k) {
+        if (pos.ply() % 7 != 3) return;
+        Budget budget;
+        budget.nodes = 150;
+        Rng r1(5), r2(5);
+        const Action plain = StrongBot("a", strongConfig()).chooseAction(k, budget, r1);
+        const Action hidden = StrongBot("b", hiding).chooseAction(k, budget, r2);
+        ASSERT_TRUE(pos.isLegal(hidden));
+        auto leak = [&](Action a) {
+            const double z = logOddsChange(pos, a, learnedModel().weights);
+            return (pos.links(pos.toMove()) & bit(a.from())) ? z : -z;
+        };
+        EXPECT_LE(leak(hidden), leak(plain) + 0.2 / hiding.concealment + 1e-9)
+            << toString(plain) << " / " << toString(hidden) << " in " << pos.toString();
+        differ += !(plain == hidden);
+        ++checked;
+    });
+    EXPECT_GT(checked, 10);
+    EXPECT_GT(differ, 0);
+}
+
 TEST(Bots, DeterministicGivenSeed) {
     for (const char* name : {"greedy", "strong", "level1", "level3"}) {
         std::vector<Action> runs[2];

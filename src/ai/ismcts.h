@@ -16,13 +16,19 @@
 namespace rainet::ai {
 
 struct SearchConfig {
-    std::uint64_t iterations = 2000;  // default when the budget gives no limit
-    std::uint64_t maxIterations = 0;  // a cap whatever the budget (levels); 0 = none
-    int rolloutDepth = 12;            // plies of heuristic rollout before the evaluation
-    double exploration = 0.5;         // UCB1 constant (rewards in [0, 1])
-    double priorWeight = 0.3;         // progressive-bias weight of the action prior
-    double rolloutNoise = 0.25;       // probability of a random action in rollouts
+    std::uint64_t iterations = 2000;          // default when the budget gives no limit
+    std::uint64_t maxIterations = 0;          // a cap whatever the budget (levels); 0 = none
+    int rolloutDepth = 12;                    // plies of heuristic rollout before the evaluation
+    double exploration = 0.5;                 // UCB1 constant (rewards in [0, 1])
+    double priorWeight = 0.3;                 // progressive-bias weight of the action prior
+    double rolloutNoise = 0.25;               // probability of a random action in rollouts
     Evidence evidence = Evidence::Heuristic;  // the belief's behavioural evidence
+    // Type hiding at the root: among the children visited at least `concealWindow` times as often
+    // as the most visited, the answer maximizes visits / most - concealment * leak, where leak is
+    // how far the action moves a reader's log-odds (the learned belief model) towards the acting
+    // card's true identity (negative when it misleads). 0 = the most visited child.
+    double concealment = 0.0;
+    double concealWindow = 0.6;
 };
 
 // What one search found (also reported through SearchInfo).
@@ -53,6 +59,8 @@ class Ismcts {
     std::uint32_t select(std::uint32_t node, bool& fresh) const;
     double rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies) const;
     std::vector<Action> principalLine() const;
+    // The root child to play when hiding our types (SearchConfig::concealment).
+    std::uint32_t concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const;
 
     // Nodes in fixed chunks: growing never copies the tree (a copy of a large vector stalled
     // timed searches), and siblings stay contiguous.
@@ -105,6 +113,11 @@ class StrongBot : public Bot {
     std::uint8_t chooseSetup(Side side, const Rules& rules, Rng& rng) override;
     Action chooseAction(const InfoSet& knowledge, const Budget& budget, Rng& rng) override;
     const SearchConfig& config() const { return config_; }
+    // Replaces the configuration (before the first search).
+    void configure(SearchConfig config) {
+        config_ = config;
+        search_.reset();
+    }
 
   private:
     std::string name_;

@@ -53,7 +53,8 @@ std::unique_ptr<Bot> makeBot(std::string_view name) {
 }
 
 std::vector<std::string> botNames() {
-    return {"random", "greedy", "bait", "strong", "ismcts-v1", "level1", "level2", "level3", "level4", "level5"};
+    return {"random", "greedy", "bait",   "strong", "ismcts-v1",
+            "level1", "level2", "level3", "level4", "level5"};
 }
 
 }  // namespace rainet::ai

@@ -26,8 +26,7 @@ Result<std::vector<Record>> loadRecords(const std::vector<std::string>& dirs) {
     std::vector<std::filesystem::path> files;
     for (const auto& d : dirs) {
         std::error_code ec;
-        if (!std::filesystem::is_directory(d, ec))
-            return Error{"'" + d + "' is not a directory"};
+        if (!std::filesystem::is_directory(d, ec)) return Error{"'" + d + "' is not a directory"};
         for (const auto& e : std::filesystem::directory_iterator(d))
             if (e.is_regular_file() && e.path().extension() == ".txt") files.push_back(e.path());
     }
