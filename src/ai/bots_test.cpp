@@ -55,6 +55,22 @@ TEST(Bots, AlwaysReturnLegalActions) {
     EXPECT_GT(checked, 1000);
 }
 
+TEST(Bots, StrongDrawsArrangementsUniformly) {
+    // strong: every square holds a link half the time; ismcts-v1 (greedy's mix) favours the
+    // front squares (setup squares 6 and 7).
+    auto frontShare = [](const char* name) {
+        auto bot = makeBot(name);
+        Rng rng(8);
+        int front = 0;
+        constexpr int kDraws = 40000;
+        for (int i = 0; i < kDraws; ++i)
+            front += std::popcount(bot->chooseSetup(Side::One, Rules::standard(), rng) & 0xC0u);
+        return front / (2.0 * kDraws);
+    };
+    EXPECT_NEAR(frontShare("strong"), 0.5, 0.008);  // 3 standard errors
+    EXPECT_GT(frontShare("ismcts-v1"), 0.508);      // 0.5176 exactly
+}
+
 TEST(Bots, BaitPushesItsVirusesAndKeepsItsLinksBack) {
     // Bait (side 1) against greedy: after 30 plies its viruses have advanced much further than
     // its links.

@@ -263,7 +263,7 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
 }
 
 std::uint8_t StrongBot::chooseSetup(Side, const Rules&, Rng& rng) {
-    return mixedSetup(rng);
+    return config_.uniformSetups ? randomSetup(rng) : mixedSetup(rng);
 }
 
 Action StrongBot::chooseAction(const InfoSet& knowledge, const Budget& budget, Rng& rng) {

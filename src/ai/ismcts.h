@@ -29,6 +29,9 @@ struct SearchConfig {
     // card's true identity (negative when it misleads). 0 = the most visited child.
     double concealment = 0.0;
     double concealWindow = 0.6;
+    // Arrangements uniformly over the 70 (nothing for a reader's setup prior to learn) rather
+    // than greedy's mix (links in front and on both wings a little more often).
+    bool uniformSetups = false;
 };
 
 // What one search found (also reported through SearchInfo).

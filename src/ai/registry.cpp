@@ -33,6 +33,7 @@ SearchConfig levelConfig(std::uint64_t iterations, int rolloutDepth) {
 SearchConfig strongConfig() {
     SearchConfig c;
     c.evidence = Evidence::Learned;
+    c.uniformSetups = true;
     return c;
 }
 
