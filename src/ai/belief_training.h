@@ -37,5 +37,7 @@ BeliefScore scoreBelief(const std::vector<Record>& games, int ply, Evidence evid
 
 // The model as the C++ initializer of belief_weights.inc, with a comment naming its origin.
 std::string formatEvidenceModel(const EvidenceModel& m, const std::string& origin);
+// Reads what formatEvidenceModel wrote.
+Result<EvidenceModel> parseEvidenceModel(const std::string& text);
 
 }  // namespace rainet::ai

@@ -36,6 +36,13 @@ TEST(BeliefTraining, FitRecoversTheModelThatMadeTheData) {
     for (int j = 0; j < kFeatureCount; ++j)
         EXPECT_NEAR(m.weights[j], truth.weights[j], 0.1) << featureName(j);
     EXPECT_NEAR(m.escaped, std::log(10.0 / 3.0), 1e-12);
+    // The text written for belief_weights.inc reads back (to 6 decimals).
+    const auto back = parseEvidenceModel(formatEvidenceModel(m, "a test"));
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    for (int j = 0; j < kFeatureCount; ++j) EXPECT_NEAR(back->weights[j], m.weights[j], 1e-6);
+    EXPECT_NEAR(back->escaped, m.escaped, 1e-6);
+    EXPECT_FALSE(parseEvidenceModel("{{1, 2}}, 3").ok());
+    EXPECT_FALSE(parseEvidenceModel("{{1, 2, x}}, 3").ok());
 }
 
 TEST(BeliefTraining, ScoresAndSamplesComeFromRealGames) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -16,7 +17,8 @@ namespace {
 int run(const Args& args);
 const Command kBelief{
     "belief",
-    "belief train --out FILE [--stride N] [--l2 X] DIR... | belief eval [--cards-of PLAYER] DIR...",
+    "belief train --out FILE [--stride N] [--l2 X] DIR... | belief eval [--cards-of PLAYER] "
+    "[--model FILE] DIR...",
     "fits the learned belief on full game records (every 5th game held out), or scores beliefs",
     run};
 RAINET_COMMAND(belief, kBelief);
@@ -58,6 +60,7 @@ void printScores(const std::vector<Record>& games, const ai::EvidenceModel* cand
     const Row rows[] = {{"uniform", ai::Evidence::None, nullptr},
                         {"heuristic", ai::Evidence::Heuristic, nullptr},
                         {candidate ? "fitted" : "learned", ai::Evidence::Learned, candidate}};
+    // (eval --model: "fitted" is the given model)
     for (const Row& row : rows) {
         for (int ply : kPlies) {
             const auto s = ai::scoreBelief(games, ply, row.evidence, row.model, cardsOf);
@@ -70,7 +73,7 @@ int run(const Args& args) {
     if (args.empty()) return usageError(kBelief, "train or eval?");
     const bool train = args[0] == "train";
     if (!train && args[0] != "eval") return usageError(kBelief, "unknown mode " + args[0]);
-    std::string out, cardsOf;
+    std::string out, cardsOf, modelFile;
     int stride = 2;
     double l2 = 1.0;
     std::vector<std::string> dirs;
@@ -87,9 +90,9 @@ int run(const Args& args) {
                 return usageError(kBelief, "bad value for " + a);
             }
             if (stride < 1 || l2 < 0) return usageError(kBelief, "bad value for " + a);
-        } else if (!train && a == "--cards-of") {
-            if (i + 1 >= args.size()) return usageError(kBelief, a + " needs a player");
-            cardsOf = args[++i];
+        } else if (!train && (a == "--cards-of" || a == "--model")) {
+            if (i + 1 >= args.size()) return usageError(kBelief, a + " needs a value");
+            (a == "--model" ? modelFile : cardsOf) = args[++i];
         } else if (!a.empty() && a[0] == '-') {
             return usageError(kBelief, "unknown option " + a);
         } else {
@@ -104,8 +107,21 @@ int run(const Args& args) {
         return 1;
     }
     if (!train) {
+        std::optional<ai::EvidenceModel> model;
+        if (!modelFile.empty()) {
+            std::ifstream in(modelFile);
+            std::stringstream text;
+            text << in.rdbuf();
+            auto m = ai::parseEvidenceModel(text.str());
+            if (!in || !m.ok()) {
+                std::fprintf(stderr, "rainet belief: %s: %s\n", modelFile.c_str(),
+                             in ? m.error().message.c_str() : "cannot read");
+                return 1;
+            }
+            model = *m;
+        }
         std::printf("%zu games\n", games->size());
-        printScores(*games, nullptr, cardsOf);
+        printScores(*games, model ? &*model : nullptr, cardsOf);
         return 0;
     }
     std::vector<Record> fit, heldOut;
