@@ -34,6 +34,7 @@ SearchConfig strongConfig() {
     SearchConfig c;
     c.evidence = Evidence::Learned;
     c.uniformSetups = true;
+    c.concealment = 0.15;
     return c;
 }
 
