@@ -26,9 +26,17 @@ void replayWithKnowledge(const Record& game, F&& f) {
         if (!f(pos, k)) return;
     }
 }
+
+// Whose cards count: both sides, or the one whose Side1/Side2 tag is `cardsOf`.
+std::pair<bool, bool> sidesOf(const Record& game, const std::string& cardsOf) {
+    return {cardsOf.empty() || game.tag("Side1") == cardsOf,
+            cardsOf.empty() || game.tag("Side2") == cardsOf};
+}
 }  // namespace
 
-void addSamples(const Record& game, int stride, BeliefDataset& data) {
+void addSamples(const Record& game, int stride, BeliefDataset& data, const std::string& cardsOf) {
+    const auto [one, two] = sidesOf(game, cardsOf);
+    if (!one && !two) return;
     // Escapes, by identity (Enter is played from the square the card stands on).
     if (auto start = game.initialPosition(); start.ok()) {
         Position pos = *start;
@@ -43,6 +51,7 @@ void addSamples(const Record& game, int stride, BeliefDataset& data) {
         if (pos.ply() % stride != 0 || pos.isOver()) return true;
         for (Side viewer : {Side::One, Side::Two}) {
             const Side them = opponent(viewer);
+            if (!(them == Side::One ? one : two)) continue;
             const InfoSet& knowledge = k[index(viewer)];
             const Behaviour b = behaviourOf(knowledge, them);
             const HiddenCards& h = knowledge.hidden(them);
@@ -84,8 +93,7 @@ BeliefScore scoreBelief(const std::vector<Record>& games, int ply, Evidence evid
                         const EvidenceModel* model, const std::string& cardsOf) {
     BeliefScore score;
     for (const Record& game : games) {
-        const bool one = cardsOf.empty() || game.tag("Side1") == cardsOf;
-        const bool two = cardsOf.empty() || game.tag("Side2") == cardsOf;
+        const auto [one, two] = sidesOf(game, cardsOf);
         if (!one && !two) continue;
         replayWithKnowledge(game, [&](const Position& pos, const InfoSet* k) {
             if (pos.ply() < ply) return true;

@@ -18,8 +18,10 @@ struct BeliefDataset {
     int escapedLinks = 0, escapedViruses = 0;  // every escape in the games, by identity
 };
 
-// Adds the samples of one game: the views of both sides after every `stride`-th ply.
-void addSamples(const Record& game, int stride, BeliefDataset& data);
+// Adds the samples of one game: the views of both sides after every `stride`-th ply (with
+// `cardsOf` set, only of the cards of the side whose Side1/Side2 tag equals it).
+void addSamples(const Record& game, int stride, BeliefDataset& data,
+                const std::string& cardsOf = "");
 
 // The logistic model of P(link | features); `l2` penalizes every weight but the bias.
 EvidenceModel fitEvidenceModel(const BeliefDataset& data, double l2);

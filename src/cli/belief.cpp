@@ -17,7 +17,8 @@ namespace {
 int run(const Args& args);
 const Command kBelief{
     "belief",
-    "belief train --out FILE [--stride N] [--l2 X] DIR... | belief eval [--cards-of PLAYER] "
+    "belief train --out FILE [--stride N] [--l2 X] [--cards-of PLAYER] DIR... | belief eval "
+    "[--cards-of PLAYER] "
     "[--model FILE] DIR...",
     "fits the learned belief on full game records (every 5th game held out), or scores beliefs",
     run};
@@ -90,7 +91,7 @@ int run(const Args& args) {
                 return usageError(kBelief, "bad value for " + a);
             }
             if (stride < 1 || l2 < 0) return usageError(kBelief, "bad value for " + a);
-        } else if (!train && (a == "--cards-of" || a == "--model")) {
+        } else if (a == "--cards-of" || (!train && a == "--model")) {
             if (i + 1 >= args.size()) return usageError(kBelief, a + " needs a value");
             (a == "--model" ? modelFile : cardsOf) = args[++i];
         } else if (!a.empty() && a[0] == '-') {
@@ -128,10 +129,11 @@ int run(const Args& args) {
     for (std::size_t i = 0; i < games->size(); ++i)
         (i % 5 == 4 ? heldOut : fit).push_back((*games)[i]);
     ai::BeliefDataset data;
-    for (const Record& g : fit) ai::addSamples(g, stride, data);
+    for (const Record& g : fit) ai::addSamples(g, stride, data, cardsOf);
     const ai::EvidenceModel model = ai::fitEvidenceModel(data, l2);
     std::string origin = "rainet belief train --out " + out + " --stride " +
                          std::to_string(stride) + " --l2 " + std::to_string(l2);
+    if (!cardsOf.empty()) origin += " --cards-of " + cardsOf;
     for (const auto& d : dirs) origin += " " + d;
     std::ofstream(out) << ai::formatEvidenceModel(model, origin);
     std::printf("%zu games fitted (%zu samples, %d + %d escapes), %zu held out\n", fit.size(),
@@ -140,7 +142,7 @@ int run(const Args& args) {
         std::printf("  %-14s %+.4f\n", ai::featureName(j), model.weights[j]);
     std::printf("  %-14s %+.4f\n", "escaped", model.escaped);
     std::printf("held-out games:\n");
-    printScores(heldOut, &model);
+    printScores(heldOut, &model, cardsOf);
     return 0;
 }
 
