@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "ai/engine_client.h"
+#include "ai/ismcts.h"
 
 namespace rainet::ai {
 
@@ -25,9 +26,23 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
     std::getline(in, part, ':');
     spec.botName = part;
     if (!makeBot(spec.botName)) return Error{"player '" + text + "': unknown bot '" + part + "'"};
+    const bool searches = dynamic_cast<StrongBot*>(makeBot(spec.botName).get()) != nullptr;
     while (std::getline(in, part, ':')) {
         const auto eq = part.find('=');
         const std::string key = part.substr(0, eq);
+        if (key == "belief" && searches && eq != std::string::npos) {
+            const std::string v = part.substr(eq + 1);
+            if (v == "uniform") {
+                spec.evidence = Evidence::None;
+            } else if (v == "heuristic") {
+                spec.evidence = Evidence::Heuristic;
+            } else if (v == "learned") {
+                spec.evidence = Evidence::Learned;
+            } else {
+                return Error{"player '" + text + "': bad belief '" + v + "'"};
+            }
+            continue;
+        }
         std::uint64_t value = 0;
         try {
             if (eq == std::string::npos) throw std::invalid_argument("no value");
@@ -39,6 +54,8 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
             spec.budget.nodes = value;
         } else if (key == "movetime") {
             spec.budget.movetime = std::chrono::milliseconds(value);
+        } else if (key == "conceal" && searches) {
+            spec.concealment = static_cast<double>(value) / 100.0;
         } else {
             return Error{"player '" + text + "': unknown option '" + key + "'"};
         }
@@ -74,6 +91,12 @@ Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t
     } else {
         auto bot = makeBot(spec.botName);
         if (!bot) return Error{"unknown bot '" + spec.botName + "'"};
+        if (auto* search = dynamic_cast<StrongBot*>(bot.get())) {
+            SearchConfig c = search->config();
+            if (spec.concealment) c.concealment = *spec.concealment;
+            if (spec.evidence) c.evidence = *spec.evidence;
+            search->configure(c);
+        }
         p = std::make_unique<BotPlayer>(std::move(bot), seed);
     }
     return std::unique_ptr<Player>(std::make_unique<BudgetedPlayer>(std::move(p), spec.budget));

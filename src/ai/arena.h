@@ -9,17 +9,22 @@
 #include <string>
 #include <vector>
 
+#include "ai/belief.h"
 #include "ai/referee.h"
 
 namespace rainet::ai {
 
 // A player description: "NAME" or "NAME:nodes=N:movetime=MS" for a built-in bot (bot.h names),
-// or "engine:COMMAND" for an external engine speaking docs/engine-protocol.md.
+// or "engine:COMMAND" for an external engine speaking docs/engine-protocol.md. The tree-search
+// bots (strong, ismcts-v1, level3-5) also take "conceal=C" (type hiding, in hundredths: 15 is
+// SearchConfig::concealment 0.15) and "belief=uniform|heuristic|learned".
 struct PlayerSpec {
     std::string label;
     std::string botName;        // empty for an engine
     std::string engineCommand;  // empty for a bot
     Budget budget;
+    std::optional<double> concealment;
+    std::optional<Evidence> evidence;
 };
 Result<PlayerSpec> parsePlayerSpec(const std::string& text);
 // A fresh player for one game, seeded.

@@ -101,6 +101,31 @@ TEST(Arena, PlayerSpecs) {
     EXPECT_FALSE(parsePlayerSpec("greedy:depth=3").ok());
 }
 
+TEST(Arena, SearchOptionsOfTreeSearchBots) {
+    auto a = parsePlayerSpec("ismcts-v1:nodes=50:conceal=15:belief=learned");
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    EXPECT_DOUBLE_EQ(*a->concealment, 0.15);
+    EXPECT_EQ(*a->evidence, Evidence::Learned);
+    EXPECT_FALSE(parsePlayerSpec("strong").value().concealment.has_value());
+    EXPECT_FALSE(parsePlayerSpec("greedy:conceal=15").ok());  // greedy does not search
+    EXPECT_FALSE(parsePlayerSpec("strong:belief=psychic").ok());
+    EXPECT_FALSE(parsePlayerSpec("random:belief=learned").ok());
+    // The options reach the bot: a uniform belief plays differently from the learned one.
+    auto player = [](const char* text) { return makePlayer(parsePlayerSpec(text).value(), 3); };
+    std::vector<std::string> moves[2];
+    for (int i = 0; i < 2; ++i) {
+        auto one = player(i ? "strong:nodes=200:belief=uniform" : "strong:nodes=200");
+        auto two = player("greedy");
+        ASSERT_TRUE(one.ok() && two.ok());
+        GameOptions go;
+        go.setup[0] = 0x0F;
+        go.setup[1] = 0x33;
+        go.maxPlies = 40;
+        for (Action act : playGame(**one, **two, go).actions) moves[i].push_back(toString(act));
+    }
+    EXPECT_NE(moves[0], moves[1]);
+}
+
 TEST(Arena, EloAndSprt) {
     Score even{50, 0, 50, 0};
     EXPECT_NEAR(eloEstimate(even).elo, 0.0, 1e-9);

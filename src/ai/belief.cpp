@@ -1,33 +1,67 @@
 #include "ai/belief.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "ai/eval.h"
+#include "ai/logistic.h"
 
 namespace rainet::ai {
 
 namespace {
 constexpr double kMaxLogRatio = 2.5;
-// Evidence weights (log likelihood ratio link:virus per observed behaviour).
-constexpr double kEscaped = 2.0;       // an unidentified card that entered the server
-constexpr double kOnExit = 1.0;        // standing on our exit, ready to escape
+// Hand-set evidence weights of the heuristic model (log likelihood ratio link:virus).
+constexpr double kEscapedLr = 2.0;     // an unidentified card that entered the server
+constexpr double kOnExitLr = 1.0;      // standing on our exit, ready to escape
 constexpr double kProgressStep = 0.2;  // each step towards our exits (away: the opposite)
-constexpr double kNearExit = 0.4;      // a step that ends next to our exits
+constexpr double kNearExitLr = 0.4;    // a step that ends next to our exits
 constexpr double kAttack = -0.2;       // capturing: viruses are the safer attackers
 constexpr double kFlee = 0.35;         // stepping away from a threat
 constexpr double kApproach = -0.15;    // stepping next to our cards (offering itself)
 constexpr double kBoost = 0.4;         // receiving LINE BOOST
-constexpr double kPriorVote = 0.5;     // weight of the calibration prior (see gatherEvidence)
+constexpr double kPriorVote = 0.5;     // weight of the calibration prior (see heuristicEvidence)
+
+// The learned model's log ratios are clamped wider: it is fitted, not guessed.
+constexpr double kMaxLearnedLogRatio = 4.0;
+// The in-game refit of the learned model: a feature's usual range in a game, and the prior
+// deviation of its weight in units of log-odds over that range.
+constexpr CardFeatures kFeatureRange = {1, 20, 8, 3, 3, 4, 4, 2, 1, 10, 1, 6};
+constexpr double kRefitSd = 1.0;
+
+double heuristicMoveEvidence(const CardFeatures& f) {
+    return kProgressStep * f[kProgress] + kNearExitLr * f[kNearExit] + kAttack * f[kCaptures] +
+           kFlee * f[kFlees] + kApproach * f[kApproaches] + kBoost * f[kBoosts];
+}
+
+double dot(const CardFeatures& w, const CardFeatures& f) {
+    double x = 0.0;
+    for (int j = 0; j < kFeatureCount; ++j) x += w[j] * f[j];
+    return x;
+}
+
+const EvidenceModel kLearned = {
+#include "ai/belief_weights.inc"
+};
 }  // namespace
 
-Belief::Belief(const InfoSet& knowledge, bool useEvidence) : knowledge_(&knowledge) {
+const EvidenceModel& learnedModel() {
+    return kLearned;
+}
+
+Belief::Belief(const InfoSet& knowledge, Evidence evidence, const EvidenceModel* model)
+    : knowledge_(&knowledge) {
     for (Side s : {Side::One, Side::Two}) {
         const HiddenCards& h = knowledge.hidden(s);
         logRatio_[index(s)].assign(h.squares.size(), 0.0);
-        if (useEvidence && !h.squares.empty()) gatherEvidence(s);
+        if (evidence != Evidence::None && !h.squares.empty()) {
+            const Behaviour b = behaviourOf(knowledge, s);
+            if (evidence == Evidence::Heuristic)
+                heuristicEvidence(s, b);
+            else
+                learnedEvidence(s, b, model ? *model : kLearned);
+        }
         auto& w = weights_[index(s)];
         w.clear();
         // The game goes on, so no assignment may give `s` four links or four viruses in its
@@ -65,119 +99,48 @@ Belief::Belief(const InfoSet& knowledge, bool useEvidence) : knowledge_(&knowled
     }
 }
 
-void Belief::gatherEvidence(Side side) {
-    const InfoSet& k = *knowledge_;
-    const View& view = k.view();
-    const HiddenCards& h = k.hidden(side);
-    const int n = static_cast<int>(h.squares.size());
-    std::vector<double>& lr = logRatio_[index(side)];
-    const Bitboard targetExits = exitsOf(opponent(side));  // where `side`'s cards escape
-
-    // Walk the history backwards, following each physical card of `side` as a weight vector over
-    // "tokens": the current hidden cards (0..7) and cards whose identity became known (8..15).
-    // NF mixes two vectors: either card may now carry either identity. The evidence gathered on
-    // known cards calibrates the model (below).
-    constexpr int kTokens = 16, kFirstKnown = 8;
-    using Weights = std::array<double, kTokens>;
-    std::array<Weights, 64> w{};
-    double e[kTokens] = {};
-    bool knownLink[kTokens] = {};
-    int known = kFirstKnown;
-    auto addKnown = [&](Square sq, bool link) {
-        if (known >= kTokens) return;
-        w[sq] = {};
-        w[sq][known] = 1.0;
-        knownLink[known++] = link;
-    };
-    int escapedCount = 0;
-    for (int i = 0; i < n; ++i) {
-        if (h.squares[i] >= 0) {
-            w[h.squares[i]][i] = 1.0;
-            if (targetExits & bit(h.squares[i])) e[i] += kOnExit;
-        } else {
-            ++escapedCount;
-            e[i] += kEscaped;
-        }
-    }
-    for (Bitboard b = view.cards(side) & ~view.unknown(side); b;) {
-        const Square sq = popLsb(b);
-        addKnown(sq, view.knownLinks(side) & bit(sq));
-    }
-    Bitboard cards[2] = {view.cards(Side::One), view.cards(Side::Two)};
-    const auto& history = k.history();
-    Side mover = view.toMove();
-    for (auto it = history.rbegin(); it != history.rend(); ++it) {
-        mover = opponent(mover);
-        const Observation& o = *it;
-        const Action a = o.action;
-        const int m = index(mover);
-        // Undo the occupancy change, so `cards` is the board before this action.
-        if (a.type() == ActionType::Move) {
-            cards[m] = (cards[m] & ~bit(a.to())) | bit(a.from());
-            if (o.revealedLink) cards[1 - m] |= bit(a.to());
-        } else if (a.type() == ActionType::Enter) {
-            cards[m] |= bit(a.from());
-        }
-        if (mover != side) {
-            // A card of `side` captured here reappears, identified.
-            if (a.type() == ActionType::Move && o.revealedLink) addKnown(a.to(), *o.revealedLink);
-            continue;
-        }
-        const Bitboard threats = neighbours(cards[1 - m]);
-        switch (a.type()) {
-            case ActionType::Move: {
-                const Weights v = w[a.to()];
-                w[a.to()] = {};
-                w[a.from()] = v;
-                double x = 0.0;
-                const int d0 = exitDistance(a.from(), targetExits),
-                          d1 = exitDistance(a.to(), targetExits);
-                x += kProgressStep * (d0 - d1);
-                if (d1 <= 1 && d1 < d0) x += kNearExit;
-                if (o.revealedLink) {
-                    x += kAttack;
-                } else {
-                    const bool threatenedBefore = threats & bit(a.from());
-                    const bool threatenedAfter = threats & bit(a.to());
-                    if (threatenedBefore && !threatenedAfter) x += kFlee;
-                    if (!threatenedBefore && threatenedAfter) x += kApproach;
-                }
-                for (int i = 0; i < kTokens; ++i) e[i] += x * v[i];
-                break;
-            }
-            case ActionType::Enter: {
-                Weights v{};
-                for (int i = 0; i < n; ++i)
-                    if (h.squares[i] < 0) v[i] = 1.0 / escapedCount;
-                w[a.from()] = v;
-                break;
-            }
-            case ActionType::BoostAttach:
-                for (int i = 0; i < kTokens; ++i) e[i] += kBoost * w[a.from()][i];
-                break;
-            case ActionType::NotFound: {
-                Weights& x = w[a.from()];
-                Weights& y = w[a.to()];
-                for (int i = 0; i < kTokens; ++i) x[i] = y[i] = 0.5 * (x[i] + y[i]);
-                break;
-            }
-            default:
-                break;
-        }
-    }
+void Belief::heuristicEvidence(Side side, const Behaviour& b) {
     // Calibration: how well did the evidence predict the cards that were identified? Each known
     // card votes with the weight |evidence| for "right" (sign matches its identity) or "wrong";
     // with a prior of 3 right : 1 wrong (in units of kPriorVote), the evidence is scaled by
     // 2 P(right) - 1 (1 for a perfectly readable opponent, 0 for one whose behaviour says
     // nothing, such as a random player).
     double right = 3 * kPriorVote, total = 4 * kPriorVote;
-    for (int i = kFirstKnown; i < known; ++i) {
-        total += std::abs(e[i]);
-        if ((e[i] > 0) == knownLink[i]) right += std::abs(e[i]);
+    for (std::size_t i = 0; i < b.known.size(); ++i) {
+        const double e = heuristicMoveEvidence(b.known[i]);
+        total += std::abs(e);
+        if ((e > 0) == b.knownLink[i]) right += std::abs(e);
     }
-    reliability_[index(side)] = std::max(0.0, 2 * right / total - 1);
-    for (int i = 0; i < n; ++i)
-        lr[i] = std::clamp(e[i] * reliability_[index(side)], -kMaxLogRatio, kMaxLogRatio);
+    const double r = std::max(0.0, 2 * right / total - 1);
+    reliability_[index(side)] = r;
+    std::vector<double>& lr = logRatio_[index(side)];
+    for (std::size_t i = 0; i < b.hidden.size(); ++i) {
+        double e = heuristicMoveEvidence(b.hidden[i]);
+        e += b.escaped[i] ? kEscapedLr : kOnExitLr * b.hidden[i][kOnExit];
+        lr[i] = std::clamp(e * r, -kMaxLogRatio, kMaxLogRatio);
+    }
+}
+
+void Belief::learnedEvidence(Side side, const Behaviour& b, const EvidenceModel& model) {
+    // The model is refitted on the cards identified so far: MAP logistic weights under a normal
+    // prior centred on the offline model, one deviation per feature worth about one unit of
+    // log-odds over the feature's usual range. Against a player like those of the training games
+    // the weights barely move; against one who plays differently (bait: viruses that advance like
+    // links) the features its reveals contradict lose or change their sign.
+    CardFeatures w = model.weights;
+    if (!b.known.empty()) {
+        CardFeatures precision;
+        for (int j = 0; j < kFeatureCount; ++j)
+            precision[j] = kFeatureRange[j] * kFeatureRange[j] / (kRefitSd * kRefitSd);
+        w = fitLogistic(b.known, b.knownLink, model.weights, precision, 8);
+    }
+    adapted_[index(side)] = w;
+    reliability_[index(side)] = static_cast<double>(b.known.size());
+    std::vector<double>& lr = logRatio_[index(side)];
+    for (std::size_t i = 0; i < b.hidden.size(); ++i) {
+        const double e = b.escaped[i] ? model.escaped : dot(w, b.hidden[i]);
+        lr[i] = std::clamp(e, -kMaxLearnedLogRatio, kMaxLearnedLogRatio);
+    }
 }
 
 double Belief::virusProbability(Square sq) const {

@@ -9,6 +9,16 @@
 namespace rainet::ai {
 namespace {
 
+// Plays `moves` in `pos`, side 1's knowledge `k` following.
+void play(Position& pos, InfoSet& k, std::initializer_list<const char*> moves) {
+    for (const char* m : moves) {
+        const Action a = *parseAction(m);
+        ASSERT_TRUE(pos.isLegal(a)) << m << " in " << pos.toString();
+        ASSERT_FALSE(k.observe(observe(pos, a, Viewer::Side1)).has_value());
+        pos.doAction(a);
+    }
+}
+
 TEST(Belief, ProbabilitiesRespectExactConstraints) {
     Rng rng(9);
     for (int g = 0; g < 20; ++g) {
@@ -60,7 +70,7 @@ TEST(Belief, ProbabilitiesRespectExactConstraints) {
 TEST(Belief, WithoutEvidenceItIsTheUniformInfoSetDistribution) {
     Position pos = Position::start();
     InfoSet k(View::of(pos, Viewer::Side1));
-    const Belief b(k, false);
+    const Belief b(k, Evidence::None);
     for (const auto& [sq, pv] : b.virusProbabilities(Side::Two))
         EXPECT_NEAR(pv, 1.0 - k.linkProbability(sq), 1e-12);
 }
@@ -69,13 +79,7 @@ TEST(Belief, CardsHeadingForTheExitsLookLikeLinks) {
     // Side 2 walks its d7 card down towards side 1's exits while the others stay home.
     Position pos = Position::start();
     InfoSet k(View::of(pos, Viewer::Side1));
-    const char* moves[] = {"a1-a2", "d7-d6", "a2-a3", "d6-d5", "a3-a4", "d5-d4"};
-    for (const char* m : moves) {
-        const Action a = *parseAction(m);
-        ASSERT_TRUE(pos.isLegal(a)) << m;
-        ASSERT_FALSE(k.observe(observe(pos, a, Viewer::Side1)).has_value());
-        pos.doAction(a);
-    }
+    play(pos, k, {"a1-a2", "d7-d6", "a2-a3", "d6-d5", "a3-a4", "d5-d4"});
     const Belief b(k);
     const double runner = b.virusProbability(*parseSquare("d4"));
     const double stayer = b.virusProbability(*parseSquare("e7"));
@@ -91,16 +95,9 @@ TEST(Belief, EvidenceIsCalibratedOnIdentifiedCards) {
     // Side 2: links on a8 b8 c8 f8, viruses on g8 h8 d7 e7.
     Position pos = *Position::fromSetups(0x0F, 0x0F);
     InfoSet k(View::of(pos, Viewer::Side1));
-    auto play = [&](const char* m) {
-        const Action a = *parseAction(m);
-        ASSERT_TRUE(pos.isLegal(a)) << m << " in " << pos.toString();
-        ASSERT_FALSE(k.observe(observe(pos, a, Viewer::Side1)).has_value());
-        pos.doAction(a);
-    };
-    for (const char* m : {"a1-a2", "e7-e6", "a2-a3", "e6-e5", "a3-a4", "e5-e4", "a4-a5", "e4-e3"})
-        play(m);
+    play(pos, k, {"a1-a2", "e7-e6", "a2-a3", "e6-e5", "a3-a4", "e5-e4", "a4-a5", "e4-e3"});
     const double before = Belief(k).reliability(Side::Two);
-    play("e2-e3");  // side 1 captures the runner: a virus
+    play(pos, k, {"e2-e3"});  // side 1 captures the runner: a virus
     const Belief after(k);
     EXPECT_LT(after.reliability(Side::Two), before);
     for (const auto& [sq, pv] : after.virusProbabilities(Side::Two)) {
@@ -109,16 +106,49 @@ TEST(Belief, EvidenceIsCalibratedOnIdentifiedCards) {
     }
 }
 
+TEST(Belief, LearnedModelReadsARunnerAtFullStrength) {
+    // The committed model, fitted on self-play, reads a card walking to the exits as a link
+    // before anything is identified (no refit yet).
+    Position pos = Position::start();
+    InfoSet k(View::of(pos, Viewer::Side1));
+    play(pos, k, {"a1-a2", "d7-d6", "a2-a3", "d6-d5", "a3-a4", "d5-d4"});
+    const Belief b(k, Evidence::Learned);
+    EXPECT_EQ(b.reliability(Side::Two), 0.0);  // nothing identified: the offline model as it is
+    EXPECT_EQ(b.adaptedWeights(Side::Two), learnedModel().weights);
+    EXPECT_LT(b.virusProbability(*parseSquare("d4")), 0.4);
+    EXPECT_LT(b.virusProbability(*parseSquare("d4")), b.virusProbability(*parseSquare("e7")) - 0.1);
+}
+
+TEST(Belief, LearnedModelIsRefittedOnIdentifiedCards) {
+    // A model that reads runners as links meets a runner that is a virus: once it is captured,
+    // the weight of progress drops, and the other runner stands out less from a card that stayed
+    // home.
+    EvidenceModel model;
+    model.weights[kProgress] = 0.5;
+    Position pos = *Position::fromSetups(0x0F, 0x0F);  // side 2: viruses on g8 h8 d7 e7
+    InfoSet k(View::of(pos, Viewer::Side1));
+    play(pos, k,
+         {"a1-a2", "e7-e6", "a2-a3", "e6-e5", "a3-a4", "e5-e4", "a4-a5", "e4-e3", "a5-a6", "d7-d6",
+          "h1-h2", "d6-d5"});
+    auto gap = [](const Belief& b) {
+        return b.virusProbability(*parseSquare("a8")) - b.virusProbability(*parseSquare("d5"));
+    };
+    // (A Belief reads the InfoSet it was made from: measure before the next action.)
+    const double gapBefore = gap(Belief(k, Evidence::Learned, &model));
+    EXPECT_EQ(Belief(k, Evidence::Learned, &model).adaptedWeights(Side::Two)[kProgress], 0.5);
+    EXPECT_GT(gapBefore, 0.1);
+    play(pos, k, {"e2-e3"});  // side 1 captures the first runner: a virus
+    const Belief after(k, Evidence::Learned, &model);
+    EXPECT_EQ(after.reliability(Side::Two), 1.0);
+    EXPECT_LT(after.adaptedWeights(Side::Two)[kProgress], 0.48);
+    EXPECT_LT(gap(after), gapBefore);
+}
+
 TEST(Belief, NotFoundMergesTheEvidenceOfBothCards) {
     // Side 2's d7 card runs, then NF swaps-or-keeps it with a8: both share the evidence.
     Position pos = Position::start();
     InfoSet k(View::of(pos, Viewer::Side1));
-    for (const char* m : {"a1-a2", "d7-d6", "a2-a3", "d6-d5", "a3-a4", "NF+d5a8:swap"}) {
-        const Action a = *parseAction(m);
-        ASSERT_TRUE(pos.isLegal(a)) << m;
-        ASSERT_FALSE(k.observe(observe(pos, a, Viewer::Side1)).has_value());
-        pos.doAction(a);
-    }
+    play(pos, k, {"a1-a2", "d7-d6", "a2-a3", "d6-d5", "a3-a4", "NF+d5a8:swap"});
     const Belief b(k);
     EXPECT_NEAR(b.virusProbability(*parseSquare("d5")), b.virusProbability(*parseSquare("a8")),
                 1e-9);

@@ -33,7 +33,7 @@ BenchResult runBench(std::uint64_t iterations, std::uint64_t seed) {
     BenchResult r;
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < positions.size(); ++i) {
-        Ismcts search(SearchConfig{});
+        Ismcts search(strongConfig());
         Rng rng(seed + i);
         Budget budget;
         budget.nodes = iterations;

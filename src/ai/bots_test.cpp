@@ -55,6 +55,49 @@ TEST(Bots, AlwaysReturnLegalActions) {
     EXPECT_GT(checked, 1000);
 }
 
+TEST(Bots, StrongDrawsArrangementsUniformly) {
+    // strong: every square holds a link half the time; ismcts-v1 (greedy's mix) favours the
+    // front squares (setup squares 6 and 7).
+    auto frontShare = [](const char* name) {
+        auto bot = makeBot(name);
+        Rng rng(8);
+        int front = 0;
+        constexpr int kDraws = 40000;
+        for (int i = 0; i < kDraws; ++i)
+            front += std::popcount(bot->chooseSetup(Side::One, Rules::standard(), rng) & 0xC0u);
+        return front / (2.0 * kDraws);
+    };
+    EXPECT_NEAR(frontShare("strong"), 0.5, 0.008);  // 3 standard errors
+    EXPECT_GT(frontShare("ismcts-v1"), 0.508);      // 0.5176 exactly
+}
+
+TEST(Bots, BaitPushesItsVirusesAndKeepsItsLinksBack) {
+    // Bait (side 1) against greedy: after 30 plies its viruses have advanced much further than
+    // its links.
+    double virusAdvance = 0, linkAdvance = 0;
+    for (int g = 0; g < 10; ++g) {
+        Rng rng(100 + g);
+        Position pos = *Position::fromSetups(randomSetup(rng), randomSetup(rng));
+        InfoSet k[2] = {InfoSet(View::of(pos, Viewer::Side1)),
+                        InfoSet(View::of(pos, Viewer::Side2))};
+        auto bait = makeBot("bait");
+        auto greedy = makeBot("greedy");
+        while (!pos.isOver() && pos.ply() < 30) {
+            Bot& bot = pos.toMove() == Side::One ? *bait : *greedy;
+            const Action a = bot.chooseAction(k[index(pos.toMove())], Budget{}, rng);
+            ASSERT_TRUE(pos.isLegal(a));
+            for (Side s : {Side::One, Side::Two})
+                ASSERT_FALSE(k[index(s)].observe(observe(pos, a, viewerOf(s))).has_value());
+            pos.doAction(a);
+        }
+        for (Bitboard b = pos.cards(Side::One); b;) {
+            const Square s = popLsb(b);
+            (pos.isLinkAt(s) ? linkAdvance : virusAdvance) += rankOf(s);
+        }
+    }
+    EXPECT_GT(virusAdvance, 2 * linkAdvance + 10) << virusAdvance << " vs " << linkAdvance;
+}
+
 TEST(Bots, SetupsAreArrangementsAndMixed) {
     for (const auto& name : botNames()) {
         auto bot = makeBot(name);
@@ -67,6 +110,34 @@ TEST(Bots, SetupsAreArrangementsAndMixed) {
         }
         EXPECT_GT(seen.size(), 40u) << name << " setup is too predictable";
     }
+}
+
+TEST(Bots, ConcealmentPrefersMovesThatRevealLess) {
+    // With a heavy weight on hiding, the answer reveals at most a little more (0.2 / weight in
+    // log-odds) than the most visited action, which is what the bot plays without it.
+    SearchConfig hiding = strongConfig();
+    hiding.concealment = 5.0;
+    hiding.concealWindow = 0.0;
+    int differ = 0, checked = 0;
+    forRandomPositions(3, 21, [&](const Position& pos, const InfoSet& k) {
+        if (pos.ply() % 7 != 3) return;
+        Budget budget;
+        budget.nodes = 150;
+        Rng r1(5), r2(5);
+        const Action plain = StrongBot("a", strongConfig()).chooseAction(k, budget, r1);
+        const Action hidden = StrongBot("b", hiding).chooseAction(k, budget, r2);
+        ASSERT_TRUE(pos.isLegal(hidden));
+        auto leak = [&](Action a) {
+            const double z = logOddsChange(pos, a, learnedModel().weights);
+            return (pos.links(pos.toMove()) & bit(a.from())) ? z : -z;
+        };
+        EXPECT_LE(leak(hidden), leak(plain) + 0.2 / hiding.concealment + 1e-9)
+            << toString(plain) << " / " << toString(hidden) << " in " << pos.toString();
+        differ += !(plain == hidden);
+        ++checked;
+    });
+    EXPECT_GT(checked, 10);
+    EXPECT_GT(differ, 0);
 }
 
 TEST(Bots, DeterministicGivenSeed) {

@@ -116,6 +116,29 @@ double Ismcts::rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies)
     return evaluateReward(world, us);
 }
 
+std::uint32_t Ismcts::concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const {
+    // Our own identities are the true ones in every world we can build.
+    const Position world = knowledge.world(0, 0);
+    const Side us = world.toMove();
+    const CardFeatures& w = learnedModel().weights;
+    const Node& root = nodes_[0];
+    const double top = nodes_[mostVisited].visits;
+    std::uint32_t best = mostVisited;
+    double bestScore = -1e18;
+    for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i) {
+        const Node& c = nodes_[i];
+        if (c.visits < config_.concealWindow * top) continue;
+        double leak = logOddsChange(world, c.action, w);
+        if (!(world.links(us) & bit(c.action.from()))) leak = -leak;
+        const double score = c.visits / top - config_.concealment * leak;
+        if (score > bestScore) {
+            bestScore = score;
+            best = i;
+        }
+    }
+    return best;
+}
+
 std::vector<Action> Ismcts::principalLine() const {
     std::vector<Action> line;
     std::uint32_t node = 0;
@@ -138,7 +161,7 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
                             const InfoCallback& info) {
     const auto start = Clock::now();
     const Side us = knowledge.view().toMove();
-    const Belief belief(knowledge, config_.useEvidence);
+    const Belief belief(knowledge, config_.evidence);
     std::uint64_t limit = budget.nodes ? budget.nodes : 0;
     if (!limit && budget.movetime.count() == 0) limit = config_.iterations;
     if (config_.maxIterations)
@@ -223,6 +246,7 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
         const Node& b = nodes_[best];
         if (c.visits > b.visits || (c.visits == b.visits && c.reward > b.reward)) best = i;
     }
+    if (config_.concealment > 0 && nodes_[best].visits > 0) best = concealedChoice(knowledge, best);
     result.best = nodes_[best].action;
     result.bestLine = principalLine();
     if (result.bestLine.empty()) result.bestLine.push_back(result.best);
@@ -239,7 +263,7 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
 }
 
 std::uint8_t StrongBot::chooseSetup(Side, const Rules&, Rng& rng) {
-    return mixedSetup(rng);
+    return config_.uniformSetups ? randomSetup(rng) : mixedSetup(rng);
 }
 
 Action StrongBot::chooseAction(const InfoSet& knowledge, const Budget& budget, Rng& rng) {

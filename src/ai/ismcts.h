@@ -16,13 +16,22 @@
 namespace rainet::ai {
 
 struct SearchConfig {
-    std::uint64_t iterations = 2000;  // default when the budget gives no limit
-    std::uint64_t maxIterations = 0;  // a cap whatever the budget (levels); 0 = none
-    int rolloutDepth = 12;            // plies of heuristic rollout before the evaluation
-    double exploration = 0.5;         // UCB1 constant (rewards in [0, 1])
-    double priorWeight = 0.3;         // progressive-bias weight of the action prior
-    double rolloutNoise = 0.25;       // probability of a random action in rollouts
-    bool useEvidence = true;          // behavioural evidence in the belief
+    std::uint64_t iterations = 2000;          // default when the budget gives no limit
+    std::uint64_t maxIterations = 0;          // a cap whatever the budget (levels); 0 = none
+    int rolloutDepth = 12;                    // plies of heuristic rollout before the evaluation
+    double exploration = 0.5;                 // UCB1 constant (rewards in [0, 1])
+    double priorWeight = 0.3;                 // progressive-bias weight of the action prior
+    double rolloutNoise = 0.25;               // probability of a random action in rollouts
+    Evidence evidence = Evidence::Heuristic;  // the belief's behavioural evidence
+    // Type hiding at the root: among the children visited at least `concealWindow` times as often
+    // as the most visited, the answer maximizes visits / most - concealment * leak, where leak is
+    // how far the action moves a reader's log-odds (the learned belief model) towards the acting
+    // card's true identity (negative when it misleads). 0 = the most visited child.
+    double concealment = 0.0;
+    double concealWindow = 0.6;
+    // Arrangements uniformly over the 70 (nothing for a reader's setup prior to learn) rather
+    // than greedy's mix (links in front and on both wings a little more often).
+    bool uniformSetups = false;
 };
 
 // What one search found (also reported through SearchInfo).
@@ -53,6 +62,8 @@ class Ismcts {
     std::uint32_t select(std::uint32_t node, bool& fresh) const;
     double rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies) const;
     std::vector<Action> principalLine() const;
+    // The root child to play when hiding our types (SearchConfig::concealment).
+    std::uint32_t concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const;
 
     // Nodes in fixed chunks: growing never copies the tree (a copy of a large vector stalled
     // timed searches), and siblings stay contiguous.
@@ -93,6 +104,10 @@ class Ismcts {
     static constexpr std::size_t kKeptChunks = 16;
 };
 
+// The configuration of `strong`. SearchConfig{} is `ismcts-v1`, the strong bot as it was before
+// issue 14 (heuristic belief), kept selectable as a frozen yardstick.
+SearchConfig strongConfig();
+
 class StrongBot : public Bot {
   public:
     explicit StrongBot(std::string name = "strong", SearchConfig config = {})
@@ -101,6 +116,11 @@ class StrongBot : public Bot {
     std::uint8_t chooseSetup(Side side, const Rules& rules, Rng& rng) override;
     Action chooseAction(const InfoSet& knowledge, const Budget& budget, Rng& rng) override;
     const SearchConfig& config() const { return config_; }
+    // Replaces the configuration (before the first search).
+    void configure(SearchConfig config) {
+        config_ = config;
+        search_.reset();
+    }
 
   private:
     std::string name_;

@@ -1,5 +1,6 @@
 #include <bit>
 
+#include "ai/bait_bot.h"
 #include "ai/bot.h"
 #include "ai/greedy_bot.h"
 #include "ai/ismcts.h"
@@ -29,12 +30,22 @@ SearchConfig levelConfig(std::uint64_t iterations, int rolloutDepth) {
 }
 }  // namespace
 
+SearchConfig strongConfig() {
+    SearchConfig c;
+    c.evidence = Evidence::Learned;
+    c.uniformSetups = true;
+    c.concealment = 0.15;
+    return c;
+}
+
 // Levels for players: 1 greedy with half its actions random, 2 greedy, 3-5 ISMCTS capped at
 // 300 / 1000 / 6000 iterations (a smaller budget from the caller, in nodes or time, still applies).
 std::unique_ptr<Bot> makeBot(std::string_view name) {
     if (name == "random") return std::make_unique<RandomBot>();
     if (name == "greedy") return std::make_unique<GreedyBot>();
-    if (name == "strong") return std::make_unique<StrongBot>();
+    if (name == "bait") return std::make_unique<BaitBot>();
+    if (name == "strong") return std::make_unique<StrongBot>("strong", strongConfig());
+    if (name == "ismcts-v1") return std::make_unique<StrongBot>("ismcts-v1", SearchConfig{});
     if (name == "level1") return std::make_unique<GreedyBot>("level1", 0.5);
     if (name == "level2") return std::make_unique<GreedyBot>("level2");
     if (name == "level3") return std::make_unique<StrongBot>("level3", levelConfig(300, 8));
@@ -44,7 +55,8 @@ std::unique_ptr<Bot> makeBot(std::string_view name) {
 }
 
 std::vector<std::string> botNames() {
-    return {"random", "greedy", "strong", "level1", "level2", "level3", "level4", "level5"};
+    return {"random", "greedy", "bait",   "strong", "ismcts-v1",
+            "level1", "level2", "level3", "level4", "level5"};
 }
 
 }  // namespace rainet::ai

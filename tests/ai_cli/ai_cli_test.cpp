@@ -25,7 +25,8 @@ TEST(CliEngine, ScriptedSessionOverPipes) {
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("rainetok\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\nsetup "), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("info pvirus d7 0.50"), std::string::npos) << r.out;
+    // The learned belief's prior: its training games put links in front a little more often.
+    EXPECT_NE(r.out.find("info pvirus d7 0.45"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\nbestaction "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("info string unknown command 'bogus'"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("error go: 'nodes' needs a value"), std::string::npos) << r.out;
@@ -71,6 +72,35 @@ TEST(CliArena, ExternalEngineAgainstABot) {
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("games 2"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("errors"), std::string::npos) << r.out;
+}
+
+TEST(CliBelief, TrainsWritesTheModelAndScores) {
+    const std::string dir = ::testing::TempDir() + "/rainet-cli-belief";
+    std::filesystem::remove_all(dir);
+    ASSERT_EQ(run("arena greedy bait --games 10 --seed 3 --records " + dir + "/games").status, 0);
+    const std::string model = dir + "/model.inc";
+    const CliRun train = run("belief train --out " + model + " " + dir + "/games");
+    EXPECT_EQ(train.status, 0) << train.out;
+    EXPECT_NE(train.out.find("8 games fitted"), std::string::npos) << train.out;
+    EXPECT_NE(train.out.find("2 held out"), std::string::npos) << train.out;
+    EXPECT_NE(train.out.find("fitted       40"), std::string::npos) << train.out;
+    std::ifstream written(model);
+    std::string first;
+    std::getline(written, first);
+    EXPECT_EQ(first, "// The learned belief model (belief.h), written by:");
+    // Eval scores the three beliefs at plies 10, 20, 40, here for bait's cards only, and with
+    // the model just written.
+    const CliRun eval = run("belief eval --cards-of bait --model " + model + " " + dir + "/games");
+    EXPECT_EQ(eval.status, 0) << eval.out;
+    EXPECT_NE(eval.out.find("10 games\n"), std::string::npos) << eval.out;
+    for (const char* row : {"uniform      10", "heuristic    20", "fitted       40"})
+        EXPECT_NE(eval.out.find(row), std::string::npos) << row << "\n" << eval.out;
+    EXPECT_EQ(run("belief eval " + dir + "/nowhere").status, 1);
+    EXPECT_EQ(run("belief eval --model " + dir + "/games/game-00001.txt " + dir + "/games").status,
+              1);
+    EXPECT_EQ(run("belief train " + dir + "/games").status, 2);  // no --out
+    EXPECT_EQ(run("belief guess " + dir + "/games").status, 2);
+    EXPECT_EQ(run("belief eval").status, 2);
 }
 
 TEST(CliArena, UsageErrors) {
