@@ -132,18 +132,8 @@ Result<std::uint8_t> EngineClient::newGame(Side side, const Rules& rules) {
 }
 
 Result<Action> EngineClient::act(const InfoSet& knowledge, const Budget& budget) {
-    std::string pos = "position view " + startView_;
-    if (!knowledge.history().empty()) {
-        pos += " moves";
-        // The mover of the first observed action is the side to move in the start view.
-        Side mover = knowledge.history().size() % 2 == 0 ? knowledge.view().toMove()
-                                                         : opponent(knowledge.view().toMove());
-        for (const Observation& o : knowledge.history()) {
-            pos += ' ';
-            pos += formatObservation(o, mover);
-            mover = opponent(mover);
-        }
-    }
+    if (!start_) return Error{"engine: act before the game started"};
+    const std::string pos = formatPositionCommand(*start_, knowledge.history());
     send(pos);
     std::string go = "go";
     if (budget.nodes) go += " nodes " + std::to_string(budget.nodes);

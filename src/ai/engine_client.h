@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ai/referee.h"
@@ -18,7 +19,7 @@ class EngineClient : public Player {
     ~EngineClient() override;
     std::string name() const override { return name_; }
     Result<std::uint8_t> newGame(Side side, const Rules& rules) override;
-    void started(const View& v) override { startView_ = v.toString(); }
+    void started(const View& v) override { start_ = v; }
     Result<Action> act(const InfoSet& knowledge, const Budget& budget) override;
 
   private:
@@ -33,7 +34,7 @@ class EngineClient : public Player {
     pid_t pid_ = -1;
     int toEngine_ = -1, fromEngine_ = -1;
     std::string buffer_;
-    std::string startView_;
+    std::optional<View> start_;  // the own side's view at the start of the game
     Side side_ = Side::One;
 };
 

@@ -6,8 +6,10 @@
 // adds one node, plays a short heuristic rollout in that world and backs up the evaluation.
 // Legal actions never depend on hidden identities, so every child is available in every world.
 // A budget of `nodes` counts iterations (one simulated playout from the root each).
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ai/belief.h"
@@ -51,7 +53,10 @@ class Ismcts {
     };
     void expand(std::uint32_t node, const Position& world, const ActionList& legal);
     std::uint32_t select(std::uint32_t node, bool& fresh) const;
-    double rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies) const;
+    using Clock = std::chrono::steady_clock;
+    // The evaluation after a short heuristic playout; nothing if the deadline passed meanwhile.
+    std::optional<double> rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies,
+                                  Clock::time_point deadline) const;
     std::vector<Action> principalLine() const;
 
     // Nodes in fixed chunks: growing never copies the tree (a copy of a large vector stalled

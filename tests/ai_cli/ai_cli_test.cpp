@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include "support/interactive_process.h"
 #include "support/run_command.h"
 
 #include <array>
@@ -39,6 +40,96 @@ TEST(CliEngine, EndOfInputLetsABoundedSearchAnswer) {
     EXPECT_NE(r.out.find("bestaction "), std::string::npos) << r.out;
 }
 
+// A real engine process through pipes; every wait is for a line (a hang fails after 60 s).
+constexpr const char* kStart = "position view xxx2xxx/3xx3/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/- 0 0";
+
+int countPrefix(const std::vector<std::string>& lines, const std::string& prefix) {
+    int n = 0;
+    for (const auto& l : lines) n += l.rfind(prefix, 0) == 0;
+    return n;
+}
+
+TEST(CliEngine, InfiniteSearchKeepsReadingUntilStop) {
+    rainet::test::InteractiveProcess e(std::string(RAINET_BIN) + " engine --seed 5");
+    ASSERT_TRUE(e.started());
+    e.send("newgame side 1");
+    e.send(kStart);
+    e.send("go infinite");
+    e.send(std::string(kStart) + " moves d2-d3 d7-d6");  // waits for the search
+    e.send("go nodes 40");
+    e.send("isready");
+    auto ready = e.readUntil("readyok");  // answered during the infinite search
+    ASSERT_TRUE(ready) << e.pending();
+    EXPECT_EQ(countPrefix(*ready, "bestaction "), 0);
+    e.send("stop");
+    auto first = e.readUntil("bestaction ");  // the infinite search's answer
+    ASSERT_TRUE(first);
+    auto second = e.readUntil("bestaction ");  // then the waiting position and go
+    ASSERT_TRUE(second);
+    EXPECT_EQ(countPrefix(*second, "error"), 0);
+    e.send("quit");
+    EXPECT_EQ(e.wait(), 0);
+}
+
+TEST(CliEngine, EndOfInputStopsAnInfiniteSearch) {
+    rainet::test::InteractiveProcess e(std::string(RAINET_BIN) + " engine --seed 5");
+    ASSERT_TRUE(e.started());
+    e.send("newgame side 1");
+    e.send(kStart);
+    e.send("go infinite");
+    e.send("isready");
+    ASSERT_TRUE(e.readUntil("readyok"));
+    e.send("setup");  // waits for the search
+    e.closeInput();
+    auto out = e.readUntil("setup ");
+    ASSERT_TRUE(out) << e.pending();
+    EXPECT_EQ(countPrefix(*out, "bestaction "), 1);
+    EXPECT_EQ(e.wait(), 0);
+}
+
+TEST(CliEngine, StopEndsALongTimedSearchAndQuitExits) {
+    rainet::test::InteractiveProcess e(std::string(RAINET_BIN) + " engine --seed 5");
+    ASSERT_TRUE(e.started());
+    e.send("newgame side 1");
+    e.send(kStart);
+    e.send("go movetime 600000");
+    e.send("isready");
+    ASSERT_TRUE(e.readUntil("readyok"));
+    e.send("stop");
+    ASSERT_TRUE(e.readUntil("bestaction "));
+    e.send("go movetime 600000");
+    e.send("isready");
+    ASSERT_TRUE(e.readUntil("readyok"));
+    e.send("quit");  // stops the search, answers it, exits
+    auto out = e.readUntil("bestaction ");
+    ASSERT_TRUE(out);
+    EXPECT_EQ(e.wait(), 0);
+}
+
+TEST(CliEngine, EveryGoGetsExactlyOneBestActionRegression) {
+    // The reader used to flush the output while the search thread wrote it (std::cin is tied to
+    // std::cout), now and then doubling a `bestaction`: an instant bot makes that race likely.
+    rainet::test::InteractiveProcess e(std::string(RAINET_BIN) + " engine --bot random");
+    ASSERT_TRUE(e.started());
+    e.send("newgame side 1");
+    for (int i = 0; i < 20000; ++i) {
+        e.send(kStart);
+        e.send("go");
+        e.send("isready");
+        // isready may be answered before or after bestaction; both come before the next go.
+        int best = 0, ready = 0;
+        while (best + ready < 2) {
+            auto line = e.readLine();
+            ASSERT_TRUE(line) << "go " << i;
+            best += line->rfind("bestaction ", 0) == 0;
+            ready += *line == "readyok";
+        }
+        ASSERT_EQ(best, 1) << "go " << i;
+    }
+    e.send("quit");
+    EXPECT_EQ(e.wait(), 0);
+}
+
 TEST(CliEngine, UsageErrors) {
     EXPECT_EQ(run("engine --bot nobody").status, 2);
     EXPECT_EQ(run("engine --seed").status, 2);
@@ -71,6 +162,17 @@ TEST(CliArena, ExternalEngineAgainstABot) {
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("games 2"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("errors"), std::string::npos) << r.out;
+}
+
+TEST(CliArena, MovetimeForEveryPlayerAndAnswerTimeQuantiles) {
+    // --movetime gives an engine (which has no budget of its own) its time per action; the
+    // answer times are reported with their quantiles and how far they went past the movetime.
+    const CliRun r = run(std::string("arena 'engine:") + RAINET_BIN +
+                         " engine' greedy --games 2 --seed 3 --max-plies 12 --movetime 20");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("p99.9 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("engine: over movetime 20 ms: p50 "), std::string::npos) << r.out;
+    EXPECT_EQ(run("arena greedy random --movetime 0").status, 2);
 }
 
 TEST(CliArena, UsageErrors) {
