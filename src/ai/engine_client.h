@@ -2,12 +2,11 @@
 // An external engine as a Player: the arena starts COMMAND with /bin/sh, speaks the engine
 // protocol (docs/engine-protocol.md) over its stdin/stdout, and turns every `act` into
 // `position view START moves ...` + `go` + waiting for `bestaction`. POSIX only.
-#include <sys/types.h>
-
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "ai/child_process.h"
 #include "ai/referee.h"
 
 namespace rainet::ai {
@@ -25,15 +24,11 @@ class EngineClient : public Player {
   private:
     EngineClient() = default;
     bool send(const std::string& line);
-    // The next line, or an error after `timeoutMs` or when the engine exits.
-    Result<std::string> readLine(int timeoutMs);
     // Reads until a line starting with `prefix`; returns that line.
     Result<std::string> expect(const std::string& prefix, int timeoutMs);
 
     std::string name_ = "engine";
-    pid_t pid_ = -1;
-    int toEngine_ = -1, fromEngine_ = -1;
-    std::string buffer_;
+    std::unique_ptr<ChildProcess> process_;
     std::optional<View> start_;  // the own side's view at the start of the game
     Side side_ = Side::One;
 };

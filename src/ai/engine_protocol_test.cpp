@@ -52,6 +52,19 @@ int count(const std::vector<std::string>& lines, const std::string& prefix) {
 
 constexpr const char* kStartView1 = "xxx2xxx/3xx3/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/- 0 0";
 
+// Starts `go infinite` from the start, sends `isready` and waits for `readyok`: answered during
+// the search, since an infinite search answers only after `stop`. Returns the bestaction lines
+// written by then (there must be none).
+int goInfiniteAndSync(Session& s) {
+    s.engine.handle("newgame side 1");
+    s.engine.handle(std::string("position view ") + kStartView1);
+    s.engine.handle("go infinite");
+    s.engine.handle("isready");
+    if (!s.waitFor("readyok")) return -1;
+    std::lock_guard lock(s.mutex);
+    return count(s.lines, "bestaction ");
+}
+
 TEST(EngineProtocol, ObservationsRoundTrip) {
     auto obs = parseObservations({"d2-d3", "c7-c6", "c3-c6", "{l}", "NF+d2e2:swap", "NF+d7e7"});
     ASSERT_TRUE(obs.ok()) << obs.error().message;
@@ -130,16 +143,7 @@ TEST(EngineProtocol, GoBeforePositionOrOnTheirTurnIsAnError) {
 
 TEST(EngineProtocol, StopGivesExactlyOneBestAction) {
     Session s;
-    s.engine.handle("newgame side 1");
-    s.engine.handle(std::string("position view ") + kStartView1);
-    s.engine.handle("go infinite");
-    s.engine.handle("isready");
-    // An infinite search answers only after `stop`: readyok comes first, during the search.
-    ASSERT_TRUE(s.waitFor("readyok"));
-    {
-        std::lock_guard lock(s.mutex);
-        EXPECT_EQ(count(s.lines, "bestaction "), 0);
-    }
+    ASSERT_EQ(goInfiniteAndSync(s), 0);
     s.engine.handle("stop");
     s.engine.handle("stop");
     const auto out = s.take();
@@ -189,15 +193,7 @@ TEST(EngineProtocol, EndOfInputStopsAnInfiniteSearch) {
 
 TEST(EngineProtocol, InfiniteSearchOfABotThatDoesNotSearchWaitsForStop) {
     Session s("greedy");
-    s.engine.handle("newgame side 1");
-    s.engine.handle(std::string("position view ") + kStartView1);
-    s.engine.handle("go infinite");
-    s.engine.handle("isready");
-    ASSERT_TRUE(s.waitFor("readyok"));
-    {
-        std::lock_guard lock(s.mutex);
-        EXPECT_EQ(count(s.lines, "bestaction "), 0);  // greedy is done, yet it waits for stop
-    }
+    ASSERT_EQ(goInfiniteAndSync(s), 0);  // greedy is done at once, yet it waits for stop
     s.engine.handle("stop");
     EXPECT_EQ(count(s.take(), "bestaction "), 1);
 }

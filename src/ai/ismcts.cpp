@@ -144,11 +144,12 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     if (config_.maxIterations)
         limit = limit ? std::min(limit, config_.maxIterations) : config_.maxIterations;
     // The answer is due at start + movetime. What follows the loop (choosing, reporting, writing
-    // the answer) gets a small reserve; the clock is read before every iteration and every few
+    // the answer, waking the controller: about 10 ms at the median on a loaded machine, docs/ai.md)
+    // gets a reserve of T/20 (3 to 15 ms); the clock is read before every iteration and every few
     // plies of a rollout, and a rollout that crosses the deadline is abandoned, so that no slow
     // iteration can overrun it.
-    const auto reserve = std::clamp(budget.movetime / 50, std::chrono::milliseconds(1),
-                                    std::chrono::milliseconds(4));
+    const auto reserve = std::clamp(budget.movetime / 20, std::chrono::milliseconds(3),
+                                    std::chrono::milliseconds(15));
     const Clock::time_point deadline =
         timed ? start + std::max(budget.movetime - reserve, std::chrono::milliseconds(1))
               : Clock::time_point::max();
