@@ -23,6 +23,8 @@ namespace rainet::ai {
 struct Budget {
     std::uint64_t nodes = 0;
     std::chrono::milliseconds movetime{0};
+    // When the movetime started to count (the arrival of `go`); default: the start of the search.
+    std::chrono::steady_clock::time_point since{};
     bool infinite = false;
     const std::atomic<bool>* stop = nullptr;
 };

@@ -369,12 +369,9 @@ void EngineSession::cmdGo(const Command& c) {
         budget.movetime = std::chrono::milliseconds(std::max<std::uint64_t>(ms, 10));
     }
     if (budget.nodes || budget.movetime.count()) budget.infinite = false;
-    if (budget.movetime.count()) {
-        // The time counts from the arrival of `go`, not from the start of the search.
-        const auto waited =
-            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - c.received);
-        budget.movetime = std::max(std::chrono::milliseconds(1), budget.movetime - waited);
-    }
+    // The time counts from the arrival of `go`, not from the start of the search (the hand-over
+    // to the worker and the search thread, each a wake-up that a busy machine may delay).
+    budget.since = c.received;
     budget.stop = &stop_;
     {
         std::lock_guard lock(mutex_);

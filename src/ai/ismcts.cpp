@@ -138,9 +138,13 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     const auto start = Clock::now();
     const Side us = knowledge.view().toMove();
     const Belief belief(knowledge, config_.useEvidence);
-    const bool timed = budget.movetime.count() != 0;
     std::uint64_t limit = budget.nodes;
-    if (!limit && !timed && !budget.infinite) limit = config_.iterations;
+    if (!limit && !budget.movetime.count() && !budget.infinite) limit = config_.iterations;
+    // A level's cap on the time per action applies whatever the budget (a slow machine).
+    auto movetime = budget.movetime;
+    if (config_.maxMovetime.count() && (!movetime.count() || movetime > config_.maxMovetime))
+        movetime = config_.maxMovetime;
+    const bool timed = movetime.count() != 0;
     if (config_.maxIterations)
         limit = limit ? std::min(limit, config_.maxIterations) : config_.maxIterations;
     // The answer is due at start + movetime. What follows the loop (choosing, reporting, writing
@@ -148,14 +152,15 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     // gets a reserve of T/20 (3 to 15 ms); the clock is read before every iteration and every few
     // plies of a rollout, and a rollout that crosses the deadline is abandoned, so that no slow
     // iteration can overrun it.
-    const auto reserve = std::clamp(budget.movetime / 20, std::chrono::milliseconds(3),
-                                    std::chrono::milliseconds(15));
+    const auto reserve =
+        std::clamp(movetime / 20, std::chrono::milliseconds(3), std::chrono::milliseconds(15));
+    const Clock::time_point origin = budget.since == Clock::time_point{} ? start : budget.since;
     const Clock::time_point deadline =
-        timed ? start + std::max(budget.movetime - reserve, std::chrono::milliseconds(1))
+        timed ? origin + std::max(movetime - reserve, std::chrono::milliseconds(1))
               : Clock::time_point::max();
     // Progress reports once a second for searches that run by time; a search bounded by nodes
     // only reports at fixed iteration counts, so its output is the same in every run.
-    const bool reportByTime = timed || budget.infinite;
+    const bool reportByTime = budget.movetime.count() != 0 || budget.infinite;
 
     // Memory above the kept chunks is released here, inside this search's time, rather than
     // after the previous answer.

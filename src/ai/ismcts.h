@@ -18,13 +18,14 @@
 namespace rainet::ai {
 
 struct SearchConfig {
-    std::uint64_t iterations = 2000;  // default when the budget gives no limit
-    std::uint64_t maxIterations = 0;  // a cap whatever the budget (levels); 0 = none
-    int rolloutDepth = 12;            // plies of heuristic rollout before the evaluation
-    double exploration = 0.5;         // UCB1 constant (rewards in [0, 1])
-    double priorWeight = 0.3;         // progressive-bias weight of the action prior
-    double rolloutNoise = 0.25;       // probability of a random action in rollouts
-    bool useEvidence = true;          // behavioural evidence in the belief
+    std::uint64_t iterations = 2000;           // default when the budget gives no limit
+    std::uint64_t maxIterations = 0;           // a cap whatever the budget (levels); 0 = none
+    std::chrono::milliseconds maxMovetime{0};  // a cap on the time per action (levels); 0 = none
+    int rolloutDepth = 12;                     // plies of heuristic rollout before the evaluation
+    double exploration = 0.5;                  // UCB1 constant (rewards in [0, 1])
+    double priorWeight = 0.3;                  // progressive-bias weight of the action prior
+    double rolloutNoise = 0.25;                // probability of a random action in rollouts
+    bool useEvidence = true;                   // behavioural evidence in the belief
 };
 
 // What one search found (also reported through SearchInfo).

@@ -25,6 +25,7 @@ SearchConfig levelConfig(std::uint64_t iterations, int rolloutDepth) {
     c.iterations = iterations;
     c.maxIterations = iterations;
     c.rolloutDepth = rolloutDepth;
+    c.maxMovetime = std::chrono::milliseconds(1000);  // even on a slow machine: at most 1 s
     return c;
 }
 }  // namespace
