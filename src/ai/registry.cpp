@@ -31,14 +31,15 @@ SearchConfig levelConfig(std::uint64_t iterations, int rolloutDepth) {
 }  // namespace
 
 // Levels for players: 1 greedy with half its actions random, 2 greedy, 3-5 ISMCTS capped at
-// 300 / 1000 / 6000 iterations (a smaller budget from the caller, in nodes or time, still applies).
+// 150 / 1000 / 6000 iterations and 1 s per action (a smaller budget from the caller, in nodes or
+// time, still applies).
 std::unique_ptr<Bot> makeBot(std::string_view name) {
     if (name == "random") return std::make_unique<RandomBot>();
     if (name == "greedy") return std::make_unique<GreedyBot>();
     if (name == "strong") return std::make_unique<StrongBot>();
     if (name == "level1") return std::make_unique<GreedyBot>("level1", 0.5);
     if (name == "level2") return std::make_unique<GreedyBot>("level2");
-    if (name == "level3") return std::make_unique<StrongBot>("level3", levelConfig(300, 8));
+    if (name == "level3") return std::make_unique<StrongBot>("level3", levelConfig(150, 8));
     if (name == "level4") return std::make_unique<StrongBot>("level4", levelConfig(1000, 12));
     if (name == "level5") return std::make_unique<StrongBot>("level5", levelConfig(6000, 12));
     return nullptr;
