@@ -1,5 +1,6 @@
 #include "ai/arena.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -102,6 +103,14 @@ Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t
     return std::unique_ptr<Player>(std::make_unique<BudgetedPlayer>(std::move(p), spec.budget));
 }
 
+double quantile(std::vector<double> values, double q) {
+    if (values.empty()) return 0.0;
+    const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
+    const std::size_t i = std::min(values.size() - 1, rank ? rank - 1 : 0);
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(i), values.end());
+    return values[i];
+}
+
 EloEstimate eloEstimate(const Score& s) {
     const int n = s.games();
     auto elo = [](double score) {
@@ -145,6 +154,10 @@ Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& op
         setups.emplace_back(randomSetup(setupRng), randomSetup(setupRng));
     if (!options.recordDir.empty()) std::filesystem::create_directories(options.recordDir);
 
+    auto withBudget = [&](PlayerSpec spec) {
+        if (!spec.budget.nodes && !spec.budget.movetime.count()) spec.budget = options.budget;
+        return spec;
+    };
     Score score;
     std::mutex mutex;
     std::atomic<int> next{0};
@@ -155,8 +168,8 @@ Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& op
             if (g >= options.games) return;
             const bool aIsOne = g % 2 == 0;
             const std::uint64_t seed = options.seed * 1000003u + static_cast<std::uint64_t>(g);
-            auto pa = makePlayer(a, seed * 2 + 1);
-            auto pb = makePlayer(b, seed * 2 + 2);
+            auto pa = makePlayer(withBudget(a), seed * 2 + 1);
+            auto pb = makePlayer(withBudget(b), seed * 2 + 2);
             GameRecord r;
             std::string nameA = a.label, nameB = b.label;
             if (!pa.ok() || !pb.ok()) {
@@ -186,6 +199,8 @@ Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& op
                 score.maxThinkMs[p] = std::max(score.maxThinkMs[p], r.maxThinkMs[side]);
                 score.totalThinkMs[p] += r.totalThinkMs[side];
                 score.moves[p] += r.moves[side];
+                score.thinkMs[p].insert(score.thinkMs[p].end(), r.thinkMs[side].begin(),
+                                        r.thinkMs[side].end());
             }
             if (r.outcome == Outcome::Ongoing) {
                 ++score.errors;

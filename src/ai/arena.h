@@ -37,6 +37,7 @@ struct MatchOptions {
     Rules rules = Rules::standard();
     int maxPlies = 1000;
     bool pairedSetups = true;  // the arena draws arrangements; false: the players choose
+    Budget budget;             // for a player whose description gives none
     std::string recordDir;     // one record file per game when not empty
     // SPRT on the Elo difference of player A over B, when set.
     std::optional<double> sprtElo0, sprtElo1;
@@ -47,13 +48,17 @@ struct MatchOptions {
 
 struct Score {
     int wins = 0, draws = 0, losses = 0, errors = 0;  // from player A's view
-    // Answer times of A [0] and B [1], in milliseconds.
+    // Answer times of A [0] and B [1], in milliseconds: longest, total, and every one.
     double maxThinkMs[2] = {0, 0}, totalThinkMs[2] = {0, 0};
     long moves[2] = {0, 0};
+    std::vector<double> thinkMs[2] = {};
     int games() const { return wins + draws + losses; }
     double points() const { return wins + 0.5 * draws; }
     double fraction() const { return games() ? points() / games() : 0.5; }
 };
+
+// The q-quantile (0..1) of values, by the nearest rank; 0 when there are none.
+double quantile(std::vector<double> values, double q);
 
 struct EloEstimate {
     double elo = 0, low = 0, high = 0;  // 95% interval

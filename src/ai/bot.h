@@ -17,12 +17,15 @@
 namespace rainet::ai {
 
 // How much a bot may think. Zero means "no limit of this kind"; a bot with no limit at all uses a
-// small default. `nodes` counts search iterations (playouts from the root) for the ISMCTS bots;
-// greedy and random ignore the budget. A level's own cap (levels 3-5) applies as well. `stop`,
-// when set, is polled and ends the search early.
+// small default, unless `infinite` (then only `stop` ends it). `nodes` counts search iterations
+// (playouts from the root) for the ISMCTS bots; greedy and random ignore the budget. A level's own
+// cap (levels 3-5) applies as well. `stop`, when set, is polled and ends the search early.
 struct Budget {
     std::uint64_t nodes = 0;
     std::chrono::milliseconds movetime{0};
+    // When the movetime started to count (the arrival of `go`); default: the start of the search.
+    std::chrono::steady_clock::time_point since{};
+    bool infinite = false;
     const std::atomic<bool>* stop = nullptr;
 };
 

@@ -93,6 +93,42 @@ std::optional<std::uint8_t> parseSetup(std::string_view text) {
     return links;
 }
 
+std::string formatPositionCommand(const View& start, const std::vector<Observation>& history) {
+    std::string cmd = "position view " + start.toString();
+    if (history.empty()) return cmd;
+    cmd += " moves";
+    Side mover = start.toMove();
+    for (const Observation& o : history) {
+        cmd += ' ';
+        cmd += formatObservation(o, mover);
+        mover = opponent(mover);
+    }
+    return cmd;
+}
+
+Result<InfoSet> parsePositionCommand(const std::vector<std::string>& words, Side side,
+                                     const Rules& rules) {
+    if (words.size() < 8 || words[0] != "position" || words[1] != "view")
+        return Error{"usage: position view FIELD1 .. FIELD6 [moves OBS...]"};
+    std::string viewText = words[2];
+    for (int i = 3; i < 8; ++i) viewText += " " + words[i];
+    auto view = View::parse(viewText, viewerOf(side), rules);
+    if (!view.ok()) return Error{"position: " + view.error().message};
+    std::vector<std::string> moves;
+    if (words.size() > 8) {
+        if (words[8] != "moves") return Error{"position: expected 'moves', got '" + words[8] + "'"};
+        moves.assign(words.begin() + 9, words.end());
+    }
+    auto observations = parseObservations(moves);
+    if (!observations.ok()) return Error{"position: " + observations.error().message};
+    InfoSet k(*view);
+    for (std::size_t i = 0; i < observations->size(); ++i) {
+        if (auto err = k.observe((*observations)[i]))
+            return Error{"position: action " + std::to_string(i + 1) + ": " + err->message};
+    }
+    return k;
+}
+
 EngineSession::EngineSession(Output out, std::string bot, std::uint64_t seed)
     : out_(std::move(out)),
       botName_(std::move(bot)),
@@ -103,19 +139,34 @@ EngineSession::EngineSession(Output out, std::string bot, std::uint64_t seed)
         botName_ = "strong";
         bot_ = makeBot(botName_);
     }
+    worker_ = std::thread([this] { work(); });
 }
 
 EngineSession::~EngineSession() {
-    stop_ = true;
-    waitIdle();
-}
-
-void EngineSession::waitIdle() {
+    {
+        std::lock_guard lock(mutex_);
+        closing_ = true;
+        stop_ = true;
+        stopSeq_ = nextSeq_;
+        queue_.clear();
+    }
+    changed_.notify_all();
+    worker_.join();
     if (search_.joinable()) search_.join();
 }
 
+void EngineSession::waitIdle() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return queue_.empty() && !busy_ && !searching_; });
+}
+
 void EngineSession::finish() {
-    if (infinite_) stop_ = true;
+    {
+        std::lock_guard lock(mutex_);
+        inputEnded_ = true;
+        if (searching_ && infiniteSearch_) stop_ = true;
+    }
+    changed_.notify_all();
     waitIdle();
 }
 
@@ -129,24 +180,88 @@ void EngineSession::error(const std::string& message) {
 }
 
 bool EngineSession::handle(const std::string& line) {
-    const auto args = split(line);
-    if (args.empty()) return true;
+    auto words = split(line);
+    if (words.empty()) return true;
+    const std::string cmd = words[0];
+    {
+        std::lock_guard lock(mutex_);
+        const std::uint64_t seq = nextSeq_++;
+        if (cmd == "stop" || cmd == "quit") {
+            stopSeq_ = seq;
+            if (searching_) stop_ = true;
+            if (cmd == "stop") {
+                changed_.notify_all();  // a finished infinite search may be waiting for it
+                return true;
+            }
+        }
+        if (cmd == "isready" && searching_) {
+            reply("readyok");
+            return true;
+        }
+        queue_.push_back(Command{seq, std::move(words), Clock::now()});
+    }
+    changed_.notify_all();
+    return cmd != "quit";
+}
+
+void EngineSession::answerQueuedIsReady() {
+    for (auto it = queue_.begin(); it != queue_.end();) {
+        if (it->words[0] == "isready") {
+            reply("readyok");
+            it = queue_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void EngineSession::awaitSearch(std::unique_lock<std::mutex>& lock) {
+    for (;;) {
+        answerQueuedIsReady();
+        if (!searching_ || closing_) break;
+        changed_.wait(lock);
+    }
+    if (search_.joinable()) {
+        lock.unlock();
+        search_.join();
+        lock.lock();
+    }
+}
+
+void EngineSession::work() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        changed_.wait(lock, [this] { return closing_ || !queue_.empty(); });
+        if (closing_) return;
+        Command c = std::move(queue_.front());
+        queue_.pop_front();
+        const std::string& cmd = c.words[0];
+        if (cmd == "isready") {
+            reply("readyok");       // also while a search runs: it does not wait for it
+            changed_.notify_all();  // the queue may be empty now (waitIdle)
+            continue;
+        }
+        busy_ = true;
+        // Every other command waits for a running search (as a GUI waits for bestaction).
+        awaitSearch(lock);
+        if (closing_) return;
+        if (cmd == "quit") {
+            busy_ = false;
+            queue_.clear();
+            changed_.notify_all();
+            return;
+        }
+        lock.unlock();
+        execute(c);
+        lock.lock();
+        busy_ = false;
+        changed_.notify_all();
+    }
+}
+
+void EngineSession::execute(const Command& c) {
+    const auto& args = c.words;
     const std::string& cmd = args[0];
-    if (cmd == "stop") {
-        stop_ = true;
-        return true;
-    }
-    if (cmd == "isready") {
-        reply("readyok");
-        return true;
-    }
-    if (cmd == "quit") {
-        stop_ = true;
-        waitIdle();
-        return false;
-    }
-    // Every other command waits for a running search to finish (as a GUI waits for bestaction).
-    waitIdle();
     if (cmd == "rainet") {
         reply("id name rainet " + botName_);
         reply("id author the rainet authors");
@@ -159,17 +274,16 @@ bool EngineSession::handle(const std::string& line) {
     } else if (cmd == "newgame") {
         cmdNewGame(args);
     } else if (cmd == "setup") {
-        if (args.size() != 1) return error("setup takes no arguments"), true;
-        if (!side_) return error("setup before newgame"), true;
+        if (args.size() != 1) return error("setup takes no arguments");
+        if (!side_) return error("setup before newgame");
         reply("setup " + formatSetup(bot_->chooseSetup(*side_, rules_, rng_)));
     } else if (cmd == "position") {
         cmdPosition(args);
     } else if (cmd == "go") {
-        cmdGo(args);
+        cmdGo(c);
     } else {
         reply("info string unknown command '" + cmd + "'");
     }
-    return true;
 }
 
 void EngineSession::cmdSetOption(const std::vector<std::string>& args) {
@@ -207,33 +321,19 @@ void EngineSession::cmdNewGame(const std::vector<std::string>& args) {
     side_ = side;
     rules_ = rules;
     knowledge_.reset();
-    rng_ = Rng(seed_);
+    // The random stream goes on: a new game in the same process must not repeat the last one's
+    // arrangement and choices (only `setoption name Seed` restarts it).
 }
 
 void EngineSession::cmdPosition(const std::vector<std::string>& args) {
     if (!side_) return error("position before newgame");
-    if (args.size() < 8 || args[1] != "view")
-        return error("usage: position view FIELD1 .. FIELD6 [moves OBS...]");
-    std::string viewText = args[2];
-    for (int i = 3; i < 8; ++i) viewText += " " + args[i];
-    auto view = View::parse(viewText, viewerOf(*side_), rules_);
-    if (!view.ok()) return error("position: " + view.error().message);
-    std::vector<std::string> moves;
-    if (args.size() > 8) {
-        if (args[8] != "moves") return error("position: expected 'moves', got '" + args[8] + "'");
-        moves.assign(args.begin() + 9, args.end());
-    }
-    auto observations = parseObservations(moves);
-    if (!observations.ok()) return error("position: " + observations.error().message);
-    InfoSet k(*view);
-    for (std::size_t i = 0; i < observations->size(); ++i) {
-        if (auto err = k.observe((*observations)[i]))
-            return error("position: action " + std::to_string(i + 1) + ": " + err->message);
-    }
-    knowledge_.emplace(std::move(k));
+    auto k = parsePositionCommand(args, *side_, rules_);
+    if (!k.ok()) return error(k.error().message);
+    knowledge_.emplace(std::move(*k));
 }
 
-void EngineSession::cmdGo(const std::vector<std::string>& args) {
+void EngineSession::cmdGo(const Command& c) {
+    const auto& args = c.words;
     if (!knowledge_) return error("go without position");
     if (knowledge_->view().toMove() != *side_) return error("go: it is not our turn");
     Budget budget;
@@ -242,8 +342,7 @@ void EngineSession::cmdGo(const std::vector<std::string>& args) {
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& key = args[i];
         if (key == "infinite") {
-            infinite_ = true;
-            budget.nodes = ~std::uint64_t{0} >> 1;
+            budget.infinite = true;
             continue;
         }
         if (i + 1 >= args.size()) return error("go: '" + key + "' needs a value");
@@ -269,10 +368,19 @@ void EngineSession::cmdGo(const std::vector<std::string>& args) {
         ms = std::min<std::uint64_t>(ms, t > 60 ? t - 50 : 10);
         budget.movetime = std::chrono::milliseconds(std::max<std::uint64_t>(ms, 10));
     }
-    if (budget.nodes != ~std::uint64_t{0} >> 1) infinite_ = false;
-    stop_ = false;
+    if (budget.nodes || budget.movetime.count()) budget.infinite = false;
+    // The time counts from the arrival of `go`, not from the start of the search (the hand-over
+    // to the worker and the search thread, each a wake-up that a busy machine may delay).
+    budget.since = c.received;
     budget.stop = &stop_;
-    searching_ = true;
+    {
+        std::lock_guard lock(mutex_);
+        // A `stop` or `quit` that arrived after this `go` but before it started still ends it;
+        // so does the end of the input for an infinite search.
+        stop_ = stopSeq_ > c.seq || (budget.infinite && inputEnded_);
+        searching_ = true;
+        infiniteSearch_ = budget.infinite;
+    }
     search_ = std::thread([this, budget] {
         auto sentBelief = std::make_shared<bool>(false);
         bot_->setInfoCallback([this, sentBelief](const SearchInfo& si) {
@@ -296,18 +404,33 @@ void EngineSession::cmdGo(const std::vector<std::string>& args) {
             const auto pv = Belief(*knowledge_).virusProbabilities(opponent(*side_));
             if (!pv.empty()) reply(pvirusLine(pv));
         }
+        std::unique_lock lock(mutex_);
+        // An infinite search answers only when told to stop (a level's cap or a bot that does
+        // not search may end it sooner).
+        if (budget.infinite)
+            changed_.wait(lock, [this] { return stop_.load() || inputEnded_ || closing_; });
         reply("bestaction " + toString(a));
         searching_ = false;
+        changed_.notify_all();
     });
 }
 
 void runEngine(std::istream& in, std::ostream& out, const std::string& bot, std::uint64_t seed) {
+    // std::cin is tied to std::cout: every read would first flush the output from this thread,
+    // racing with the search thread writing to it, which now and then wrote a line twice (a
+    // stale duplicate `bestaction` that the controller took for the next answer: the illegal
+    // e2-e4 of CliArena.ExternalEngineAgainstABot). Output is written under the session's lock
+    // only.
+    in.tie(nullptr);
     EngineSession session([&out](const std::string& line) { out << line << '\n'
                                                                 << std::flush; },
                           bot, seed);
     for (std::string line; std::getline(in, line);) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (!session.handle(line)) return;
+        if (!session.handle(line)) {
+            session.waitIdle();  // everything before `quit` is answered (stopped searches too)
+            return;
+        }
     }
     // End of input: a bounded search may finish and answer; an infinite one is stopped.
     session.finish();

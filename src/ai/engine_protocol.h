@@ -1,11 +1,13 @@
 #pragma once
 // The engine side of the line-based engine protocol (docs/engine-protocol.md), in the manner of
-// UCI: an EngineSession reads one command line at a time and writes response lines through a
+// UCI: an EngineSession takes one command line at a time and writes response lines through a
 // callback; `go` searches on its own thread so that `stop`, `isready` and `quit` are read
 // meanwhile. The session knows nothing of stdin/stdout: `rainet engine` (src/cli/engine.cpp)
 // connects it to them, tests drive it directly.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -29,41 +31,78 @@ Result<std::vector<Observation>> parseObservations(const std::vector<std::string
 std::string formatSetup(std::uint8_t links);
 std::optional<std::uint8_t> parseSetup(std::string_view text);
 
+// The `position` command that gives a side its knowledge: its starting view and the actions it
+// observed since, as that side saw them (the controller side: the arena, the bot bridge).
+std::string formatPositionCommand(const View& start, const std::vector<Observation>& history);
+// Rebuilds a side's knowledge from the words of a `position` command (the first is "position").
+Result<InfoSet> parsePositionCommand(const std::vector<std::string>& words, Side side,
+                                     const Rules& rules);
+
+// Commands are read by the caller's thread (`handle`) and carried out in order by the session's
+// worker thread; `go` searches on a third thread. So `stop`, `isready` and `quit` take effect at
+// once whatever is running, and a command that must wait for a search (anything else) waits on
+// the worker, never on the reader.
 class EngineSession {
   public:
     using Output = std::function<void(const std::string& line)>;
     explicit EngineSession(Output out, std::string bot = "strong", std::uint64_t seed = 1);
+    // Stops any search; commands not yet carried out are dropped.
     ~EngineSession();
 
-    // Handles one command line; returns false after `quit`.
+    // Takes one command line; returns false after `quit`. Never blocks on a search.
     bool handle(const std::string& line);
-    // Blocks until no search runs (tests and `quit`).
+    // Blocks until every command taken so far is done, searches included (tests).
     void waitIdle();
-    // The input ended: lets a bounded search finish (stops an infinite one) and waits for it.
+    // The input ended: bounded searches (running or waiting) finish and answer, infinite ones are
+    // stopped; returns when everything is done.
     void finish();
 
   private:
+    using Clock = std::chrono::steady_clock;
+    struct Command {
+        std::uint64_t seq;  // order of arrival: a `stop` stops the searches that came before it
+        std::vector<std::string> words;
+        Clock::time_point received;  // a movetime counts from here
+    };
+    void work();
+    void execute(const Command& c);
+    // Blocks the worker until no search runs (answering `isready` meanwhile).
+    void awaitSearch(std::unique_lock<std::mutex>& lock);
+    void answerQueuedIsReady();
     void reply(const std::string& line);
     void error(const std::string& message);
-    void cmdGo(const std::vector<std::string>& args);
+    void cmdGo(const Command& c);
     void cmdPosition(const std::vector<std::string>& args);
     void cmdSetOption(const std::vector<std::string>& args);
     void cmdNewGame(const std::vector<std::string>& args);
 
     Output out_;
     std::mutex outMutex_;
+    // Worker-only state: touched by the worker thread, and by a search while it runs (the worker
+    // waits for the search before changing any of it).
     std::string botName_;
     std::uint64_t seed_;
     std::unique_ptr<Bot> bot_;
-    Rng rng_;
+    Rng rng_;  // seeded by the Seed option only: one stream for the whole session
     std::optional<Side> side_;
     Rules rules_ = Rules::standard();
     std::optional<InfoSet> knowledge_;
 
+    // Shared between the reader, the worker and the search, under mutex_.
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<Command> queue_;
+    std::uint64_t nextSeq_ = 1;
+    std::uint64_t stopSeq_ = 0;  // searches of commands before this one are stopped
+    bool busy_ = false;          // the worker is carrying out a command
+    bool searching_ = false;
+    bool infiniteSearch_ = false;
+    bool inputEnded_ = false;
+    bool closing_ = false;
+    std::atomic<bool> stop_{false};  // polled by the running search
+
     std::thread search_;
-    std::atomic<bool> stop_{false};
-    std::atomic<bool> searching_{false};
-    bool infinite_ = false;
+    std::thread worker_;
 };
 
 // Runs a session over streams until `quit` or the end of input (which stops a running search).

@@ -2,7 +2,10 @@
 // committed transcript of a scripted session (testdata/engine_session.{in,out}).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <condition_variable>
 #include <fstream>
 #include <sstream>
 
@@ -14,19 +17,53 @@ namespace {
 struct Session {
     std::vector<std::string> lines;
     std::mutex mutex;
-    EngineSession engine{[this](const std::string& l) {
-                             std::lock_guard lock(mutex);
-                             lines.push_back(l);
-                         },
-                         "strong", 1};
+    std::condition_variable added;
+    EngineSession engine;
+    explicit Session(const std::string& bot = "strong", std::uint64_t seed = 1)
+        : engine(
+              [this](const std::string& l) {
+                  std::lock_guard lock(mutex);
+                  lines.push_back(l);
+                  added.notify_all();
+              },
+              bot, seed) {}
     std::vector<std::string> take() {
         engine.waitIdle();
         std::lock_guard lock(mutex);
         return std::exchange(lines, {});
     }
+    // Waits for a line starting with `prefix` (output so far stays); false after 60 s, which
+    // only a hung engine takes.
+    bool waitFor(const std::string& prefix) {
+        std::unique_lock lock(mutex);
+        return added.wait_for(lock, std::chrono::seconds(60), [&] {
+            for (const auto& l : lines)
+                if (l.rfind(prefix, 0) == 0) return true;
+            return false;
+        });
+    }
 };
 
+int count(const std::vector<std::string>& lines, const std::string& prefix) {
+    int n = 0;
+    for (const auto& l : lines) n += l.rfind(prefix, 0) == 0;
+    return n;
+}
+
 constexpr const char* kStartView1 = "xxx2xxx/3xx3/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/- 0 0";
+
+// Starts `go infinite` from the start, sends `isready` and waits for `readyok`: answered during
+// the search, since an infinite search answers only after `stop`. Returns the bestaction lines
+// written by then (there must be none).
+int goInfiniteAndSync(Session& s) {
+    s.engine.handle("newgame side 1");
+    s.engine.handle(std::string("position view ") + kStartView1);
+    s.engine.handle("go infinite");
+    s.engine.handle("isready");
+    if (!s.waitFor("readyok")) return -1;
+    std::lock_guard lock(s.mutex);
+    return count(s.lines, "bestaction ");
+}
 
 TEST(EngineProtocol, ObservationsRoundTrip) {
     auto obs = parseObservations({"d2-d3", "c7-c6", "c3-c6", "{l}", "NF+d2e2:swap", "NF+d7e7"});
@@ -106,21 +143,153 @@ TEST(EngineProtocol, GoBeforePositionOrOnTheirTurnIsAnError) {
 
 TEST(EngineProtocol, StopGivesExactlyOneBestAction) {
     Session s;
-    s.engine.handle("newgame side 1");
-    s.engine.handle(std::string("position view ") + kStartView1);
-    s.engine.handle("go infinite");
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
-    s.engine.handle("isready");
+    ASSERT_EQ(goInfiniteAndSync(s), 0);
     s.engine.handle("stop");
     s.engine.handle("stop");
     const auto out = s.take();
-    int best = 0, ready = 0;
-    for (const auto& l : out) {
-        best += l.rfind("bestaction ", 0) == 0;
-        ready += l == "readyok";
+    EXPECT_EQ(count(out, "bestaction "), 1);
+    EXPECT_EQ(count(out, "readyok"), 1);
+}
+
+TEST(EngineProtocol, InfiniteSearchThenOtherCommandsThenStop) {
+    // Commands after `go infinite` wait for the search, but `stop` and `isready` still get
+    // through; the waiting commands then run in order.
+    Session s;
+    s.engine.handle("newgame side 1");
+    s.engine.handle(std::string("position view ") + kStartView1);
+    s.engine.handle("go infinite");
+    s.engine.handle(std::string("position view ") + kStartView1 + " moves d2-d3 d7-d6");
+    s.engine.handle("go nodes 30");
+    s.engine.handle("isready");
+    ASSERT_TRUE(s.waitFor("readyok"));
+    s.engine.handle("stop");
+    const auto out = s.take();
+    EXPECT_EQ(count(out, "bestaction "), 2);
+    EXPECT_EQ(count(out, "error"), 0);
+}
+
+TEST(EngineProtocol, StopBeforeTheSearchStartsStillStopsIt) {
+    // `go infinite` and `stop` arrive together, before the worker starts the search.
+    for (int i = 0; i < 20; ++i) {
+        Session s;
+        s.engine.handle("newgame side 1");
+        s.engine.handle(std::string("position view ") + kStartView1);
+        s.engine.handle("go infinite");
+        s.engine.handle("stop");
+        EXPECT_EQ(count(s.take(), "bestaction "), 1);
     }
-    EXPECT_EQ(best, 1);
-    EXPECT_EQ(ready, 1);
+}
+
+TEST(EngineProtocol, EndOfInputStopsAnInfiniteSearch) {
+    Session s;
+    s.engine.handle("newgame side 1");
+    s.engine.handle(std::string("position view ") + kStartView1);
+    s.engine.handle("go infinite");
+    s.engine.handle("go nodes 10");  // waits for the infinite search, then answers too
+    s.engine.finish();
+    const auto out = s.take();
+    EXPECT_EQ(count(out, "bestaction "), 2);
+}
+
+TEST(EngineProtocol, InfiniteSearchOfABotThatDoesNotSearchWaitsForStop) {
+    Session s("greedy");
+    ASSERT_EQ(goInfiniteAndSync(s), 0);  // greedy is done at once, yet it waits for stop
+    s.engine.handle("stop");
+    EXPECT_EQ(count(s.take(), "bestaction "), 1);
+}
+
+// Counts the lines written and the flushes of an output stream.
+class CountingBuf : public std::stringbuf {
+  public:
+    std::atomic<int> flushes{0};
+
+  protected:
+    int sync() override {
+        ++flushes;
+        return std::stringbuf::sync();
+    }
+};
+
+TEST(EngineProtocol, ReadingInputNeverFlushesTheOutputRegression) {
+    // The illegal e2-e4 of CliArena.ExternalEngineAgainstABot: std::cin is tied to std::cout, so
+    // each read flushed the output from the reading thread while the search thread wrote to it,
+    // and a `bestaction` line was now and then written twice. Every flush must be a reply's own
+    // (one per line, under the output lock), whatever the input stream is tied to.
+    CountingBuf buf;
+    std::ostream out(&buf);
+    std::istringstream in(std::string("newgame side 1\nsetup\n") + "position view " + kStartView1 +
+                          "\ngo nodes 50\nisready\nsetup\n");
+    in.tie(&out);
+    runEngine(in, out, "greedy", 3);
+    const std::string text = buf.str();
+    const auto lines = std::count(text.begin(), text.end(), '\n');
+    EXPECT_GE(lines, 5);
+    EXPECT_EQ(buf.flushes.load(), lines) << text;
+}
+
+TEST(EngineProtocol, NewGameKeepsTheRandomStream) {
+    // A GUI that keeps the engine open must not meet the same arrangement every game.
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        Session s("strong", seed);
+        std::vector<std::string> setups;
+        for (int g = 0; g < 4; ++g) {
+            s.engine.handle("newgame side 1");
+            s.engine.handle("setup");
+            const auto out = s.take();
+            ASSERT_EQ(out.size(), 1u);
+            setups.push_back(out[0]);
+        }
+        EXPECT_NE(std::count(setups.begin(), setups.end(), setups[0]), 4) << "seed " << seed;
+    }
+}
+
+// Replaces timings (not deterministic) by '*'.
+std::string normalize(const std::string& text);
+
+// The output of a scripted session, timings replaced by '*'.
+std::string sessionOutput(const std::vector<std::string>& script, std::uint64_t seed) {
+    Session s("strong", seed);
+    for (const auto& line : script) s.engine.handle(line);
+    std::string all;
+    for (const auto& l : s.take()) all += l + "\n";
+    return normalize(all);
+}
+
+TEST(EngineProtocol, ASessionIsReproducibleWithAFixedSeed) {
+    const std::vector<std::string> script = {
+        "newgame side 1",
+        "setup",
+        std::string("position view ") + kStartView1,
+        "go nodes 500",
+        "newgame side 1",
+        "setup",
+        std::string("position view ") + kStartView1 + " moves d2-d3 d7-d6",
+        "go nodes 500",
+    };
+    const std::string first = sessionOutput(script, 11);
+    EXPECT_EQ(first, sessionOutput(script, 11));
+    EXPECT_NE(first, sessionOutput(script, 12));
+}
+
+TEST(EngineProtocol, GoNodesIsDeterministic) {
+    // The same bestaction and the same info lines (but for time and nps) at every run, also for
+    // a search long enough to report progress on the way.
+    const std::vector<std::string> script = {
+        "setoption name Seed value 9",
+        "newgame side 1",
+        std::string("position view ") + kStartView1 + " moves d2-d3 d7-d6 d3-d4 d6-d5",
+        "go nodes 5000",
+        "setoption name Seed value 9",
+        "go nodes 5000",
+    };
+    const std::string out = sessionOutput(script, 1);
+    EXPECT_EQ(out, sessionOutput(script, 1));
+    // Within the session too: the same seed, the same search.
+    const auto half = out.find("bestaction ");
+    ASSERT_NE(half, std::string::npos);
+    const std::string firstSearch = out.substr(0, out.find('\n', half) + 1);
+    EXPECT_EQ(out, firstSearch + firstSearch);
+    EXPECT_NE(firstSearch.find("info iterations 4096 "), std::string::npos) << firstSearch;
 }
 
 TEST(EngineProtocol, MovetimeIsRespected) {
@@ -155,7 +324,6 @@ TEST(EngineProtocol, ClockTimesGiveAMoveTime) {
     EXPECT_LT(ms, 1500);
 }
 
-// Replaces timings (not deterministic) by '*'.
 std::string normalize(const std::string& text) {
     std::string out;
     for (std::size_t i = 0; i < text.size();) {

@@ -9,10 +9,6 @@
 
 namespace rainet::ai {
 
-namespace {
-using Clock = std::chrono::steady_clock;
-}
-
 ActionList searchActions(const Position& p) {
     return searchActions(p, p.legalActions());
 }
@@ -89,9 +85,12 @@ std::uint32_t Ismcts::select(std::uint32_t node, bool& fresh) const {
     return best;
 }
 
-double Ismcts::rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies) const {
+std::optional<double> Ismcts::rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies,
+                                      Clock::time_point deadline) const {
     ActionList legal;
+    const bool timed = deadline != Clock::time_point::max();
     for (int d = 0; d < config_.rolloutDepth && !world.isOver(); ++d) {
+        if (timed && (d & 3) == 3 && Clock::now() >= deadline) return std::nullopt;
         world.legalActions(legal);
         Action chosen;
         if (rng.uniform() < config_.rolloutNoise) {
@@ -162,15 +161,29 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     const auto start = Clock::now();
     const Side us = knowledge.view().toMove();
     const Belief belief(knowledge, config_.evidence);
-    std::uint64_t limit = budget.nodes ? budget.nodes : 0;
-    if (!limit && budget.movetime.count() == 0) limit = config_.iterations;
+    std::uint64_t limit = budget.nodes;
+    if (!limit && !budget.movetime.count() && !budget.infinite) limit = config_.iterations;
+    // A level's cap on the time per action applies whatever the budget (a slow machine).
+    auto movetime = budget.movetime;
+    if (config_.maxMovetime.count() && (!movetime.count() || movetime > config_.maxMovetime))
+        movetime = config_.maxMovetime;
+    const bool timed = movetime.count() != 0;
     if (config_.maxIterations)
         limit = limit ? std::min(limit, config_.maxIterations) : config_.maxIterations;
-    // Stop a little early (a tenth of the time, 2 to 10 ms): the answer still has to travel, and
-    // on a busy machine the thread may be preempted between two looks at the clock.
-    const auto margin = std::clamp(budget.movetime / 10, std::chrono::milliseconds(2),
-                                   std::chrono::milliseconds(10));
-    const auto deadline = start + std::max(std::chrono::milliseconds(1), budget.movetime - margin);
+    // The answer is due at start + movetime. What follows the loop (choosing, reporting, writing
+    // the answer, waking the controller: about 10 ms at the median on a loaded machine, docs/ai.md)
+    // gets a reserve of T/20 (3 to 15 ms); the clock is read before every iteration and every few
+    // plies of a rollout, and a rollout that crosses the deadline is abandoned, so that no slow
+    // iteration can overrun it.
+    const auto reserve =
+        std::clamp(movetime / 20, std::chrono::milliseconds(3), std::chrono::milliseconds(15));
+    const Clock::time_point origin = budget.since == Clock::time_point{} ? start : budget.since;
+    const Clock::time_point deadline =
+        timed ? origin + std::max(movetime - reserve, std::chrono::milliseconds(1))
+              : Clock::time_point::max();
+    // Progress reports once a second for searches that run by time; a search bounded by nodes
+    // only reports at fixed iteration counts, so its output is the same in every run.
+    const bool reportByTime = budget.movetime.count() != 0 || budget.infinite;
 
     // Memory above the kept chunks is released here, inside this search's time, rather than
     // after the previous answer.
@@ -183,17 +196,22 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     for (;;) {
         if (limit && result.iterations >= limit) break;
         if (budget.stop && budget.stop->load(std::memory_order_relaxed)) break;
-        // The clock is read every 16 iterations when timed, every 256 otherwise (for `info`).
-        const bool timed = budget.movetime.count() != 0;
-        if ((result.iterations & (timed ? 15 : 255)) == 0 && (timed || info)) {
-            const auto now = Clock::now();
-            if (timed && now >= deadline) break;
-            if (info && now - lastInfo >= std::chrono::seconds(1)) {
+        Clock::time_point now{};
+        if (timed || (info && reportByTime)) {
+            now = Clock::now();
+            if (now >= deadline) break;
+        }
+        if (info) {
+            const bool due = reportByTime ? now - lastInfo >= std::chrono::seconds(1)
+                                          : result.iterations >= 4096 &&
+                                                (result.iterations & (result.iterations - 1)) == 0;
+            if (due) {
                 lastInfo = now;
                 SearchInfo si;
                 si.iterations = result.iterations;
                 si.nodes = result.plies;
-                si.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(now - start);
+                si.elapsed =
+                    std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
                 si.bestLine = principalLine();
                 info(si);
             }
@@ -202,7 +220,7 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
         path.clear();
         path.push_back(0);
         std::uint32_t node = 0;
-        double reward;
+        std::optional<double> reward;
         for (;;) {
             if (world.isOver()) {
                 reward = evaluateReward(world, us);
@@ -210,7 +228,7 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
             }
             if (!nodes_[node].expanded) {
                 if (nodes_.size() >= kMaxNodes) {  // the tree is full: play out from here
-                    reward = rollout(world, us, rng, result.plies);
+                    reward = rollout(world, us, rng, result.plies, deadline);
                     break;
                 }
                 expand(node, world, world.legalActions());
@@ -221,16 +239,17 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
             ++result.plies;
             path.push_back(node);
             if (fresh) {
-                reward = rollout(world, us, rng, result.plies);
+                reward = rollout(world, us, rng, result.plies, deadline);
                 break;
             }
         }
+        if (!reward) break;  // out of time in the middle of a rollout
         // Back up: each node stores the reward of the side that played its action.
         Side mover = us;
         for (std::size_t i = 1; i < path.size(); ++i) {
             Node& n = nodes_[path[i]];
             n.visits += 1;
-            n.reward += mover == us ? reward : 1.0 - reward;
+            n.reward += mover == us ? *reward : 1.0 - *reward;
             mover = opponent(mover);
         }
         nodes_[0].visits += 1;

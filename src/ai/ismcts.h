@@ -6,8 +6,10 @@
 // adds one node, plays a short heuristic rollout in that world and backs up the evaluation.
 // Legal actions never depend on hidden identities, so every child is available in every world.
 // A budget of `nodes` counts iterations (one simulated playout from the root each).
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ai/belief.h"
@@ -18,6 +20,7 @@ namespace rainet::ai {
 struct SearchConfig {
     std::uint64_t iterations = 2000;          // default when the budget gives no limit
     std::uint64_t maxIterations = 0;          // a cap whatever the budget (levels); 0 = none
+    std::chrono::milliseconds maxMovetime{0}; // a cap on the time per action (levels); 0 = none
     int rolloutDepth = 12;                    // plies of heuristic rollout before the evaluation
     double exploration = 0.5;                 // UCB1 constant (rewards in [0, 1])
     double priorWeight = 0.3;                 // progressive-bias weight of the action prior
@@ -60,7 +63,10 @@ class Ismcts {
     };
     void expand(std::uint32_t node, const Position& world, const ActionList& legal);
     std::uint32_t select(std::uint32_t node, bool& fresh) const;
-    double rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies) const;
+    using Clock = std::chrono::steady_clock;
+    // The evaluation after a short heuristic playout; nothing if the deadline passed meanwhile.
+    std::optional<double> rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies,
+                                  Clock::time_point deadline) const;
     std::vector<Action> principalLine() const;
     // The root child to play when hiding our types (SearchConfig::concealment).
     std::uint32_t concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const;

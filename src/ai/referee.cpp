@@ -57,6 +57,7 @@ GameRecord playGame(Player& one, Player& two, const GameOptions& options) {
         r.maxThinkMs[index(mover)] = std::max(r.maxThinkMs[index(mover)], ms);
         r.totalThinkMs[index(mover)] += ms;
         ++r.moves[index(mover)];
+        r.thinkMs[index(mover)].push_back(ms);
         if (!chosen.ok() || !pos.isLegal(*chosen)) {
             r.error = "side " + std::to_string(sideNumber(mover)) +
                       (chosen.ok() ? " played an illegal action " + toString(*chosen)

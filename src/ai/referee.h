@@ -56,9 +56,10 @@ struct GameRecord {
     EndReason reason = EndReason::None;
     std::string error;  // a player failed (illegal action, crashed engine): it loses
     int maxPlies = 0;
-    // Longest and total time each side took to answer `act`, in milliseconds.
+    // Longest and total time each side took to answer `act`, in milliseconds, and every one.
     double maxThinkMs[2] = {0, 0}, totalThinkMs[2] = {0, 0};
     int moves[2] = {0, 0};
+    std::vector<double> thinkMs[2] = {};
 };
 
 struct GameOptions {

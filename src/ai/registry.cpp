@@ -26,6 +26,7 @@ SearchConfig levelConfig(std::uint64_t iterations, int rolloutDepth) {
     c.iterations = iterations;
     c.maxIterations = iterations;
     c.rolloutDepth = rolloutDepth;
+    c.maxMovetime = std::chrono::milliseconds(1000);  // even on a slow machine: at most 1 s
     return c;
 }
 }  // namespace
@@ -39,7 +40,8 @@ SearchConfig strongConfig() {
 }
 
 // Levels for players: 1 greedy with half its actions random, 2 greedy, 3-5 ISMCTS capped at
-// 300 / 1000 / 6000 iterations (a smaller budget from the caller, in nodes or time, still applies).
+// 150 / 1000 / 6000 iterations and 1 s per action (a smaller budget from the caller, in nodes or
+// time, still applies).
 std::unique_ptr<Bot> makeBot(std::string_view name) {
     if (name == "random") return std::make_unique<RandomBot>();
     if (name == "greedy") return std::make_unique<GreedyBot>();
@@ -48,7 +50,7 @@ std::unique_ptr<Bot> makeBot(std::string_view name) {
     if (name == "ismcts-v1") return std::make_unique<StrongBot>("ismcts-v1", SearchConfig{});
     if (name == "level1") return std::make_unique<GreedyBot>("level1", 0.5);
     if (name == "level2") return std::make_unique<GreedyBot>("level2");
-    if (name == "level3") return std::make_unique<StrongBot>("level3", levelConfig(300, 8));
+    if (name == "level3") return std::make_unique<StrongBot>("level3", levelConfig(150, 8));
     if (name == "level4") return std::make_unique<StrongBot>("level4", levelConfig(1000, 12));
     if (name == "level5") return std::make_unique<StrongBot>("level5", levelConfig(6000, 12));
     return nullptr;

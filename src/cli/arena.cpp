@@ -1,6 +1,7 @@
 // `rainet arena`: a match between two players (built-in bots or external engines).
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -16,7 +17,7 @@ int run(const Args& args);
 const Command kArena{
     "arena",
     "arena PLAYER_A PLAYER_B [--games N] [--concurrency K] [--seed S] [--rules standard|official] "
-    "[--records DIR] [--own-setups] [--max-plies N] [--sprt ELO0 ELO1]",
+    "[--records DIR] [--own-setups] [--max-plies N] [--sprt ELO0 ELO1] [--nodes N] [--movetime MS]",
     "plays N games between two players (NAME[:nodes=N][:movetime=MS] or engine:COMMAND)", run};
 RAINET_COMMAND(arena, kArena);
 
@@ -41,7 +42,13 @@ int run(const Args& args) {
     };
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--games" || a == "--concurrency" || a == "--seed" || a == "--max-plies") {
+        if (a == "--nodes" || a == "--movetime") {
+            // The budget of a player whose description gives none (an engine, say).
+            const auto v = number(i);
+            if (!v || *v <= 0) return usageError(kArena, "bad value for " + a);
+            if (a == "--nodes") options.budget.nodes = static_cast<std::uint64_t>(*v);
+            if (a == "--movetime") options.budget.movetime = std::chrono::milliseconds(*v);
+        } else if (a == "--games" || a == "--concurrency" || a == "--seed" || a == "--max-plies") {
             const auto v = number(i);
             if (!v || *v < 0) return usageError(kArena, "bad value for " + a);
             if (a == "--games") options.games = static_cast<int>(*v);
@@ -88,11 +95,29 @@ int run(const Args& args) {
                 players[0].c_str(), players[1].c_str(), s.games(), s.wins, s.draws, s.losses,
                 s.points(), s.games(), 100.0 * s.fraction());
     std::printf("Elo difference: %+.0f (95%%: %+.0f .. %+.0f)\n", e.elo, e.low, e.high);
+    const ai::PlayerSpec* specs[2] = {&*a, &*b};
     for (int p = 0; p < 2; ++p) {
-        if (s.moves[p])
-            std::printf("%s: %ld actions, mean %.1f ms, max %.1f ms per action\n",
-                        players[p].c_str(), s.moves[p], s.totalThinkMs[p] / s.moves[p],
-                        s.maxThinkMs[p]);
+        if (!s.moves[p]) continue;
+        const auto& t = s.thinkMs[p];
+        std::printf(
+            "%s: %ld actions, mean %.1f ms, max %.1f ms per action (p50 %.1f, p99 %.1f, "
+            "p99.9 %.1f)\n",
+            players[p].c_str(), s.moves[p], s.totalThinkMs[p] / s.moves[p], s.maxThinkMs[p],
+            ai::quantile(t, 0.5), ai::quantile(t, 0.99), ai::quantile(t, 0.999));
+        // How far the answers went past the player's movetime (docs/ai.md, time control).
+        const auto movetime =
+            specs[p]->budget.movetime.count() ? specs[p]->budget.movetime : options.budget.movetime;
+        if (movetime.count()) {
+            const double T = static_cast<double>(movetime.count());
+            long late = 0;
+            for (double x : t) late += x > T + 20;
+            std::printf(
+                "%s: over movetime %lld ms: p50 %+.1f, p99 %+.1f, p99.9 %+.1f, max %+.1f ms; "
+                "%ld of %zu answers later than +20 ms\n",
+                players[p].c_str(), static_cast<long long>(movetime.count()),
+                ai::quantile(t, 0.5) - T, ai::quantile(t, 0.99) - T, ai::quantile(t, 0.999) - T,
+                s.maxThinkMs[p] - T, late, t.size());
+        }
     }
     if (s.errors) std::printf("Games with errors: %d\n", s.errors);
     if (options.sprtElo0 && options.sprtElo1) {

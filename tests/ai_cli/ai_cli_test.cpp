@@ -2,12 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+
+#include "ai/child_process.h"
 #include "support/run_command.h"
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 namespace {
@@ -38,6 +41,124 @@ TEST(CliEngine, EndOfInputLetsABoundedSearchAnswer) {
                          "CNcn -/- 0 0\\ngo nodes 200\\n");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("bestaction "), std::string::npos) << r.out;
+}
+
+// A real engine process through pipes; every wait is for a line (a hang fails after 60 s).
+constexpr const char* kStart = "position view xxx2xxx/3xx3/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/- 0 0";
+
+// `rainet engine ARGS` as a child process; the test fails at once if it cannot start.
+std::unique_ptr<rainet::ai::ChildProcess> engine(const std::string& args) {
+    auto p = rainet::ai::ChildProcess::start(std::string(RAINET_BIN) + " engine " + args);
+    return p.ok() ? std::move(*p) : nullptr;
+}
+constexpr int kHangMs = 60000;  // only a hung engine takes this long
+
+// Lines up to and including the first that starts with `prefix`; nothing if it never comes.
+std::optional<std::vector<std::string>> readUntil(rainet::ai::ChildProcess& e,
+                                                  const std::string& prefix) {
+    std::vector<std::string> lines;
+    for (;;) {
+        auto line = e.readLine(kHangMs);
+        if (!line.ok()) return std::nullopt;
+        lines.push_back(*line);
+        if (line->rfind(prefix, 0) == 0) return lines;
+    }
+}
+
+int exitStatus(rainet::ai::ChildProcess& e) {
+    auto status = e.wait(kHangMs);
+    return status.ok() ? *status : -2;
+}
+
+int countPrefix(const std::vector<std::string>& lines, const std::string& prefix) {
+    int n = 0;
+    for (const auto& l : lines) n += l.rfind(prefix, 0) == 0;
+    return n;
+}
+
+// An engine searching the start with `go` (a long or infinite search), synchronised on the
+// `readyok` it answers meanwhile; nullptr if it did not (or answered bestaction first).
+std::unique_ptr<rainet::ai::ChildProcess> searchingEngine(const std::string& go) {
+    auto e = engine("--seed 5");
+    if (!e) return nullptr;
+    e->send("newgame side 1");
+    e->send(kStart);
+    e->send(go);
+    e->send("isready");
+    auto ready = readUntil(*e, "readyok");
+    if (!ready || countPrefix(*ready, "bestaction ") != 0) return nullptr;
+    return e;
+}
+
+TEST(CliEngine, InfiniteSearchKeepsReadingUntilStop) {
+    auto p = searchingEngine("go infinite");
+    ASSERT_TRUE(p);
+    auto& e = *p;
+    e.send(std::string(kStart) + " moves d2-d3 d7-d6");  // waits for the search
+    e.send("go nodes 40");
+    e.send("isready");
+    auto ready = readUntil(e, "readyok");  // answered during the infinite search
+    ASSERT_TRUE(ready) << e.pending();
+    EXPECT_EQ(countPrefix(*ready, "bestaction "), 0);
+    e.send("stop");
+    auto first = readUntil(e, "bestaction ");  // the infinite search's answer
+    ASSERT_TRUE(first);
+    auto second = readUntil(e, "bestaction ");  // then the waiting position and go
+    ASSERT_TRUE(second);
+    EXPECT_EQ(countPrefix(*second, "error"), 0);
+    e.send("quit");
+    EXPECT_EQ(exitStatus(e), 0);
+}
+
+TEST(CliEngine, EndOfInputStopsAnInfiniteSearch) {
+    auto p = searchingEngine("go infinite");
+    ASSERT_TRUE(p);
+    auto& e = *p;
+    e.send("setup");  // waits for the search
+    e.closeInput();
+    auto out = readUntil(e, "setup ");
+    ASSERT_TRUE(out) << e.pending();
+    EXPECT_EQ(countPrefix(*out, "bestaction "), 1);
+    EXPECT_EQ(exitStatus(e), 0);
+}
+
+TEST(CliEngine, StopEndsALongTimedSearchAndQuitExits) {
+    auto p = searchingEngine("go movetime 600000");
+    ASSERT_TRUE(p);
+    auto& e = *p;
+    e.send("stop");
+    ASSERT_TRUE(readUntil(e, "bestaction "));
+    e.send("go movetime 600000");
+    e.send("isready");
+    ASSERT_TRUE(readUntil(e, "readyok"));
+    e.send("quit");  // stops the search, answers it, exits
+    ASSERT_TRUE(readUntil(e, "bestaction "));
+    EXPECT_EQ(exitStatus(e), 0);
+}
+
+TEST(CliEngine, EveryGoGetsExactlyOneBestActionRegression) {
+    // The reader used to flush the output while the search thread wrote it (std::cin is tied to
+    // std::cout), now and then doubling a `bestaction`: an instant bot makes that race likely.
+    auto p = engine("--bot random");
+    ASSERT_TRUE(p);
+    auto& e = *p;
+    e.send("newgame side 1");
+    for (int i = 0; i < 20000; ++i) {
+        e.send(kStart);
+        e.send("go");
+        e.send("isready");
+        // isready may be answered before or after bestaction; both come before the next go.
+        int best = 0, ready = 0;
+        while (best + ready < 2) {
+            auto line = e.readLine(kHangMs);
+            ASSERT_TRUE(line.ok()) << "go " << i;
+            best += line->rfind("bestaction ", 0) == 0;
+            ready += *line == "readyok";
+        }
+        ASSERT_EQ(best, 1) << "go " << i;
+    }
+    e.send("quit");
+    EXPECT_EQ(exitStatus(e), 0);
 }
 
 TEST(CliEngine, UsageErrors) {
@@ -101,6 +222,17 @@ TEST(CliBelief, TrainsWritesTheModelAndScores) {
     EXPECT_EQ(run("belief train " + dir + "/games").status, 2);  // no --out
     EXPECT_EQ(run("belief guess " + dir + "/games").status, 2);
     EXPECT_EQ(run("belief eval").status, 2);
+}
+
+TEST(CliArena, MovetimeForEveryPlayerAndAnswerTimeQuantiles) {
+    // --movetime gives an engine (which has no budget of its own) its time per action; the
+    // answer times are reported with their quantiles and how far they went past the movetime.
+    const CliRun r = run(std::string("arena 'engine:") + RAINET_BIN +
+                         " engine' greedy --games 2 --seed 3 --max-plies 12 --movetime 20");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("p99.9 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("engine: over movetime 20 ms: p50 "), std::string::npos) << r.out;
+    EXPECT_EQ(run("arena greedy random --movetime 0").status, 2);
 }
 
 TEST(CliArena, UsageErrors) {
