@@ -62,8 +62,8 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     });
     const top: Side = bottom === 1 ? 2 : 1;
     const bar = (side: Side, where: string) => h('div.player-bar', { class: where, 'data-player': side },
-      h('div.bar-head', h('span.name', sideDot(side), h('span.pname', nameOf(side)))),
-      h('div.bar-cards', renderHand(v, side), renderStack(v.stacks[side - 1], side, null)));
+      h('div.bar-head', h('span.name', sideDot(side), h('span.pname', nameOf(side))), h('span.grow'), renderStack(v.stacks[side - 1], side, null)),
+      h('div.bar-cards', renderHand(v, side)));
     // What a VIRUS CHECKER showed, read from the position after it (as the live game shows it).
     const revealed = (j: number): string => {
       const a = parseAction(actions[j]);
