@@ -301,6 +301,19 @@ export const en = {
   'home.reason.playing': 'playing',
   'home.reason.finished': 'finished',
 
+  // The replay page (replaypage.ts).
+  'replay.notFinished': 'This game is not finished: it can be replayed once it is over.',
+  'replay.noPositions': 'The server sent no positions for this game.',
+  'replay.loadError': 'Could not load the game: {error}',
+  'replay.goToGame': 'Go to the game',
+  'replay.slider': 'action number',
+  'replay.nav.last': 'last position',
+  'replay.shown': 'replay, every identity shown',
+  'replay.ply': 'Action {n} of {total}: {name} {action}',
+  'replay.start': 'Start position ({total} actions)',
+  'replay.keys': '← → step · Home/End · f flips the board',
+  'replay.download': 'Download record',
+
   // The rules page (/rules).
   'rules.title': 'How to play Rai-Net Access Battlers',
   'rules.lead': 'A game for two players on an 8×8 board. Each of you has eight face-down cards: four links and four viruses. You know which of yours is which; your opponent does not. Collect links, hand viruses to your opponent, and bluff.',

@@ -296,6 +296,18 @@ export const ja: Record<Key, string> = {
   'home.reason.playing': '対戦中',
   'home.reason.finished': '終了',
 
+  'replay.notFinished': 'このゲームはまだ終わっていません。終了後にリプレイできます。',
+  'replay.noPositions': 'サーバーからこのゲームの局面が届きませんでした。',
+  'replay.loadError': 'ゲームを読み込めませんでした：{error}',
+  'replay.goToGame': 'ゲームへ',
+  'replay.slider': '手数',
+  'replay.nav.last': '最後の局面',
+  'replay.shown': 'リプレイ（すべての正体を表示）',
+  'replay.ply': '全{total}手中{n}手目：{name} {action}',
+  'replay.start': '開始局面（全{total}手）',
+  'replay.keys': '← → で1手ずつ・Home/End・f で盤を反転',
+  'replay.download': '棋譜をダウンロード',
+
   'rules.title': 'ライネット・アクセスバトラーズの遊び方',
   'rules.lead': '8×8 の盤で遊ぶ二人用ゲーム。各プレイヤーは裏向きのカードを8枚持つ：リンク4枚とウイルス4枚。自分のカードの正体は自分だけが知っている。リンクを集め、ウイルスを相手に押しつけ、はったりをかけよう。',
   'rules.learnLink': '遊びながら覚えたい方はレッスンへ。',

@@ -297,6 +297,18 @@ export const ru: Record<Key, string> = {
   'home.reason.playing': 'идёт',
   'home.reason.finished': 'окончена',
 
+  'replay.notFinished': 'Эта партия ещё не окончена: запись можно посмотреть после её конца.',
+  'replay.noPositions': 'Сервер не прислал позиций этой партии.',
+  'replay.loadError': 'Не удалось загрузить партию: {error}',
+  'replay.goToGame': 'К партии',
+  'replay.slider': 'номер действия',
+  'replay.nav.last': 'последняя позиция',
+  'replay.shown': 'запись, все карты открыты',
+  'replay.ply': 'Действие {n} из {total}: {name} {action}',
+  'replay.start': 'Начальная позиция (действий: {total})',
+  'replay.keys': '← → шаг · Home/End · f переворачивает доску',
+  'replay.download': 'Скачать запись',
+
   'rules.title': 'Как играть в Rai-Net Access Battlers',
   'rules.lead': 'Игра для двоих на доске 8×8. У каждого восемь закрытых карт: четыре линка и четыре вируса. Вы знаете, где какие ваши карты; противник не знает. Собирайте линки, подсовывайте противнику вирусы и блефуйте.',
   'rules.learnLink': 'Хотите учиться в игре? Пройдите уроки.',

@@ -2,7 +2,7 @@
 // their picture and translated name, with the explanation (and, when the player can play one, what
 // playing it does) as tooltip and accessible description, and in the hint while a card is picked;
 // the language switch on the game screen redraws the screen in Japanese and Russian, remembered
-// across a reload, up to the end of the game in words.
+// across a reload, up to the end of the game in words and its replay; the home page's switch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -126,7 +126,15 @@ test('the language switch on the game screen redraws it in Japanese and Russian,
   await page.selectOption('.game [data-field="lang"]', 'en');
   await page.waitForFunction((t) => document.querySelector('[data-overlay="end"] .result')?.textContent === t, en['end.youLose']);
   assert.equal(await page.textContent('[data-overlay="end"] .reason'), 'You resigned.');
-  void id;
+
+  // The replay of that game, in the language remembered: Japanese.
+  await page.evaluate(() => localStorage.setItem('rainet.lang', 'ja'));
+  await page.goto(`${env.server.url}/replay/${id}`);
+  await page.waitForSelector('[data-replay-ply]');
+  assert.equal(await page.textContent('[data-replay-ply]'), format(ja['replay.start'], { total: 0 }));
+  assert.equal(await page.textContent('[data-action="download-record"]'), ja['replay.download']);
+  assert.equal(await page.textContent('.replay .endpanel .reason'), format(ja['end.reason'], { why: format(ja['end.why.resign.watch'], { loser: 'Lingua' }) }));
+  assert.deepEqual(await texts(page, '[data-hand="1"] [data-tcard] .tname'), KINDS.map((k) => ja[`card.${k}.name`]));
 });
 
 test('the home page switches language: the four ways in, the custom game form and the lists', async () => {
