@@ -2,7 +2,8 @@
 // their picture and translated name, with the explanation (and, when the player can play one, what
 // playing it does) as tooltip and accessible description, and in the hint while a card is picked;
 // the language switch on the game screen redraws the screen in Japanese and Russian, remembered
-// across a reload, up to the end of the game in words and its replay; the home page's switch.
+// across a reload, up to the end of the game in words and its replay; the home page's switch and the
+// other screens (leaderboard, account page and its switch, a player's page) following it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -154,6 +155,23 @@ test('the home page switches language: the four ways in, the custom game form an
   await page.selectOption('.hero [data-field="lang"]', 'ja');
   await page.waitForFunction((t) => document.querySelector('[data-action="create"]')?.textContent === t, ja['home.create']);
   assert.equal(await page.textContent('[data-action="learn"] .big-title'), ja['nav.learn']);
+  // The other screens follow: the leaderboard, the player's page, the account page and its switch.
+  await page.click('[data-nav="leaderboard"]');
+  await page.waitForSelector('[data-leaderboard]');
+  assert.equal(await page.textContent('[data-leaderboard] h2'), ja['nav.leaderboard']);
+  await page.click('[data-nav="account"]');
+  await page.waitForSelector('h1.page-title');
+  assert.equal(await page.textContent('h1.page-title'), ja['account.title']);
+  assert.equal(await page.textContent('[data-action="login"]'), ja['account.login']);
+  await page.selectOption('.settings [data-field="lang"]', 'ru');
+  await page.waitForFunction((t) => document.querySelector('h1.page-title')?.textContent === t, ru['account.title']);
+  assert.equal(await page.textContent('.account h2'), ru['account.account']);
+  const me = await page.evaluate(() => (window as any).rainet.client.player.id);
+  await page.goto(`${env.server.url}/player/${me}`);
+  // A guest that has not played is not stored (lazy guests): its page says so, in Russian.
+  await page.waitForSelector('[data-error]');
+  assert.equal(await page.textContent('[data-error]'), format(ru['players.unknown'], { id: me }));
+  await page.goto(`${env.server.url}/`);
   await page.selectOption('.hero [data-field="lang"]', 'en');
   await page.waitForFunction((t) => document.querySelector('[data-action="create"]')?.textContent === t, en['home.create']);
 });
