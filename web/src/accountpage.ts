@@ -31,7 +31,7 @@ export function renderAccountPage(app: App): { el: HTMLElement; update: () => vo
     h('h2#settings-title', t('account.settings')),
     h('label.field', h('span', t('account.displayName')), nameInput),
     nameHint,
-    renderLangSwitch(),
+    h('div.field', h('span', { 'aria-hidden': 'true' }, t('lang.label')), renderLangSwitch()),
     errBox);
   function update(): void {
     account.update();
