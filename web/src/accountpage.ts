@@ -2,6 +2,7 @@
 // and the account box (register, log in, log out).
 import { renderAccountBox } from './account.ts';
 import { h } from './dom.ts';
+import { onLangChange, renderLangSwitch, t } from './i18n.ts';
 import type { App } from './ui.ts';
 
 export function renderAccountPage(app: App): { el: HTMLElement; update: () => void; dispose: () => void } {
@@ -10,11 +11,11 @@ export function renderAccountPage(app: App): { el: HTMLElement; update: () => vo
   const errBox = h('div');
   let error = '';
   const nameInput = h('input', {
-    type: 'text', maxlength: 24, placeholder: 'guest', value: client.name, autocomplete: 'nickname', 'data-field': 'name',
+    type: 'text', maxlength: 24, placeholder: t('account.guest'), value: client.name, autocomplete: 'nickname', 'data-field': 'name',
     on: {
       change: (e: Event) => {
         client.rename((e.target as HTMLInputElement).value.trim()).catch((err) => {
-          error = `Could not change the name: ${err.message ?? err.code ?? err}`;
+          error = t('account.error.rename', { error: err.message ?? err.code ?? err });
           update();
         });
       },
@@ -27,9 +28,10 @@ export function renderAccountPage(app: App): { el: HTMLElement; update: () => vo
   }) as HTMLInputElement;
   const nameHint = h('div.hint');
   const settings = h('section.panel.settings', { 'aria-labelledby': 'settings-title' },
-    h('h2#settings-title', 'Settings'),
-    h('label.field', h('span', 'display name'), nameInput),
+    h('h2#settings-title', t('account.settings')),
+    h('label.field', h('span', t('account.displayName')), nameInput),
     nameHint,
+    h('div.field', h('span', { 'aria-hidden': 'true' }, t('lang.label')), renderLangSwitch()),
     errBox);
   function update(): void {
     account.update();
@@ -37,10 +39,12 @@ export function renderAccountPage(app: App): { el: HTMLElement; update: () => vo
     const isAccount = client.player?.kind === 'account';
     nameInput.disabled = isAccount;
     if (isAccount) nameInput.value = client.player!.name;
-    nameHint.textContent = isAccount ? 'An account plays under its username.' : 'The name others see in your games; Enter saves it.';
+    nameHint.textContent = t(isAccount ? 'account.nameHint.account' : 'account.nameHint.guest');
     errBox.replaceChildren(error ? h('div.banner.err', error) : '');
   }
   update();
-  const el = h('main.narrow', h('h1.page-title', 'Account and settings'), h('div.stack-col', settings, account.el));
-  return { el, update, dispose: () => {} };
+  const el = h('main.narrow', h('h1.page-title', t('account.title')), h('div.stack-col', settings, account.el));
+  // Another language: the page is drawn again (its fields are built once, for what is being typed).
+  const offLang = onLangChange(() => app.navigate(location.pathname));
+  return { el, update, dispose: offLang };
 }

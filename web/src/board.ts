@@ -1,6 +1,8 @@
 // Draws the 8x8 board of a view: cards, firewalls, exits, both servers, highlights. Pure DOM from
 // data: the caller keeps the interaction state and redraws.
 import { h, svg, ICON } from './dom.ts';
+import { cardName } from './cards.ts';
+import { t } from './i18n.ts';
 import { type Card, type Side, type ViewModel, EXITS, FILES, squareName } from './view.ts';
 
 export type Mark = 'dest' | 'dest2' | 'capture' | 'target' | 'source';
@@ -35,10 +37,10 @@ export interface BoardOptions {
 export function cardFace(card: Card, me: Side | null, extraClass = ''): HTMLElement {
   const kind = card.kind === 'L' ? 'link' : card.kind === 'V' ? 'virus' : 'unknown';
   const mine = me !== null && card.owner === me;
-  const label =
-    (mine ? 'your ' : me === null ? `side ${card.owner} ` : "opponent's ") +
-    (card.kind === 'L' ? 'link' : card.kind === 'V' ? 'virus' : 'face-down card') +
-    (card.faceUp ? ' (revealed)' : '') + (card.boost ? ' with line boost' : '');
+  const what = t(`board.kind.${card.kind}` as const);
+  let label = mine ? t('board.card.mine', { kind: what }) : me === null ? t('board.card.side', { n: card.owner, kind: what }) : t('board.card.theirs', { kind: what });
+  if (card.faceUp) label = t('board.card.revealed', { label });
+  if (card.boost) label = t('board.card.boosted', { label, card: cardName('LB') });
   return h(
     `div.card.${kind}.owner${card.owner}`,
     {
@@ -85,7 +87,7 @@ export function stepCursor(sq: string, key: string, bottom: Side): string {
 function server(side: Side, opts: BoardOptions, top: boolean): HTMLElement {
   const target = opts.serverTarget === side;
   // The visible text is the accessible name (no aria-label that could say something else).
-  const label = opts.me === side ? 'your server' : opts.me !== null ? "opponent's server" : `${opts.names?.[side] ?? `side ${side}`}'s server`;
+  const label = opts.me === side ? t('board.server.mine') : opts.me !== null ? t('board.server.theirs') : t('board.server.named', { name: opts.names?.[side] ?? t('game.side', { n: side }) });
   return h(
     'button.server',
     {
@@ -97,7 +99,7 @@ function server(side: Side, opts: BoardOptions, top: boolean): HTMLElement {
     },
     svg(ICON.server),
     h('span.srv-label', label),
-    target ? h('span.sr-only', ': enter it') : null,
+    target ? h('span.sr-only', t('board.server.enter')) : null,
   );
 }
 
@@ -124,10 +126,10 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
     ].join(' ');
     const labelParts = [name];
     if (q.card) labelParts.push(cardFace(q.card, opts.me).getAttribute('aria-label')!);
-    if (q.firewall) labelParts.push(`firewall of side ${q.firewall}`);
-    if (exit) labelParts.push(`exit of side ${exit}`);
-    if (mark && mark !== 'source') labelParts.push('target');
-    if (last.has(name)) labelParts.push('last move');
+    if (q.firewall) labelParts.push(t('board.sq.firewall', { n: q.firewall }));
+    if (exit) labelParts.push(t('board.sq.exit', { n: exit }));
+    if (mark && mark !== 'source') labelParts.push(t('board.sq.target'));
+    if (last.has(name)) labelParts.push(t('board.sq.last'));
     return h(
       'button.sq',
       {
@@ -161,7 +163,7 @@ export function renderBoard(v: ViewModel, opts: BoardOptions): HTMLElement {
     server(top, opts, true),
     h('div.board-frame',
       h('div.coords.ranks', { 'aria-hidden': 'true' }, ranks),
-      h('div.board', { role: 'group', 'aria-label': `board, side ${opts.bottom} at the bottom`, 'data-bottom': opts.bottom }, squares),
+      h('div.board', { role: 'group', 'aria-label': t('board.aria', { n: opts.bottom }), 'data-bottom': opts.bottom }, squares),
       h('div.coords.files', { 'aria-hidden': 'true' }, files)),
     server(opts.bottom, opts, false),
   );

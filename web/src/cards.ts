@@ -34,10 +34,26 @@ export function cardLabel(k: TerminalKind, state: 'hand' | 'board' | 'used' = 'h
  * for the `[svg(icon), h('span', k), …]` of ui.ts renderHand, with `cardLabel` as its aria-label
  * and `cardExplanation` as its title.
  */
-export function handCardContent(k: TerminalKind, state: 'hand' | 'board' | 'used' = 'hand', square?: string): Node[] {
-  const out: Node[] = [svg(ICONS[k]), h('span.tname', cardName(k))];
+export function handCardContent(k: TerminalKind, state: 'hand' | 'board' | 'used' = 'hand', square?: string, picture: 'icon' | 'mini' = 'icon'): Node[] {
+  const out: Node[] = [picture === 'mini' ? cardMini(k) : svg(ICONS[k]), h('span.tname', cardName(k))];
   if (state !== 'hand') out.push(h('span.where', t(`card.state.${state}` as const, { square: square ?? '' })));
   return out;
+}
+
+/**
+ * The card as a small picture for a hand (a player bar): the card's frame in its colour around its
+ * icon, like a shrunken cardPicture without the printed name (the name stands beside it). Decorative.
+ */
+export function cardMini(k: TerminalKind): Element {
+  const c = COLOURS[k];
+  const markup =
+    `<svg class="cardmini" data-cardpic="${k}" viewBox="0 0 20 28" aria-hidden="true">` +
+    `<rect x="1" y="1" width="18" height="26" rx="3" fill="#141e2a" stroke="${c}" stroke-width="1.5"/>` +
+    `<g transform="translate(3 7) scale(0.583)" style="color:${c}">${ICONS[k]}</g>` +
+    `</svg>`;
+  const tpl = document.createElement('template');
+  tpl.innerHTML = markup;
+  return tpl.content.firstElementChild!;
 }
 
 /** The card as a picture: a rounded card with its icon and name, `width` CSS pixels wide. */

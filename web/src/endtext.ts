@@ -1,7 +1,9 @@
 // The end of a game in words, with the players' names: who won and why ("Alice wins: Bob took a
-// fourth virus"), from the viewer's point of view (a player reads "You win", a spectator names).
+// fourth virus"), from the viewer's point of view (a player reads "You win", a spectator names), in
+// the current language.
 import { parseAction } from './actions.ts';
 import type { Result, Role, SideId } from './game.ts';
+import { type Key, t } from './i18n.ts';
 import { parseView } from './view.ts';
 
 export interface EndInput {
@@ -24,14 +26,9 @@ export interface EndText {
   sentence: string;
 }
 
-function text(headline: string, why: string, sep = ': '): EndText {
-  return { headline, reason: `${cap(why)}.`, sentence: `${headline}${sep}${why}` };
-}
-
-function who(side: SideId, input: EndInput): { subj: string; poss: string; self: boolean } {
-  if (input.you === side) return { subj: 'you', poss: 'your', self: true };
-  const n = input.names[side];
-  return { subj: n, poss: `${n}'s`, self: false };
+/** Both forms of the end, from a headline and a reason in words (without the full stop). */
+function text(headline: string, why: string, sentence: Key = 'end.sentence'): EndText {
+  return { headline, reason: t('end.reason', { why: cap(why) }), sentence: t(sentence, { headline, why }) };
 }
 
 function cap(s: string): string {
@@ -55,40 +52,39 @@ function stackOf(position: string | null | undefined, holder: SideId): { capture
 
 export function endText(input: EndInput): EndText {
   const r = input.result;
-  if (r.result === null || r.reason === 'aborted') return text('Aborted', 'the game was aborted before both sides had played', ': ');
+  if (r.result === null || r.reason === 'aborted') return text(t('end.aborted'), t('end.why.aborted'));
   if (r.winner === null) {
-    if (r.reason === 'agreement') return text('Draw', 'by agreement', ' ');
-    if (r.reason === 'no_progress') return text('Draw', '100 actions in a row without a capture or an escape');
-    return text('Draw', r.reason.replace(/_/g, ' '));
+    if (r.reason === 'agreement') return text(t('end.draw'), t('end.why.agreement'), 'end.sentence.agreement');
+    if (r.reason === 'no_progress') return text(t('end.draw'), t('end.why.noProgress'));
+    return text(t('end.draw'), r.reason.replace(/_/g, ' '));
   }
   const W: SideId = r.winner;
   const L: SideId = W === '1' ? '2' : '1';
-  const w = who(W, input), l = who(L, input);
-  const headline = w.self ? 'You win' : l.self ? 'You lose' : `${input.names[W]} wins`;
+  // Each reason is a whole sentence in three forms: the viewer won (.win), lost (.lose), or watches.
+  const form = input.you === W ? 'win' : input.you === L ? 'lose' : 'watch';
+  const headline = form === 'win' ? t('end.youWin') : form === 'lose' ? t('end.youLose') : t('end.wins', { name: input.names[W] });
+  const why = (k: string) => t(`end.why.${k}.${form}` as Key, { winner: input.names[W], loser: input.names[L] });
   const last = input.lastAction ? parseAction(input.lastAction) : null;
   const entered = last?.kind === 'enter';
   let reason: string;
   switch (r.reason) {
     case 'four_links': {
       const st = stackOf(input.position, W);
-      if (entered) {
-        reason = st && st.escapedL === 4 ? `${w.poss} fourth link reached ${l.poss} server` : `${w.poss} link reached ${l.poss} server: four links in ${w.poss} stack`;
-      } else {
-        reason = st && st.capturedL === 4 ? `${w.subj} took ${l.poss} fourth link` : `${w.subj} took a link: four links in ${w.poss} stack`;
-      }
+      if (entered) reason = why(st && st.escapedL === 4 ? 'linksEscaped' : 'linkEscaped');
+      else reason = why(st && st.capturedL === 4 ? 'linksTaken' : 'linkTaken');
       break;
     }
     case 'four_viruses':
-      reason = entered ? `${l.poss} virus entered ${w.poss} server: a fourth virus in ${l.poss} stack` : `${l.subj} took a fourth virus`;
+      reason = why(entered ? 'virusEscaped' : 'virusTaken');
       break;
     case 'resign':
-      reason = `${l.subj} resigned`;
+      reason = why('resign');
       break;
     case 'time':
-      reason = `${l.subj} ran out of time`;
+      reason = why('time');
       break;
     case 'abandoned':
-      reason = `${l.subj} left the game`;
+      reason = why('abandoned');
       break;
     default:
       reason = r.reason.replace(/_/g, ' ');

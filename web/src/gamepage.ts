@@ -6,7 +6,9 @@ import { h } from './dom.ts';
 import { endText } from './endtext.ts';
 import { claimableAt, clockLeft, formatClock, type GameState, type SideId } from './game.ts';
 import { describeAction } from './describe.ts';
-import { type App, clockLabel, renderHand, renderStack, sideDot, type TerminalKind, TERMINAL_NAMES } from './ui.ts';
+import { type App, clockLabel, renderHand, renderStack, sideDot, type TerminalKind } from './ui.ts';
+import { cardExplanation, cardName } from './cards.ts';
+import { onLangChange, renderLangSwitch, t } from './i18n.ts';
 import { type Side, type ViewModel, parseView, SETUP_SQUARES, squareIndex, opponent } from './view.ts';
 
 interface Ui {
@@ -66,7 +68,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   let rematchDeclined = false;
   // The chat box survives re-rendering (one node, moved into each new tree), so a half-typed line
   // and the focus are kept when an event redraws the page.
-  const chatInput = h('input', { type: 'text', maxlength: 300, 'data-chat-input': '', 'aria-label': 'chat message', autocomplete: 'off' }) as HTMLInputElement;
+  const chatInput = h('input', { type: 'text', maxlength: 300, 'data-chat-input': '', autocomplete: 'off' }) as HTMLInputElement;
   const chatForm = h('form.chat-form', {
     on: {
       submit: (ev: Event) => {
@@ -75,10 +77,12 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
         if (!text) return;
         client.request({ type: 'chat', game: id, text })
           .then(() => { if (chatInput.value.trim() === text) chatInput.value = ''; })
-          .catch((e: any) => { ui.error = `chat: ${e.message ?? e.code}`; update(); });
+          .catch((e: any) => { ui.error = t('game.error.chat', { error: e.message ?? e.code }); update(); });
       },
     },
-  }, chatInput, h('button.btn.small', { type: 'submit', 'data-action': 'chat-send' }, 'Send'));
+  }, chatInput);
+  const chatSend = h('button.btn.small', { type: 'submit', 'data-action': 'chat-send' });
+  chatForm.appendChild(chatSend);
 
   const clearSelection = () => {
     ui.selected = null;
@@ -98,7 +102,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     try {
       await client.act(id, action);
     } catch (e: any) {
-      if (e.code !== 'stale_version') ui.error = `${action}: ${e.message ?? e.code}`;
+      if (e.code !== 'stale_version') ui.error = t('game.error.action', { action, error: e.message ?? e.code });
     } finally {
       ui.sending = false;
       update();
@@ -139,7 +143,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     if (claim) {
       const wait = Math.ceil((Number(claim.dataset.due) - now) / 1000);
       claim.disabled = wait > 0;
-      claim.textContent = wait > 0 ? `Claim win in ${wait} s` : 'Claim win';
+      claim.textContent = wait > 0 ? t('game.claim.wait', { s: wait }) : t('game.claim');
     }
     for (const side of ['1', '2'] as SideId[]) {
       const left = clockLeft(s, side, now);
@@ -162,8 +166,8 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     const chatSelection = [chatInput.selectionStart, chatInput.selectionEnd] as const;
     if (!s) {
       const err = client.lastError?.game === id && client.lastError.code === 'unknown_game';
-      el.replaceChildren(h('div.panel', err ? h('div.banner.err', { 'data-error': 'unknown_game' }, `Game ${id} does not exist.`) : h('div.empty', 'loading game…'),
-        h('p', h('a', { href: '/', 'data-link': '' }, '← home'))));
+      el.replaceChildren(h('div.panel', err ? h('div.banner.err', { 'data-error': 'unknown_game' }, t('game.unknown', { id })) : h('div.empty', t('game.loading')),
+        h('p', h('a', { href: '/', 'data-link': '' }, t('game.home')))));
       return;
     }
     if (s.v !== lastV) {
@@ -184,7 +188,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     const me = mySide(s);
     if (s.status === 'setup' && me && !s.setup[s.you as SideId] && !ui.setup) ui.setup = defaultArrangement(me);
     const yourTurn = s.status === 'playing' && me !== null && !!s.legal?.length;
-    document.title = `${yourTurn ? '● Your turn · ' : ''}rainet · ${id}`;
+    document.title = t(yourTurn ? 'game.title.turn' : 'game.title', { id });
     el.replaceChildren(renderScreen(s, me));
     let dialog: HTMLElement | null = null;
     if (ui.nfPair) el.appendChild((dialog = nfDialog()));
@@ -201,7 +205,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
 
   /** Display name of a side: the player's name, or "side N" while the seat is empty. */
   function nameOf(s: GameState, side: Side | SideId): string {
-    return s.players[String(side) as SideId]?.name ?? `side ${side}`;
+    return s.players[String(side) as SideId]?.name ?? t('game.side', { n: side });
   }
 
   /** Reads each new action out (aria-live), with the player's name. */
@@ -214,7 +218,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     if (announced === -1 || n < announced) { announced = n; return; } // the first render says nothing
     if (n === announced) return;
     const e = s.history[n - 1];
-    const who = s.you === e.side ? 'You' : nameOf(s, e.side);
+    const who = s.you === e.side ? null : nameOf(s, e.side);
     live.textContent = describeAction(e.action, who, e.revealed);
     announced = n;
   }
@@ -344,12 +348,13 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       const isTurn = playing && !browsing && view?.toMove === side;
       return h('div.player-bar', { class: `${where}${isTurn ? ' turn' : ''}`, 'data-player': sid },
         h('div.bar-head',
-          h('span.name', sideDot(side), p ? h('span.pname', p.name) : h('span.hint', 'waiting for a player…'), me === side ? h('span.you', 'you') : null,
-            p?.bot ? h('span.tag', 'BOT') : null,
+          h('span.name', sideDot(side), p ? h('span.pname', p.name) : h('span.hint', t('game.bar.waiting')), me === side ? h('span.you', t('game.bar.you')) : null,
+            p?.bot ? h('span.tag', t('game.bar.bot')) : null,
             p && typeof p.rating === 'number' ? h('span.rating', { 'data-rating': sid }, String(p.rating)) : null),
-          p && p.connected === false && !p.bot ? h('span.offline', { 'data-offline': sid }, 'disconnected') : null,
+          p && p.connected === false && !p.bot ? h('span.offline', { 'data-offline': sid }, t('game.bar.disconnected')) : null,
           h('span.grow'),
-          s.clocks ? h('span.clock', { class: s.clocks.running === sid && playing ? 'running' : '', 'data-clock': sid, role: 'timer', 'aria-label': `${p?.name ?? `side ${side}`}'s clock` }, '') : null),
+          renderStack(view ? view.stacks[side - 1] : [], side, me),
+          s.clocks ? h('span.clock', { class: s.clocks.running === sid && playing ? 'running' : '', 'data-clock': sid, role: 'timer', 'aria-label': t('game.bar.clock', { name: nameOf(s, side) }) }, '') : null),
         h('div.bar-cards',
           me === side && myTurn && !finished
             ? renderHand(view, side, {
@@ -357,8 +362,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
                 enabled: (k) => (k === 'LB' ? targets.lineBoost.size : k === 'FW' ? targets.firewall.size : k === 'VC' ? targets.virusChecker.size : targets.notFound.size) > 0,
                 onPick: (k) => { const was = ui.mode; clearSelection(); ui.mode = was === k ? null : k; update(); },
               })
-            : renderHand(view, side),
-          renderStack(view ? view.stacks[side - 1] : [], side, me)),
+            : renderHand(view, side)),
       );
     };
 
@@ -422,14 +426,14 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   function setupTray(me: Side, extra: (HTMLElement | null)[]): HTMLElement {
     const links = [...(ui.setup ?? new Map())].filter(([, k]) => k === 'L').map(([q]) => q);
     return h('div.setup-tray', { 'data-setup': 'tray' },
-      h('div.hint', 'Pick two of your cards to swap them, or drag one onto another.', h('span.kbd', ' Keyboard: arrows + Enter.')),
+      h('div.hint', t('game.setup.hint'), h('span.kbd', ` ${t('game.setup.keys')}`)),
       h('div.pool', cardFace({ owner: me, kind: 'L', boost: false, faceUp: false, onFirewall: false }, me), h('span.mono', `×${links.length}`),
         cardFace({ owner: me, kind: 'V', boost: false, faceUp: false, onFirewall: false }, me), h('span.mono', `×${8 - links.length}`)),
-      h('button.btn', { type: 'button', 'data-action': 'setup-random', on: { click: () => { ui.setup = shuffledArrangement(me); ui.setupPick = null; update(); } } }, 'Random'),
+      h('button.btn', { type: 'button', 'data-action': 'setup-random', on: { click: () => { ui.setup = shuffledArrangement(me); ui.setupPick = null; update(); } } }, t('game.setup.random')),
       h('button.btn.primary', {
         type: 'button', 'data-action': 'setup-confirm',
         on: { click: () => void send('setup', { links: [...links].sort((p, q) => squareIndex(p) - squareIndex(q)) }) },
-      }, 'Confirm'),
+      }, t('game.setup.confirm')),
       ...extra,
     );
   }
@@ -446,12 +450,12 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
         rows.push(h(`button.mv.s${e.side}`, {
           type: 'button', class: e.ply === shown - 1 ? 'cur' : '', 'data-ply': e.ply, disabled: !can,
           'aria-current': e.ply === shown - 1 ? 'step' : false,
-          title: `${nameOf(s, e.side)}, action ${e.ply + 1}`,
+          title: t('game.history.title', { name: nameOf(s, e.side), n: e.ply + 1 }),
           on: { click: () => { ui.browse = e.ply + 1 === n ? null : e.ply + 1; update(); } },
         }, e.action, e.revealed ? h('span.rev', ` {${e.revealed === 'link' ? 'L' : 'V'}}`) : null));
       }
     }
-    const box = h('div.moves', { 'data-history': '' }, rows.length ? rows : h('span.hint', { style: { gridColumn: '1 / -1' } }, 'no action yet'));
+    const box = h('div.moves', { 'data-history': '' }, rows.length ? rows : h('span.hint', { style: { gridColumn: '1 / -1' } }, t('game.history.none')));
     requestAnimationFrame(() => {
       const cur = box.querySelector<HTMLElement>('.cur');
       if (ui.browse !== null && cur) box.scrollTop = cur.offsetTop - box.clientHeight / 2;
@@ -463,24 +467,26 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   function statusLine(s: GameState, me: Side | null, view: ViewModel | null, myTurn: boolean): HTMLElement {
     let text = '';
     let mine = false;
-    if (s.status === 'open') text = me ? 'Waiting for an opponent' : 'Open game';
+    if (s.status === 'open') text = t(me ? 'game.status.waiting' : 'game.status.open');
     else if (s.status === 'setup') {
-      if (me && !s.setup[s.you as SideId]) { text = 'Set up your cards'; mine = true; }
-      else text = 'Players are setting up';
+      if (me && !s.setup[s.you as SideId]) { text = t('game.status.setup'); mine = true; }
+      else text = t('game.status.settingUp');
     } else if (s.status === 'playing' && view) {
-      if (me === null) text = `${nameOf(s, view.toMove)} to move`;
-      else if (view.toMove === me) { text = ui.sending ? 'Sending…' : myTurn ? 'Your turn' : 'Your turn…'; mine = true; }
-      else text = `${nameOf(s, view.toMove)} to move`;
+      if (me === null) text = t('game.status.toMove', { name: nameOf(s, view.toMove) });
+      else if (view.toMove === me) { text = t(ui.sending ? 'game.status.sending' : myTurn ? 'game.status.yourTurn' : 'game.status.yourTurnWait'); mine = true; }
+      else text = t('game.status.toMove', { name: nameOf(s, view.toMove) });
     }
     return h('div.status', { class: mine ? 'mine' : '', 'data-turn': mine ? 'me' : 'other' }, text);
   }
 
   function hint(myTurn: boolean): HTMLElement | null {
     if (!myTurn) return null;
-    if (ui.mode === 'NF') return h('div.hint', ui.nfFirst ? `404 NOT FOUND: pick the second card (first: ${ui.nfFirst})` : '404 NOT FOUND: pick two of your cards');
-    if (ui.mode) return h('div.hint', `${TERMINAL_NAMES[ui.mode]}: pick a highlighted square`, h('span.kbd', ' (Esc cancels)'));
-    if (ui.selected) return h('div.hint', `Card on ${ui.selected}: pick a destination`);
-    return h('div.hint', 'Move a card, or play a terminal card from your hand.');
+    // A card being played: what to click, and what the card does (seen on touch screens too).
+    const explain = ui.mode ? h('span.explain', { 'data-hint-explain': ui.mode }, ` ${cardExplanation(ui.mode)}`) : null;
+    if (ui.mode === 'NF') return h('div.hint', { 'data-hint': 'NF' }, ui.nfFirst ? t('game.hint.nf2', { card: cardName('NF'), square: ui.nfFirst }) : t('game.hint.nf1', { card: cardName('NF') }), explain);
+    if (ui.mode) return h('div.hint', { 'data-hint': ui.mode }, t('game.hint.card', { card: cardName(ui.mode) }), h('span.kbd', ` ${t('game.hint.escCancels')}`), explain);
+    if (ui.selected) return h('div.hint', t('game.hint.dest', { square: ui.selected }));
+    return h('div.hint', t('game.hint.pick'));
   }
 
   /** Status, offers, setup, the game's buttons, browsing and flipping: always on screen. */
@@ -492,49 +498,49 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     const confirm = (what: 'resign' | 'draw') => { ui.confirm = what; update(); el.querySelector<HTMLElement>(`[data-action="${what}-confirm"]`)?.focus(); };
     if (seated && s.status === 'open') {
       const link = `${app.origin}/game/${id}`;
-      controls.push(h('div.field.invite', h('span', 'invite link: send it to a friend'), h('div.row', h('input', { type: 'text', readonly: true, value: link, 'data-invite': '', 'aria-label': 'invite link', style: { flex: '1' } }),
+      controls.push(h('div.field.invite', h('span', t('game.invite.label')), h('div.row', h('input', { type: 'text', readonly: true, value: link, 'data-invite': '', 'aria-label': t('game.invite.aria'), style: { flex: '1' } }),
         h('button.btn.small', { type: 'button', 'data-action': 'copy-invite', on: { click: (e: Event) => {
           const b = e.currentTarget as HTMLButtonElement;
-          navigator.clipboard?.writeText(link).then(() => { b.textContent = 'Copied'; }, () => { b.textContent = 'Select and copy'; });
-        } } }, 'Copy'))));
+          navigator.clipboard?.writeText(link).then(() => { b.textContent = t('game.invite.copied'); }, () => { b.textContent = t('game.invite.selectCopy'); });
+        } } }, t('game.invite.copy')))));
     }
-    if (!seated && s.status === 'open') controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'join', on: { click: async () => { await send('join'); client.follow(id); } } }, 'Join this game'));
+    if (!seated && s.status === 'open') controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'join', on: { click: async () => { await send('join'); client.follow(id); } } }, t('game.join')));
     if (seated && (s.status === 'open' || s.status === 'setup' || (s.status === 'playing' && s.history.length < 2)))
-      controls.push(h('button.btn', { type: 'button', 'data-action': 'abort', on: { click: () => void send('abort') } }, 'Abort'));
+      controls.push(h('button.btn', { type: 'button', 'data-action': 'abort', on: { click: () => void send('abort') } }, t('game.abort')));
     let confirmBox: HTMLElement | null = null;
     if (seated && s.status === 'playing') {
       if (s.drawOffer === oppSide)
-        controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'draw-accept', on: { click: () => void send('draw_accept') } }, 'Accept draw'),
-          h('button.btn', { type: 'button', 'data-action': 'draw-decline', on: { click: () => void send('draw_decline') } }, 'Decline'));
-      else if (s.drawOffer === s.you) controls.push(h('button.btn', { type: 'button', disabled: true }, 'Draw offered'));
-      else controls.push(h('button.btn', { type: 'button', 'data-action': 'draw-offer', 'aria-expanded': ui.confirm === 'draw' ? 'true' : 'false', on: { click: () => confirm('draw') } }, 'Offer draw'));
-      controls.push(h('button.btn.danger', { type: 'button', 'data-action': 'resign', 'aria-expanded': ui.confirm === 'resign' ? 'true' : 'false', on: { click: () => confirm('resign') } }, 'Resign'));
+        controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'draw-accept', on: { click: () => void send('draw_accept') } }, t('game.draw.accept')),
+          h('button.btn', { type: 'button', 'data-action': 'draw-decline', on: { click: () => void send('draw_decline') } }, t('game.decline')));
+      else if (s.drawOffer === s.you) controls.push(h('button.btn', { type: 'button', disabled: true }, t('game.draw.offered')));
+      else controls.push(h('button.btn', { type: 'button', 'data-action': 'draw-offer', 'aria-expanded': ui.confirm === 'draw' ? 'true' : 'false', on: { click: () => confirm('draw') } }, t('game.draw.offer')));
+      controls.push(h('button.btn.danger', { type: 'button', 'data-action': 'resign', 'aria-expanded': ui.confirm === 'resign' ? 'true' : 'false', on: { click: () => confirm('resign') } }, t('game.resign')));
       const opp = oppSide ? s.players[oppSide] : null;
       if (opp && opp.connected === false && !opp.bot) {
-        const button = h('button.btn', { type: 'button', 'data-action': 'claim', title: `possible after ${((s.grace ?? 6000) / 100).toFixed(0)} s without a connection`, on: { click: () => void send('claim_win') } }, 'Claim win');
+        const button = h('button.btn', { type: 'button', 'data-action': 'claim', title: t('game.claim.title', { s: ((s.grace ?? 6000) / 100).toFixed(0) }), on: { click: () => void send('claim_win') } }, t('game.claim'));
         button.dataset.due = String(claimableAt(s, oppSide!) ?? 0);
         controls.push(button);
       }
       if (ui.confirm === 'resign')
-        confirmBox = h('div.confirm', { role: 'group', 'aria-label': 'resign?', 'data-confirm': 'resign' }, h('span', 'Resign this game?'),
-          h('button.btn.danger', { type: 'button', 'data-action': 'resign-confirm', on: { click: () => { ui.confirm = null; void send('resign'); } } }, 'Yes, resign'),
-          h('button.btn', { type: 'button', 'data-action': 'confirm-cancel', on: { click: () => { ui.confirm = null; update(); } } }, 'No'));
+        confirmBox = h('div.confirm', { role: 'group', 'aria-label': t('game.resign.aria'), 'data-confirm': 'resign' }, h('span', t('game.resign.ask')),
+          h('button.btn.danger', { type: 'button', 'data-action': 'resign-confirm', on: { click: () => { ui.confirm = null; void send('resign'); } } }, t('game.resign.yes')),
+          h('button.btn', { type: 'button', 'data-action': 'confirm-cancel', on: { click: () => { ui.confirm = null; update(); } } }, t('game.no')));
       else if (ui.confirm === 'draw' && !s.drawOffer)
-        confirmBox = h('div.confirm', { role: 'group', 'aria-label': 'offer a draw?', 'data-confirm': 'draw' }, h('span', `Offer ${opp?.name ?? 'your opponent'} a draw?`),
-          h('button.btn.primary', { type: 'button', 'data-action': 'draw-confirm', on: { click: () => { ui.confirm = null; void send('draw_offer'); } } }, 'Yes, offer'),
-          h('button.btn', { type: 'button', 'data-action': 'confirm-cancel', on: { click: () => { ui.confirm = null; update(); } } }, 'No'));
+        confirmBox = h('div.confirm', { role: 'group', 'aria-label': t('game.draw.aria'), 'data-confirm': 'draw' }, h('span', opp ? t('game.draw.ask', { name: opp.name }) : t('game.draw.askOpponent')),
+          h('button.btn.primary', { type: 'button', 'data-action': 'draw-confirm', on: { click: () => { ui.confirm = null; void send('draw_offer'); } } }, t('game.draw.yes')),
+          h('button.btn', { type: 'button', 'data-action': 'confirm-cancel', on: { click: () => { ui.confirm = null; update(); } } }, t('game.no')));
     }
-    if (ui.mode || ui.selected) controls.push(h('button.btn.small', { type: 'button', 'data-action': 'cancel', on: { click: () => { clearSelection(); update(); } } }, 'Cancel', h('span.kbd', ' (Esc)')));
+    if (ui.mode || ui.selected) controls.push(h('button.btn.small', { type: 'button', 'data-action': 'cancel', on: { click: () => { clearSelection(); update(); } } }, t('game.cancel'), h('span.kbd', ' (Esc)')));
 
     const drawNote = s.status === 'playing' && s.drawOffer && s.drawOffer !== s.you
-      ? h('div.banner', { 'data-draw-offer': s.drawOffer }, `${nameOf(s, s.drawOffer)} offers a draw.`) : null;
+      ? h('div.banner', { 'data-draw-offer': s.drawOffer }, t('game.draw.offers', { name: nameOf(s, s.drawOffer) })) : null;
     const declined = s.status === 'playing' && s.drawDeclined && s.drawDeclined !== s.you
-      ? h('div.banner', { 'data-draw-declined': s.drawDeclined }, `${nameOf(s, s.drawDeclined)} declined the draw.`) : null;
+      ? h('div.banner', { 'data-draw-declined': s.drawDeclined }, t('game.draw.declined', { name: nameOf(s, s.drawDeclined) })) : null;
     const readiness = s.status === 'setup' ? h('div.readiness', { 'data-readiness': '' },
       (['1', '2'] as SideId[]).map((sd) => h('span', { class: s.setup[sd] ? 'ok' : 'wait', 'data-ready': `${sd}-${s.setup[sd] ? 'yes' : 'no'}` },
-        sideDot(sd), ` ${me && String(me) === sd ? 'You' : nameOf(s, sd)}: ${s.setup[sd] ? 'ready' : 'setting up…'}`))) : null;
+        sideDot(sd), ` ${t(s.setup[sd] ? 'game.ready.yes' : 'game.ready.no', { name: me && String(me) === sd ? t('game.you') : nameOf(s, sd) })}`))) : null;
     const offline = client.state !== 'open' || !client.authenticated
-      ? h('div.banner', { 'data-offline-banner': '' }, 'Reconnecting… the game goes on at the server; your actions are sent when the connection is back.')
+      ? h('div.banner', { 'data-offline-banner': '' }, t('game.offline'))
       : null;
 
     // Browsing earlier positions and flipping the board.
@@ -546,16 +552,16 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     const goTo = (p: number | undefined) => { if (p === undefined) return; ui.browse = p >= plies ? null : p; clearSelection(); update(); };
     const nav = h('div.nav-row', { 'data-browse': '' },
       finished ? null : [
-        h('button.btn.small', { type: 'button', 'data-nav': 'first', 'aria-label': 'first position', disabled: avail.length === 0 || avail[0] >= shown, on: { click: () => goTo(avail[0]) } }, '«'),
-        h('button.btn.small', { type: 'button', 'data-nav': 'prev', 'aria-label': 'previous position', disabled: prevPly === undefined, on: { click: () => goTo(prevPly) } }, '◀'),
-        h('button.btn.small', { type: 'button', 'data-nav': 'next', 'aria-label': 'next position', disabled: ui.browse === null, on: { click: () => goTo(nextPly ?? plies) } }, '▶'),
-        h('button.btn.small', { type: 'button', 'data-nav': 'live', 'aria-label': 'back to the game', disabled: ui.browse === null, on: { click: () => goTo(plies) } }, '»'),
+        h('button.btn.small', { type: 'button', 'data-nav': 'first', 'aria-label': t('game.nav.first'), disabled: avail.length === 0 || avail[0] >= shown, on: { click: () => goTo(avail[0]) } }, '«'),
+        h('button.btn.small', { type: 'button', 'data-nav': 'prev', 'aria-label': t('game.nav.prev'), disabled: prevPly === undefined, on: { click: () => goTo(prevPly) } }, '◀'),
+        h('button.btn.small', { type: 'button', 'data-nav': 'next', 'aria-label': t('game.nav.next'), disabled: ui.browse === null, on: { click: () => goTo(nextPly ?? plies) } }, '▶'),
+        h('button.btn.small', { type: 'button', 'data-nav': 'live', 'aria-label': t('game.nav.live'), disabled: ui.browse === null, on: { click: () => goTo(plies) } }, '»'),
       ],
       h('span.grow'),
-      h('button.btn.small', { type: 'button', 'data-action': 'flip', 'aria-pressed': ui.flipped ? 'true' : 'false', on: { click: () => { ui.flipped = !ui.flipped; update(); } } }, '⇅ Flip', h('span.kbd', ' (f)')));
+      h('button.btn.small', { type: 'button', 'data-action': 'flip', 'aria-pressed': ui.flipped ? 'true' : 'false', on: { click: () => { ui.flipped = !ui.flipped; update(); } } }, `⇅ ${t('game.flip')}`, h('span.kbd', ' (f)')));
     const browseNote = browsing
       ? h('div.banner.browse', { 'data-browsing': ui.browse },
-        ui.browse === 0 ? 'The start position. ' : `The position after action ${ui.browse} of ${plies}. `, h('button.linkish', { type: 'button', 'data-action': 'back-to-game', on: { click: () => goTo(plies) } }, 'Back to the game'))
+        ui.browse === 0 ? t('game.browse.start') : t('game.browse.after', { n: ui.browse!, total: plies }), ' ', h('button.linkish', { type: 'button', 'data-action': 'back-to-game', on: { click: () => goTo(plies) } }, t('game.browse.back')))
       : null;
 
     return h('div.panel.ctl',
@@ -575,25 +581,31 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   }
 
   function movesPanel(s: GameState): HTMLElement {
-    return h('section.panel.moves-panel', { 'aria-label': 'actions' }, h('h2', 'Actions'), historyList(s));
+    return h('section.panel.moves-panel', { 'aria-label': t('game.actions.aria') }, h('h2', t('game.actions')), historyList(s));
   }
 
   function infoPanel(s: GameState, me: Side | null): HTMLElement {
+    const facts = [t(s.preset === 'official' ? 'game.preset.official' : 'game.preset.standard'), clockLabel(s.clock)];
+    if (s.opponent === 'computer') facts.push(t('game.info.computer', { level: s.level ?? '?' }));
+    facts.push(t(s.rated ? 'game.info.rated' : 'game.info.casual'));
     return h('div.panel.info', h('div.hint', { 'data-info': '' },
-      `${s.preset} · ${clockLabel(s.clock)}${s.opponent === 'computer' ? ` · computer level ${s.level ?? '?'}` : ''} · ${s.rated ? 'rated' : 'casual'} · `,
-      h('span.mono', id), me === null ? ' · spectating' : '',
-      h('span', { 'data-spectators': s.spectators }, s.spectators ? ` · ${s.spectators} watching` : '')));
+      `${facts.join(' · ')} · `,
+      h('span.mono', id), me === null ? ` · ${t('game.info.spectating')}` : '',
+      h('span', { 'data-spectators': s.spectators }, s.spectators ? ` · ${t('game.info.watching', { n: s.spectators })}` : '')),
+      renderLangSwitch());
   }
 
   function chatPanel(s: GameState, me: Side | null): HTMLElement {
-    chatInput.placeholder = me ? 'a message to your opponent' : 'a message to the other spectators';
+    chatInput.placeholder = t(me ? 'game.chat.placeholder' : 'game.chat.placeholderSpectators');
+    chatInput.setAttribute('aria-label', t('game.chat.input'));
+    chatSend.textContent = t('game.chat.send');
     const log = h('div.chat-log', { 'data-chat-log': '' },
       s.chat.length
         ? s.chat.map((l) => h('div.chat-line', { 'data-chat-from': l.side ?? 'spectator' },
           l.side ? sideDot(l.side) : null, h('b', ` ${l.from.name}: `), l.text))
-        : h('span.hint', me ? 'Players only: spectators have their own chat.' : 'Spectators only: the players do not see this chat.'));
+        : h('span.hint', t(me ? 'game.chat.playersOnly' : 'game.chat.spectatorsOnly')));
     requestAnimationFrame(() => (log.scrollTop = log.scrollHeight));
-    return h('section.panel.chat', { 'data-chat': me ? 'players' : 'spectators', 'aria-label': 'chat' }, h('h2', me ? 'Chat' : 'Spectators\' chat'), log, chatForm);
+    return h('section.panel.chat', { 'data-chat': me ? 'players' : 'spectators', 'aria-label': t('game.chat.aria') }, h('h2', t(me ? 'game.chat' : 'game.chat.spectators')), log, chatForm);
   }
 
   function endWords(s: GameState) {
@@ -603,27 +615,27 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
 
   function endPanel(s: GameState): HTMLElement {
     const r = s.result!;
-    const t = endWords(s);
+    const end = endWords(s);
     return h('div.endpanel', { 'data-end': r.reason },
-      h('div.result', t.headline),
-      h('div.reason', t.reason),
+      h('div.result', end.headline),
+      h('div.reason', end.reason),
       r.ratings ? h('div.hint', { 'data-rating-change': '' }, (['1', '2'] as SideId[]).map((sd) => {
         const d = r.ratings![sd].after - r.ratings![sd].before;
-        return `${s.players[sd]?.name ?? `side ${sd}`}: ${r.ratings![sd].after} (${d >= 0 ? '+' : ''}${d})`;
+        return t('game.end.rating', { name: nameOf(s, sd), rating: r.ratings![sd].after, change: `${d >= 0 ? '+' : ''}${d}` });
       }).join(' · ')) : null,
-      r.position ? h('div.hint', 'Every card is revealed on the board.') : null,
+      r.position ? h('div.hint', t('game.end.revealed')) : null,
       rematchNote(s),
       h('div.row',
-        s.status === 'finished' ? h('a.btn', { href: `/replay/${id}`, 'data-link': '', 'data-action': 'replay' }, 'Replay') : null,
+        s.status === 'finished' ? h('a.btn', { href: `/replay/${id}`, 'data-link': '', 'data-action': 'replay' }, t('game.end.replay')) : null,
         ...rematchControls(s),
-        h('a.btn', { href: '/', 'data-link': '' }, 'Home')));
+        h('a.btn', { href: '/', 'data-link': '' }, t('game.end.home'))));
   }
 
   function rematchNote(s: GameState): HTMLElement | null {
     const me = s.you;
     if (s.rematch.offer && s.rematch.offer !== me)
-      return h('div.banner', { 'data-rematch-offer': s.rematch.offer }, `${nameOf(s, s.rematch.offer)} asks for a rematch.`);
-    if (rematchDeclined && me !== 'spectator') return h('div.banner', { 'data-rematch-declined': '' }, 'Your opponent declined the rematch.');
+      return h('div.banner', { 'data-rematch-offer': s.rematch.offer }, t('game.rematch.asks', { name: nameOf(s, s.rematch.offer) }));
+    if (rematchDeclined && me !== 'spectator') return h('div.banner', { 'data-rematch-declined': '' }, t('game.rematch.declined'));
     return null;
   }
 
@@ -631,51 +643,52 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
   function rematchControls(s: GameState): (HTMLElement | null)[] {
     const r = s.rematch;
     if (r.next)
-      return [h('a.btn.primary', { href: `/game/${r.next}`, 'data-link': '', 'data-action': 'goto-rematch' }, s.you === 'spectator' ? 'Watch the rematch' : 'Go to the rematch')];
+      return [h('a.btn.primary', { href: `/game/${r.next}`, 'data-link': '', 'data-action': 'goto-rematch' }, t(s.you === 'spectator' ? 'game.rematch.watch' : 'game.rematch.go'))];
     if (s.you === 'spectator') return [];
     const opp: SideId = s.you === '1' ? '2' : '1';
     if (!s.players[opp]) return []; // nobody ever sat there
     if (r.offer === opp)
       return [
-        h('button.btn.primary', { type: 'button', 'data-action': 'rematch-accept', on: { click: () => void send('rematch') } }, 'Accept rematch'),
-        h('button.btn', { type: 'button', 'data-action': 'rematch-decline', on: { click: () => void send('rematch_decline') } }, 'Decline'),
+        h('button.btn.primary', { type: 'button', 'data-action': 'rematch-accept', on: { click: () => void send('rematch') } }, t('game.rematch.accept')),
+        h('button.btn', { type: 'button', 'data-action': 'rematch-decline', on: { click: () => void send('rematch_decline') } }, t('game.decline')),
       ];
-    if (r.offer === s.you) return [h('button.btn', { type: 'button', disabled: true, 'data-action': 'rematch-offered' }, 'Rematch offered…')];
-    return [h('button.btn.primary', { type: 'button', 'data-action': 'rematch', on: { click: () => void send('rematch') } }, 'Rematch')];
+    if (r.offer === s.you) return [h('button.btn', { type: 'button', disabled: true, 'data-action': 'rematch-offered' }, t('game.rematch.offered'))];
+    return [h('button.btn.primary', { type: 'button', 'data-action': 'rematch', on: { click: () => void send('rematch') } }, t('game.rematch'))];
   }
 
   function endOverlay(s: GameState): HTMLElement {
-    const t = endWords(s);
+    const end = endWords(s);
     const close = () => { ui.endSeen = true; update(); };
     return h('div.overlay', { 'data-overlay': 'end', on: { click: (e: Event) => { if (e.target === e.currentTarget) close(); } } },
-      h('div.panel.dialog.endpanel', { role: 'dialog', 'aria-label': 'game over' },
-        h('div.result', t.headline),
-        h('div.reason', t.reason),
+      h('div.panel.dialog.endpanel', { role: 'dialog', 'aria-label': t('game.end.aria') },
+        h('div.result', end.headline),
+        h('div.reason', end.reason),
         rematchNote(s),
-        h('div.row', h('button.btn', { type: 'button', 'data-action': 'see-board', on: { click: close } }, 'See the board'), ...rematchControls(s))));
+        h('div.row', h('button.btn', { type: 'button', 'data-action': 'see-board', on: { click: close } }, t('game.end.seeBoard')), ...rematchControls(s))));
   }
 
   function nfDialog(): HTMLElement {
     const s = client.game(id)!;
     const [a, b] = ui.nfPair!;
-    const t = buildTargets(s.legal ?? []);
-    const c = t.notFound.get(a)?.get(b);
+    const c = buildTargets(s.legal ?? []).notFound.get(a)?.get(b);
     const close = () => { clearSelection(); update(); };
     return h('div.overlay', { 'data-overlay': 'nf', on: { click: (e: Event) => { if (e.target === e.currentTarget) close(); } } },
-      h('div.panel.dialog', { role: 'dialog', 'aria-label': '404 NOT FOUND' },
-        h('h2', '404 NOT FOUND'),
-        h('p', `Cards on ${a} and ${b}: swap their identities, or keep them? Both become face down; your opponent only sees which two cards you chose.`),
+      h('div.panel.dialog', { role: 'dialog', 'aria-label': cardName('NF') },
+        h('h2', cardName('NF')),
+        h('p', t('game.nf.ask', { a, b })),
         h('div.row',
-          c?.swap ? h('button.btn.primary', { type: 'button', 'data-nf': 'swap', on: { click: () => void play(c.swap!) } }, 'Swap') : null,
-          c?.keep ? h('button.btn', { type: 'button', 'data-nf': 'keep', on: { click: () => void play(c.keep!) } }, 'Keep') : null,
-          h('button.btn', { type: 'button', on: { click: close } }, 'Cancel'))));
+          c?.swap ? h('button.btn.primary', { type: 'button', 'data-nf': 'swap', on: { click: () => void play(c.swap!) } }, t('game.nf.swap')) : null,
+          c?.keep ? h('button.btn', { type: 'button', 'data-nf': 'keep', on: { click: () => void play(c.keep!) } }, t('game.nf.keep')) : null,
+          h('button.btn', { type: 'button', on: { click: close } }, t('game.cancel')))));
   }
 
   update();
+  const offLang = onLangChange(update);
   return {
     el: page,
     update,
     dispose: () => {
+      offLang();
       document.removeEventListener('keydown', onKey);
       clearInterval(tick);
       document.title = 'rainet · Rai-Net Access Battlers';

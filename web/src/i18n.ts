@@ -76,6 +76,17 @@ export function t(key: Key, params?: Record<string, string | number>): string {
   return format(CATALOGUES[lang()][key] ?? en[key], params);
 }
 
+/**
+ * The text of `key` as nodes, with some placeholders filled by elements (a word in bold inside a
+ * sentence) and the others by strings.
+ */
+export function tNodes(key: Key, nodes: Record<string, Node>, params: Record<string, string | number> = {}): (string | Node)[] {
+  return t(key, params).split(/(\{\w+\})/).filter((part) => part !== '').map((part) => {
+    const m = /^\{(\w+)\}$/.exec(part);
+    return m && m[1] in nodes ? nodes[m[1]] : part;
+  });
+}
+
 /** The placeholders a text uses, sorted (for the catalogue test). */
 export function placeholders(text: string): string[] {
   return [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -2,6 +2,7 @@
 // learning), then custom game options, the live list of open games, games being played, your
 // recent games.
 import { h, svg, ICON } from './dom.ts';
+import { type Key, onLangChange, renderLangSwitch, t, tNodes } from './i18n.ts';
 import { type App, clockLabel, fetchJson } from './ui.ts';
 
 interface CreateForm {
@@ -13,16 +14,27 @@ interface CreateForm {
   rated: boolean; // against people only
 }
 
-const CLOCKS: [string, string][] = [
-  ['none', 'untimed'],
-  ['1+1', '1 min + 1 s'],
-  ['3+2', '3 min + 2 s'],
-  ['5+3', '5 min + 3 s'],
-  ['10+5', '10 min + 5 s'],
-  ['30+0', '30 min'],
-];
+const CLOCKS = ['none', '1+1', '3+2', '5+3', '10+5', '30+0'];
+
+/** A clock choice in words: "untimed", "3 min + 2 s", "30 min". */
+function clockChoice(spec: string): string {
+  if (spec === 'none') return t('clock.untimed');
+  const [m, s] = spec.split('+');
+  return s === '0' ? t('home.clock.min', { m }) : t('home.clock.minSec', { m, s });
+}
+
+/** What ended a game, or what state it is in, in words (unknown values as the server spells them). */
+function reasonWords(reason: string): string {
+  const k = `home.reason.${reason}`;
+  return k in REASONS ? t(k as Key) : reason.replace(/_/g, ' ');
+}
+const REASONS = Object.fromEntries(['four_links', 'four_viruses', 'no_progress', 'resign', 'agreement', 'time', 'abandoned', 'aborted', 'open', 'setup', 'playing', 'finished'].map((r) => [`home.reason.${r}`, true]));
 
 const form: CreateForm = { opponent: 'computer', level: 2, preset: 'standard', side: 'random', clock: 'none', rated: true };
+
+function presetWord(p: string): string {
+  return p === 'official' ? t('game.preset.official') : p === 'standard' ? t('game.preset.standard') : p;
+}
 
 export function clockOf(spec: string): { initial: number; increment: number } | null {
   if (spec === 'none') return null;
@@ -52,13 +64,13 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const archiveBox = h('div');
   const errBox = h('div.err-slot');
   const levelBox = h('div.field');
-  const ratedBox = h('label.field', h('span', 'rated'),
+  const ratedBox = h('label.field', h('span', t('home.form.rated')),
     h('input', { type: 'checkbox', checked: form.rated, 'data-field': 'rated', on: { change: (e: Event) => (form.rated = (e.target as HTMLInputElement).checked) } }));
   const seekBox = h('section.panel', { 'data-quick': '' });
 
   const renderLevel = () => {
     levelBox.replaceChildren(
-      h('span', 'computer level'),
+      h('span', t('home.form.level')),
       seg('level', form.level, [1, 2, 3, 4, 5].map((n) => [n, String(n)] as [number, string]), (v) => (form.level = v)),
     );
     levelBox.style.display = form.opponent === 'computer' ? '' : 'none';
@@ -80,7 +92,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
       client.follow(ack.game);
       app.navigate(`/game/${ack.game}`);
     } catch (e: any) {
-      error = `Could not create the game: ${e.message ?? e.code ?? e}`;
+      error = t('home.error.create', { error: e.message ?? e.code ?? e });
     } finally {
       busy = false;
       update();
@@ -89,16 +101,16 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
 
   const createForm = h(
     'form.create.panel',
-    { on: { submit: create }, 'aria-label': 'custom game' },
-    h('h2', 'Custom game'),
-    h('div.field', h('span', 'opponent'), seg('opponent', form.opponent, [['computer', 'computer'], ['open', 'open game'], ['invite', 'invite link']], (v) => { form.opponent = v; renderLevel(); })),
+    { on: { submit: create }, 'aria-label': t('home.custom.aria') },
+    h('h2', t('home.custom')),
+    h('div.field', h('span', t('home.form.opponent')), seg('opponent', form.opponent, [['computer', t('home.form.computer')], ['open', t('home.form.open')], ['invite', t('home.form.invite')]], (v) => { form.opponent = v; renderLevel(); })),
     levelBox,
     ratedBox,
-    h('div.field', h('span', 'rules'), seg('preset', form.preset, [['standard', 'standard'], ['official', 'official']], (v) => (form.preset = v))),
-    h('div.field', h('span', 'your side'), seg('side', form.side, [['random', 'random'], ['1', 'side 1 (first)'], ['2', 'side 2']], (v) => (form.side = v))),
-    h('label.field', h('span', 'clock'), h('select', { 'data-field': 'clock', on: { change: (e: Event) => (form.clock = (e.target as HTMLSelectElement).value) } },
-      CLOCKS.map(([v, l]) => h('option', { value: v, selected: v === form.clock }, l)))),
-    h('button.btn.primary', { type: 'submit', 'data-action': 'create' }, 'Create game'),
+    h('div.field', h('span', t('home.form.rules')), seg('preset', form.preset, [['standard', t('game.preset.standard')], ['official', t('game.preset.official')]], (v) => (form.preset = v))),
+    h('div.field', h('span', t('home.form.side')), seg('side', form.side, [['random', t('home.form.random')], ['1', t('home.form.side1')], ['2', t('home.form.side2')]], (v) => (form.side = v))),
+    h('label.field', h('span', t('home.form.clock')), h('select', { 'data-field': 'clock', on: { change: (e: Event) => (form.clock = (e.target as HTMLSelectElement).value) } },
+      CLOCKS.map((v) => h('option', { value: v, selected: v === form.clock }, clockChoice(v))))),
+    h('button.btn.primary', { type: 'submit', 'data-action': 'create' }, t('home.create')),
   );
 
   let playing: any[] | null = null;
@@ -123,8 +135,8 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const poll = setInterval(refresh, 5000);
 
   // What ended a game, once: "aborted" is both a status and a reason.
-  const outcome = (g: any) => (g.reason && g.reason !== g.status && g.reason !== g.result ? g.reason.replace(/_/g, ' ') : '');
-  const names = (g: any) => `${g.players?.['1']?.name ?? '—'} vs ${g.players?.['2']?.name ?? '—'}`;
+  const outcome = (g: any) => (g.reason && g.reason !== g.status && g.reason !== g.result ? reasonWords(g.reason) : '');
+  const names = (g: any) => t('home.vs', { a: g.players?.['1']?.name ?? '—', b: g.players?.['2']?.name ?? '—' });
 
   let recentAsked = false;
   let recentOf = client.player?.id; // whose games `recent` lists (a login changes the player)
@@ -135,65 +147,65 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     updateSeek();
     const lobby = client.lobby;
     openBox.replaceChildren(
-      !lobby ? h('div.empty', 'connecting…') : lobby.length === 0 ? h('div.empty', 'No open games. Create one!') :
-        h('table.games', h('thead', h('tr', h('th', 'creator'), h('th', 'rules'), h('th', 'clock'), h('th', 'side'), h('th', ''))),
+      !lobby ? h('div.empty', t('home.connecting')) : lobby.length === 0 ? h('div.empty', t('home.open.none')) :
+        h('table.games', h('thead', h('tr', h('th', t('home.col.creator')), h('th', t('home.form.rules')), h('th', t('home.form.clock')), h('th', t('home.col.side')), h('th', ''))),
           h('tbody', lobby.map((g) => {
             const mine = g.creator?.id === client.player?.id;
             return h('tr', { 'data-open-game': g.game },
-              h('td', g.creator?.name ?? '?', g.creator?.rating ? h('span.rating', ` ${g.creator.rating}`) : null, g.rated ? null : h('span.tag', 'casual')), h('td', g.preset), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? 'random' : `creator plays ${g.side}`),
-              h('td', mine ? h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, 'yours') :
-                h('button.btn.small.primary', { type: 'button', 'data-join': g.game, on: { click: () => join(g.game) } }, 'Join')));
+              h('td', g.creator?.name ?? '?', g.creator?.rating ? h('span.rating', ` ${g.creator.rating}`) : null, g.rated ? null : h('span.tag', t('game.info.casual'))), h('td', presetWord(g.preset)), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? t('home.form.random') : t('home.col.creatorPlays', { n: g.side })),
+              h('td', mine ? h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, t('home.open.yours')) :
+                h('button.btn.small.primary', { type: 'button', 'data-join': g.game, on: { click: () => join(g.game) } }, t('home.join'))));
           }))),
     );
     playingBox.replaceChildren(
-      playing === null ? h('div.empty', 'loading…') : playing.length === 0 ? h('div.empty', 'No game is being played right now.') :
-        h('table.games', h('tbody', playing.map((g) => h('tr', h('td', names(g)), h('td', g.preset), h('td', h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '', 'data-watch': g.game }, 'Watch')))))),
+      playing === null ? h('div.empty', t('home.loading')) : playing.length === 0 ? h('div.empty', t('home.playing.none')) :
+        h('table.games', h('tbody', playing.map((g) => h('tr', h('td', names(g)), h('td', presetWord(g.preset)), h('td', h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '', 'data-watch': g.game }, t('home.watch'))))))),
     );
     // Unfinished games the server remembers for this player, then the recent ones not already shown.
     const unfinished = client.myGames;
     const listed = new Set(unfinished.map((g) => g.game));
     const rest = (recent ?? []).filter((g) => !listed.has(g.game));
     recentBox.replaceChildren(
-      unfinished.length ? h('div', h('div.hint', 'Unfinished:'), h('div.row', unfinished.map((g) => h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '', 'data-unfinished': g.game }, `${g.game} (${g.status})`)))) : '',
-      recent === null ? h('div.empty', 'loading…') : rest.length === 0 ? (unfinished.length ? '' : h('div.empty', 'No games yet.')) :
+      unfinished.length ? h('div', h('div.hint', t('home.unfinished')), h('div.row', unfinished.map((g) => h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '', 'data-unfinished': g.game }, t('home.unfinished.game', { game: g.game, status: reasonWords(g.status) }))))) : '',
+      recent === null ? h('div.empty', t('home.loading')) : rest.length === 0 ? (unfinished.length ? '' : h('div.empty', t('home.recent.none'))) :
         h('table.games', h('tbody', rest.map((g) => h('tr', { 'data-recent': g.game },
-          h('td', names(g)), h('td.mono', g.result ?? g.status), h('td', outcome(g)),
-          h('td', g.status === 'finished' ? h('a.btn.small', { href: `/replay/${g.game}`, 'data-link': '' }, 'Replay') : h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, 'Open')))))),
+          h('td', names(g)), h('td.mono', g.result ?? reasonWords(g.status)), h('td', outcome(g)),
+          h('td', g.status === 'finished' ? h('a.btn.small', { href: `/replay/${g.game}`, 'data-link': '' }, t('game.end.replay')) : h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, t('home.openGame'))))))),
     );
     updateArchive();
   }
 
   function updateArchive(): void {
     archiveBox.replaceChildren(
-      archive === null ? h('div.empty', 'loading…') : archive.length === 0 ? h('div.empty', 'No finished game yet.') :
+      archive === null ? h('div.empty', t('home.loading')) : archive.length === 0 ? h('div.empty', t('home.archive.none')) :
         h('table.games', h('tbody', archive.map((g) => h('tr', { 'data-archive': g.game },
           h('td', names(g)), h('td.mono', g.result ?? '—'), h('td', outcome(g)),
-          h('td', h('a.btn.small', { href: `/replay/${g.game}`, 'data-link': '', 'data-replay-link': g.game }, 'Replay')))))),
+          h('td', h('a.btn.small', { href: `/replay/${g.game}`, 'data-link': '', 'data-replay-link': g.game }, t('game.end.replay'))))))),
     );
   }
 
   type Kind = { preset: string; clock: { initial: number; increment: number } | null; rated: boolean };
   const seek = (kind: Kind) => {
     error = '';
-    client.seek(kind).catch((e: any) => { error = `Could not seek: ${e.message ?? e.code}`; update(); });
+    client.seek(kind).catch((e: any) => { error = t('home.error.seek', { error: e.message ?? e.code }); update(); });
   };
-  const kindLabel = (k: Kind) => `${k.preset} · ${clockLabel(k.clock)}${k.rated ? '' : ' · casual'}`;
+  const kindLabel = (k: Kind) => [presetWord(k.preset), clockLabel(k.clock), k.rated ? null : t('game.info.casual')].filter(Boolean).join(' · ');
 
   const seekMine = () => seek({ preset: form.preset, clock: clockOf(form.clock), rated: form.rated });
   function updateSeek(): void {
     const mine = client.seeking;
     const pools = client.lobbySeeks;
     quickCard.replaceChildren(...(mine
-      ? [h('span.big-title', { 'data-seeking': '' }, 'Looking for an opponent…'), h('span.big-sub', kindLabel(mine)),
-        h('button.btn', { type: 'button', 'data-action': 'unseek', on: { click: () => void client.unseek().catch(() => undefined) } }, 'Cancel')]
+      ? [h('span.big-title', { 'data-seeking': '' }, t('home.seek.looking')), h('span.big-sub', kindLabel(mine)),
+        h('button.btn', { type: 'button', 'data-action': 'unseek', on: { click: () => void client.unseek().catch(() => undefined) } }, t('game.cancel'))]
       : [h('button.big-btn', { type: 'button', 'data-action': 'seek', on: { click: seekMine } }, svg(ICON.bolt, 'icon big-icon'),
-        h('span.big-title', 'Quick pairing'), h('span.big-sub', `Meet the next player who wants ${kindLabel({ preset: form.preset, clock: clockOf(form.clock), rated: form.rated })}`))]));
+        h('span.big-title', t('home.quick')), h('span.big-sub', t('home.quick.sub', { kind: kindLabel({ preset: form.preset, clock: clockOf(form.clock), rated: form.rated }) })))]));
     seekBox.replaceChildren(
-      h('h2', 'Players waiting'),
-      pools.length === 0 ? h('div.hint', 'Nobody is waiting right now.') :
+      h('h2', t('home.waiting')),
+      pools.length === 0 ? h('div.hint', t('home.waiting.none')) :
         h('table.games', h('tbody', pools.map((k: any, i: number) => h('tr', { 'data-seek-pool': i },
-          h('td', `${k.players} waiting`), h('td', kindLabel(k)),
-          h('td', mine ? null : h('button.btn.small', { type: 'button', 'data-seek-join': i, on: { click: () => seek({ preset: k.preset, clock: k.clock ?? null, rated: !!k.rated }) } }, 'Play')))))),
+          h('td', t('home.waiting.n', { n: k.players })), h('td', kindLabel(k)),
+          h('td', mine ? null : h('button.btn.small', { type: 'button', 'data-seek-join': i, on: { click: () => seek({ preset: k.preset, clock: k.clock ?? null, rated: !!k.rated }) } }, t('home.play'))))))),
     );
   }
 
@@ -203,7 +215,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
       client.follow(game);
       app.navigate(`/game/${game}`);
     } catch (e: any) {
-      error = `Could not join: ${e.message ?? e.code}`;
+      error = t('home.error.join', { error: e.message ?? e.code });
       update();
     }
   };
@@ -211,26 +223,28 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const quickCard = h('div.big-card');
   const hero = h('section.hero', { 'aria-labelledby': 'hero-title' },
     h('div.hero-text',
-      h('h1#hero-title', 'Rai-Net Access Battlers'),
-      h('p.lead', 'A two-player game of bluff and deduction. Each side has eight cards, four ', h('b.l', 'links'), ' and four ', h('b.v', 'viruses'),
-        ', that look alike to the opponent. Collect four links (take them, or run your own into the opponent\'s server) and you win; take four viruses and you lose.')),
+      h('h1#hero-title', t('home.title')),
+      h('p.lead', tNodes('home.lead', { links: h('b.l', t('home.lead.links')), viruses: h('b.v', t('home.lead.viruses')) })),
+      renderLangSwitch()),
     h('div.big-actions',
       h('div.big-card', h('button.big-btn.primary', { type: 'button', 'data-action': 'play-computer', on: { click: () => void create(null, 'computer') } },
-        svg(ICON.cpu, 'icon big-icon'), h('span.big-title', 'Play the computer'), h('span.big-sub', 'Starts at once; pick its level below'))),
+        svg(ICON.cpu, 'icon big-icon'), h('span.big-title', t('home.computer')), h('span.big-sub', t('home.computer.sub')))),
       h('div.big-card', h('button.big-btn', { type: 'button', 'data-action': 'play-friend', on: { click: () => void create(null, 'invite') } },
-        svg(ICON.friend, 'icon big-icon'), h('span.big-title', 'Play a friend'), h('span.big-sub', 'Get an invite link to send'))),
+        svg(ICON.friend, 'icon big-icon'), h('span.big-title', t('home.friend')), h('span.big-sub', t('home.friend.sub')))),
       quickCard,
       h('div.big-card', h('a.big-btn.learn', { href: '/learn', 'data-link': '', 'data-action': 'learn' },
-        svg(ICON.book, 'icon big-icon'), h('span.big-title', 'Learn to play'), h('span.big-sub', 'The rules and a short tutorial on a real board')))),
+        svg(ICON.book, 'icon big-icon'), h('span.big-title', t('nav.learn')), h('span.big-sub', t('home.learn.sub'))))),
     errBox);
   update();
   const el = h('main.home', hero, h('div.lobby',
     h('div.col', createForm, seekBox),
     h('div.col',
-      h('section.panel', h('h2', 'Open games'), openBox),
-      h('section.panel', h('h2', 'Your games'), recentBox),
-      h('section.panel', h('h2', 'Being played'), playingBox),
-      h('section.panel', h('h2', 'Recently finished'), archiveBox),
+      h('section.panel', h('h2', t('home.open')), openBox),
+      h('section.panel', h('h2', t('home.recent')), recentBox),
+      h('section.panel', h('h2', t('home.playing')), playingBox),
+      h('section.panel', h('h2', t('home.archive')), archiveBox),
     )));
-  return { el, update, dispose: () => { clearInterval(poll); client.followLobby(false); } };
+  // Another language: the home page is drawn again (the form's choices are kept in `form`).
+  const offLang = onLangChange(() => app.navigate(location.pathname));
+  return { el, update, dispose: () => { offLang(); clearInterval(poll); client.followLobby(false); } };
 }

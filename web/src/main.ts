@@ -4,7 +4,7 @@ import { renderAccountPage } from './accountpage.ts';
 import { Client } from './client.ts';
 import { h, svg, ICON } from './dom.ts';
 import { renderGamePage } from './gamepage.ts';
-import { lang } from './i18n.ts';
+import { lang, onLangChange, t } from './i18n.ts';
 import { renderLobby } from './lobby.ts';
 import { renderLeaderboard, renderPlayerPage } from './playerspages.ts';
 import { renderReplayPage } from './replaypage.ts';
@@ -47,7 +47,7 @@ const app: App = {
 
 function header(): void {
   const s = client.state;
-  const label = s === 'open' ? (client.authenticated ? 'online' : 'connecting…') : s === 'reconnecting' ? 'reconnecting…' : s === 'connecting' ? 'connecting…' : 'offline';
+  const label = t(s === 'open' ? (client.authenticated ? 'conn.online' : 'conn.connecting') : s === 'reconnecting' ? 'conn.reconnecting' : s === 'connecting' ? 'conn.connecting' : 'conn.offline');
   connBox.textContent = label;
   connBox.className = `conn ${s === 'open' && !client.authenticated ? 'connecting' : s}`;
   connBox.dataset.conn = s === 'open' && client.authenticated ? 'online' : s;
@@ -67,16 +67,24 @@ function route(): void {
   else if (/^\/rules\/?$/.test(path)) screen = renderRulesPage();
   else if ((m = path.match(/^\/learn(?:\/([a-z]+))?\/?$/))) screen = renderTutorial(app, m[1]);
   else screen = renderLobby(app);
-  const nav = (href: string, key: string, text: string) => h('a.nav', { href, 'data-link': '', 'data-nav': key, 'aria-current': path.startsWith(href) ? 'page' : false }, text);
-  root.replaceChildren(
-    h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'),
-      h('nav.links', { 'aria-label': 'site' }, nav('/learn', 'learn', 'Learn'), nav('/rules', 'rules', 'Rules'), nav('/leaderboard', 'leaderboard', 'Leaderboard')),
-      meBox, h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': 'account and settings', title: 'account and settings' }, svg(ICON.gear)), connBox),
-    screen.el,
-  );
+  root.replaceChildren(topBar(path), screen.el);
   header();
   window.scrollTo(0, 0);
 }
+
+/** The header: the logo, the site's links, the player, the account link, the connection. */
+function topBar(path: string): HTMLElement {
+  const nav = (href: string, key: string, text: string) => h('a.nav', { href, 'data-link': '', 'data-nav': key, 'aria-current': path.startsWith(href) ? 'page' : false }, text);
+  return h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'),
+    h('nav.links', { 'aria-label': t('nav.site') }, nav('/learn', 'learn', t('nav.learnShort')), nav('/rules', 'rules', t('nav.rules')), nav('/leaderboard', 'leaderboard', t('nav.leaderboard'))),
+    meBox, h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': t('nav.account'), title: t('nav.account') }, svg(ICON.gear)), connBox);
+}
+
+// Another language: the header is drawn again (each screen redraws itself).
+onLangChange(() => {
+  root.querySelector('header.top')?.replaceWith(topBar(location.pathname));
+  header();
+});
 
 // Links marked data-link navigate inside the app.
 document.addEventListener('click', (ev) => {

@@ -4,6 +4,7 @@ import { actionSquares, parseAction } from './actions.ts';
 import { renderBoard } from './board.ts';
 import { h } from './dom.ts';
 import { endText } from './endtext.ts';
+import { type Key, onLangChange, t } from './i18n.ts';
 import { type App, clockLabel, fetchJson, renderHand, renderStack, sideDot } from './ui.ts';
 import { type Side, parseView, squareIndex } from './view.ts';
 
@@ -11,7 +12,8 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
   const el = h('main.game-main');
   let record: any = null;
   let positions: string[] = [];
-  let error = '';
+  // An error as a catalogue key and its parameters, so that a language switch translates it too.
+  let error: { key: Key; params?: Record<string, string> } | null = null;
   let ply = 0;
   let bottom: Side = 1;
 
@@ -36,25 +38,25 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
   fetchJson(`/api/games/${encodeURIComponent(id)}`)
     .then((r) => {
       record = r;
-      if (r.status !== 'finished') error = 'This game is not finished: it can be replayed once it is over.';
+      if (r.status !== 'finished') error = { key: 'replay.notFinished' };
       // The server sends the engine's position after every ply: the client applies no rules.
       else if (Array.isArray(r.positions) && r.positions.length === r.actions.length + 1) positions = r.positions;
-      else error = 'The server sent no positions for this game.';
+      else error = { key: 'replay.noPositions' };
     })
-    .catch((e) => (error = e.status === 404 ? `Game ${id} does not exist.` : `Could not load the game: ${e.message}`))
+    .catch((e) => (error = e.status === 404 ? { key: 'game.unknown', params: { id } } : { key: 'replay.loadError', params: { error: e.message } }))
     .finally(update);
 
   function update(): void {
     if (!record || error) {
-      el.replaceChildren(h('div.panel', error ? h('div.banner.err', { 'data-error': '' }, error) : h('div.empty', 'loading…'),
-        record && record.status !== 'finished' ? h('p', h('a', { href: `/game/${id}`, 'data-link': '' }, 'Go to the game')) : null,
-        h('p', h('a', { href: '/', 'data-link': '' }, '← home'))));
+      el.replaceChildren(h('div.panel', error ? h('div.banner.err', { 'data-error': '' }, t(error.key, error.params)) : h('div.empty', t('home.loading')),
+        record && record.status !== 'finished' ? h('p', h('a', { href: `/game/${id}`, 'data-link': '' }, t('replay.goToGame'))) : null,
+        h('p', h('a', { href: '/', 'data-link': '' }, t('game.home')))));
       return;
     }
     const v = parseView(positions[ply]);
     const actions: string[] = record.actions;
     const lastAction = ply > 0 ? parseAction(actions[ply - 1]) : null;
-    const nameOf = (side: Side | string) => record.players?.[side]?.name ?? `side ${side}`;
+    const nameOf = (side: Side | string) => record.players?.[side]?.name ?? t('game.side', { n: side });
     const board = renderBoard(v, {
       bottom, me: null, names: { 1: nameOf(1), 2: nameOf(2) },
       last: lastAction ? actionSquares(lastAction) : [],
@@ -62,8 +64,8 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     });
     const top: Side = bottom === 1 ? 2 : 1;
     const bar = (side: Side, where: string) => h('div.player-bar', { class: where, 'data-player': side },
-      h('div.bar-head', h('span.name', sideDot(side), h('span.pname', nameOf(side)))),
-      h('div.bar-cards', renderHand(v, side), renderStack(v.stacks[side - 1], side, null)));
+      h('div.bar-head', h('span.name', sideDot(side), h('span.pname', nameOf(side))), h('span.grow'), renderStack(v.stacks[side - 1], side, null)),
+      h('div.bar-cards', renderHand(v, side)));
     // What a VIRUS CHECKER showed, read from the position after it (as the live game shows it).
     const revealed = (j: number): string => {
       const a = parseAction(actions[j]);
@@ -85,33 +87,36 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     }
     const moves = h('div.moves', { 'data-history': '' }, rows);
     const nav = h('div.replay-nav',
-      h('button.btn.small', { type: 'button', 'data-nav': 'first', 'aria-label': 'first', on: { click: () => go(0) } }, '«'),
-      h('button.btn.small', { type: 'button', 'data-nav': 'prev', 'aria-label': 'previous', on: { click: () => go(ply - 1) } }, '◀'),
-      h('input', { type: 'range', min: 0, max: positions.length - 1, value: ply, 'aria-label': 'action number', on: { input: (e: Event) => go(Number((e.target as HTMLInputElement).value)) } }),
-      h('button.btn.small', { type: 'button', 'data-nav': 'next', 'aria-label': 'next', on: { click: () => go(ply + 1) } }, '▶'),
-      h('button.btn.small', { type: 'button', 'data-nav': 'last', 'aria-label': 'last', on: { click: () => go(positions.length - 1) } }, '»'),
-      h('button.btn.small', { type: 'button', 'data-nav': 'flip', on: { click: () => { bottom = bottom === 1 ? 2 : 1; update(); } } }, '⇅ Flip'));
+      h('button.btn.small', { type: 'button', 'data-nav': 'first', 'aria-label': t('game.nav.first'), on: { click: () => go(0) } }, '«'),
+      h('button.btn.small', { type: 'button', 'data-nav': 'prev', 'aria-label': t('game.nav.prev'), on: { click: () => go(ply - 1) } }, '◀'),
+      h('input', { type: 'range', min: 0, max: positions.length - 1, value: ply, 'aria-label': t('replay.slider'), on: { input: (e: Event) => go(Number((e.target as HTMLInputElement).value)) } }),
+      h('button.btn.small', { type: 'button', 'data-nav': 'next', 'aria-label': t('game.nav.next'), on: { click: () => go(ply + 1) } }, '▶'),
+      h('button.btn.small', { type: 'button', 'data-nav': 'last', 'aria-label': t('replay.nav.last'), on: { click: () => go(positions.length - 1) } }, '»'),
+      h('button.btn.small', { type: 'button', 'data-nav': 'flip', on: { click: () => { bottom = bottom === 1 ? 2 : 1; update(); } } }, `⇅ ${t('game.flip')}`));
     const who = ply > 0 ? nameOf((ply - 1) % 2 === 0 ? 1 : 2) : '';
     const winner = record.result === '1-0' ? '1' : record.result === '0-1' ? '2' : null;
-    const t = endText({ result: { result: record.result ?? null, winner, reason: record.reason ?? '' }, names: { '1': nameOf(1), '2': nameOf(2) }, you: 'spectator', lastAction: actions.at(-1) ?? null, position: record.position });
+    const end = endText({ result: { result: record.result ?? null, winner, reason: record.reason ?? '' }, names: { '1': nameOf(1), '2': nameOf(2) }, you: 'spectator', lastAction: actions.at(-1) ?? null, position: record.position });
     el.replaceChildren(h('div.game.replay', { 'data-replay': id, 'data-ply': ply },
       h('div.zone-board', board),
       h('div.zone-top', bar(top, 'top')),
       h('div.zone-ctl', h('div.panel.ctl',
-        h('div.endpanel', h('div.result', t.headline), h('div.reason', t.reason),
-          h('div.hint', `${record.preset} · ${clockLabel(record.clock)} · replay, every identity shown`)),
-        h('div.status', { 'data-replay-ply': ply }, ply > 0 ? `Action ${ply} of ${actions.length}: ${who} ${actions[ply - 1].split(' ')[0]}${revealed(ply - 1)}` : `Start position (${actions.length} actions)`),
+        h('div.endpanel', h('div.result', end.headline), h('div.reason', end.reason),
+          h('div.hint', [t(record.preset === 'official' ? 'game.preset.official' : 'game.preset.standard'), clockLabel(record.clock), t('replay.shown')].join(' · '))),
+        h('div.status', { 'data-replay-ply': ply }, ply > 0
+          ? t('replay.ply', { n: ply, total: actions.length, name: who, action: `${actions[ply - 1].split(' ')[0]}${revealed(ply - 1)}` })
+          : t('replay.start', { total: actions.length })),
         nav,
-        h('div.hint.kbd', '← → step · Home/End · f flips the board'))),
-      h('div.zone-more', h('section.panel.moves-panel', { 'aria-label': 'actions' }, h('h2', 'Actions'), moves),
-        h('div.panel.info', h('div.row', h('a.btn.small', { href: `/api/games/${id}/record`, download: `rainet-${id}.txt`, 'data-action': 'download-record' }, 'Download record'),
-          h('a.btn.small', { href: '/', 'data-link': '' }, 'Home')))),
+        h('div.hint.kbd', t('replay.keys')))),
+      h('div.zone-more', h('section.panel.moves-panel', { 'aria-label': t('game.actions.aria') }, h('h2', t('game.actions')), moves),
+        h('div.panel.info', h('div.row', h('a.btn.small', { href: `/api/games/${id}/record`, download: `rainet-${id}.txt`, 'data-action': 'download-record' }, t('replay.download')),
+          h('a.btn.small', { href: '/', 'data-link': '' }, t('game.end.home'))))),
       h('div.zone-bottom', bar(bottom, 'bottom'))));
     const cur = moves.querySelector<HTMLElement>('.cur');
     requestAnimationFrame(() => { if (cur) moves.scrollTop = cur.offsetTop - moves.clientHeight / 2; else moves.scrollTop = 0; });
   }
 
   update();
-  return { el, update: () => {}, dispose: () => document.removeEventListener('keydown', onKey) };
+  const offLang = onLangChange(update);
+  return { el, update: () => {}, dispose: () => { offLang(); document.removeEventListener('keydown', onKey); } };
 }
 

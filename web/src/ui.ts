@@ -1,6 +1,8 @@
 // Shared pieces of the screens: the app context, terminal-card hands, stacks, player bars.
 import type { Client } from './client.ts';
-import { h, svg, ICON } from './dom.ts';
+import { h } from './dom.ts';
+import { TERMINAL_KINDS, cardExplanation, handCardContent } from './cards.ts';
+import { t } from './i18n.ts';
 import { cardFace } from './board.ts';
 import { type Hand, type Side, type StackCard, type ViewModel, stackCounts } from './view.ts';
 
@@ -14,13 +16,6 @@ export interface App {
 
 export type TerminalKind = 'LB' | 'FW' | 'VC' | 'NF';
 
-export const TERMINAL_NAMES: Record<TerminalKind, string> = {
-  LB: 'LINE BOOST',
-  FW: 'FIRE WALL',
-  VC: 'VIRUS CHECKER',
-  NF: '404 NOT FOUND',
-};
-const TERMINAL_ICONS: Record<TerminalKind, string> = { LB: ICON.boost, FW: ICON.wall, VC: ICON.check, NF: ICON.notfound };
 
 /** Where each terminal card of a side is: in hand, on the board (LB/FW), or used (VC/NF). */
 export function terminalStates(v: ViewModel | null, side: Side): Record<TerminalKind, { state: 'hand' | 'board' | 'used'; square?: string }> {
@@ -38,9 +33,16 @@ export function terminalStates(v: ViewModel | null, side: Side): Record<Terminal
   };
 }
 
+/** What playing a card does now, for a card the player can play (its state decides: attach or take back). */
+export function playText(k: TerminalKind, st: { state: 'hand' | 'board' | 'used'; square?: string }): string {
+  if (k === 'LB' || k === 'FW') return t(st.state === 'board' ? (`game.card.play.${k}.board` as const) : (`game.card.play.${k}.hand` as const), { square: st.square ?? '' });
+  return t(`game.card.play.${k}` as const);
+}
+
 /**
- * The row of terminal cards of one side. For the player, cards with legal targets are buttons that
- * enter a targeting mode.
+ * The row of terminal cards of one side: each with its picture, translated name and where it is; its
+ * explanation (and, when the player can play it, what playing it does) as tooltip and accessible
+ * description. For the player, cards with legal targets are buttons that enter a targeting mode.
  */
 export function renderHand(
   v: ViewModel | null,
@@ -51,18 +53,19 @@ export function renderHand(
   return h(
     'div.hand',
     { 'data-hand': side },
-    (['LB', 'FW', 'VC', 'NF'] as TerminalKind[]).map((k) => {
+    TERMINAL_KINDS.map((k) => {
       const st = states[k];
-      const where = st.state === 'board' ? ` on ${st.square}` : st.state === 'used' ? ' (used)' : '';
-      // The accessible name starts with the visible text ("LB @d2"), then says it in full.
-      const label = `${k}${st.state === 'board' ? ` @${st.square}` : ''}: ${TERMINAL_NAMES[k]}${where}`;
       const cls = ['tcard', st.state === 'used' ? 'used' : '', st.state === 'board' ? 'onboard' : '', opts.active === k ? 'active' : ''].join(' ');
-      const content = [svg(TERMINAL_ICONS[k]), h('span', k), st.state === 'board' ? h('span.where', `@${st.square}`) : null];
+      const enabled = !!opts.interactive && (opts.enabled?.(k) ?? false);
+      // The accessible name is the visible text (name, where); the explanation is the description.
+      const explain = enabled ? `${cardExplanation(k)} ${playText(k, st)}` : cardExplanation(k);
+      const descId = `tcard-desc-${side}-${k}`;
+      const content = [...handCardContent(k, st.state, st.square, 'mini'), h('span', { id: descId, hidden: true, 'data-tcard-desc': k }, explain)];
+      const attrs = { class: cls, 'data-tcard': k, title: explain, 'aria-describedby': descId };
       if (opts.interactive) {
-        const enabled = opts.enabled?.(k) ?? false;
-        return h('button', { type: 'button', class: cls, 'data-tcard': k, title: label, 'aria-label': label, 'aria-pressed': opts.active === k ? 'true' : 'false', disabled: !enabled, on: { click: () => opts.onPick?.(k) } }, content);
+        return h('button', { ...attrs, type: 'button', 'aria-pressed': opts.active === k ? 'true' : 'false', disabled: !enabled, on: { click: () => opts.onPick?.(k) } }, content);
       }
-      return h('span', { class: cls, 'data-tcard': k, title: label, 'aria-label': label }, content);
+      return h('span', attrs, content);
     }),
   );
 }
@@ -72,11 +75,11 @@ export function renderStack(cards: StackCard[], holder: Side, me: Side | null): 
   const ordered = [...cards].sort((a, b) => Number(a.escaped) - Number(b.escaped));
   return h(
     'div.stack',
-    { 'data-stack': holder, title: 'captured cards and own escaped cards' },
-    h('span.lbl', 'stack'),
+    { 'data-stack': holder, title: t('game.stack.title') },
+    h('span.lbl', t('game.stack')),
     ordered.length
       ? ordered.map((c) => cardFace({ owner: c.owner, kind: c.kind, boost: false, faceUp: false, onFirewall: false }, me, c.escaped ? 'escaped' : ''))
-      : h('span.count', 'empty'),
+      : h('span.count', t('game.stack.empty')),
     ordered.length ? h('span.count', `${n.L}L ${n.V}V${n.X ? ` ${n.X}?` : ''}`) : null,
   );
 }
@@ -92,7 +95,7 @@ export async function fetchJson(url: string): Promise<any> {
 }
 
 export function clockLabel(c: { initial: number; increment: number } | null | undefined): string {
-  if (!c) return 'untimed';
+  if (!c) return t('clock.untimed');
   const min = c.initial / 6000;
   const inc = c.increment / 100;
   const m = Number.isInteger(min) ? String(min) : min.toFixed(1);
