@@ -122,8 +122,9 @@ std::uint32_t Ismcts::concealedChoice(const InfoSet& knowledge, std::uint32_t mo
     const CardFeatures& w = learnedModel().weights;
     const Node& root = nodes_[0];
     const double top = nodes_[mostVisited].visits;
-    // A won position is played straight: hiding would only delay the win (and against random,
-    // hiding's links kept off the exits turned won games into long ones decided by captures).
+    // A position the search rates as leaning our way is played straight: hiding would only delay
+    // the win (against random, links kept off the exits turned won games into long ones that
+    // were decided by captures, and lost by a fourth virus).
     if (nodes_[mostVisited].reward / top >= config_.concealBelow) return mostVisited;
     std::uint32_t best = mostVisited;
     double bestScore = -1e18;

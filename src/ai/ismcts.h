@@ -33,7 +33,7 @@ struct SearchConfig {
     double concealment = 0.0;
     double concealWindow = 0.6;
     // Hiding only while the most visited child's mean reward is below this (the game is open);
-    // above it the most visited child is played.
+    // at or above it the most visited child is played.
     double concealBelow = 0.6;
     // Arrangements uniformly over the 70 (nothing for a reader's setup prior to learn) rather
     // than greedy's mix (links in front and on both wings a little more often).
