@@ -15,6 +15,7 @@
 
 #include "server/game_room.h"
 #include "server/hub.h"
+#include "server/ids.h"
 
 using namespace rainet;
 using namespace rainet::server;
@@ -43,6 +44,7 @@ struct Server {
         Config c;
         c.db = ":memory:";
         c.testMode = true;
+        c.identitiesPerMinute = 0;  // one address makes every guest here: no per-address limit
         return c;
     }();
     Hub hub{io, *store, time, *ids, metrics, config};
@@ -56,6 +58,7 @@ struct Server {
 struct Session {
     std::shared_ptr<FuzzClient> client = std::make_shared<FuzzClient>();
     std::optional<store::PlayerRow> player;
+    std::string tokenHash;
 };
 
 void dispatch(Server& s, Session& who, std::string_view text) {
@@ -63,12 +66,19 @@ void dispatch(Server& s, Session& who, std::string_view text) {
     auto* m = std::get_if<protocol::ClientMessage>(&parsed);
     if (!m) return;
     if (!who.player && m->type != MsgType::Hello) return;
+    // As WsSession does: a new guest is stored before its first message that needs a row.
+    if (who.player && !who.player->id && Hub::needsStoredPlayer(m->type) &&
+        s.hub.storeGuest(*who.player, who.tokenHash, "fuzz"))
+        return;
     switch (m->type) {
         case MsgType::Hello: {
             if (who.player) return;
             if (auto id = s.hub.hello(m->token, m->name)) {
+                auto text = s.hub.welcome(*id);
+                if (!text) return;
                 who.player = id->player;
-                who.client->send(s.hub.welcome(*id));
+                who.tokenHash = hashToken(id->token);
+                who.client->send(std::move(*text));
             }
             return;
         }
@@ -99,8 +109,8 @@ void dispatch(Server& s, Session& who, std::string_view text) {
             break;
     }
     auto room = s.hub.open(m->game);
-    if (!room) return;
-    room->run([c = who.client, p = *who.player, msg = *m](GameRoom& r) { r.handle(c, p, msg); });
+    if (!room || !*room) return;
+    (*room)->run([c = who.client, p = *who.player, msg = *m](GameRoom& r) { r.handle(c, p, msg); });
 }
 
 }  // namespace

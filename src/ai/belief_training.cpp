@@ -35,7 +35,10 @@ std::pair<bool, bool> sidesOf(const Record& game, const std::string& cardsOf) {
 }  // namespace
 
 void addSamples(const Record& game, int stride, BeliefDataset& data, const std::string& cardsOf) {
-    const auto [one, two] = sidesOf(game, cardsOf);
+    // Plain variables, not a structured binding: the lambda below captures them (clang 14, which
+    // builds the fuzz targets, cannot capture bindings).
+    const auto sides = sidesOf(game, cardsOf);
+    const bool one = sides.first, two = sides.second;
     if (!one && !two) return;
     // Escapes, by identity (Enter is played from the square the card stands on).
     if (auto start = game.initialPosition(); start.ok()) {
@@ -93,7 +96,11 @@ BeliefScore scoreBelief(const std::vector<Record>& games, int ply, Evidence evid
                         const EvidenceModel* model, const std::string& cardsOf) {
     BeliefScore score;
     for (const Record& game : games) {
-        const auto [one, two] = sidesOf(game, cardsOf);
+        // Plain variables, not a structured binding: the lambda below captures them (clang 14,
+        // which
+        // builds the fuzz targets, cannot capture bindings).
+        const auto sides = sidesOf(game, cardsOf);
+        const bool one = sides.first, two = sides.second;
         if (!one && !two) continue;
         replayWithKnowledge(game, [&](const Position& pos, const InfoSet* k) {
             if (pos.ply() < ply) return true;

@@ -81,6 +81,26 @@ Result<Hub::Identity> Hub::hello(const std::string& token, const std::string& na
     return Error{"store: no free identity"};
 }
 
+bool Hub::needsStoredPlayer(protocol::MsgType t) {
+    using protocol::MsgType;
+    switch (t) {
+        case MsgType::Hello:
+        case MsgType::Login:
+        case MsgType::Logout:
+        case MsgType::Watch:
+        case MsgType::Resume:
+        case MsgType::Leave:
+        case MsgType::LobbySubscribe:
+        case MsgType::LobbyUnsubscribe:
+        case MsgType::Ping:
+        case MsgType::Unseek:
+        case MsgType::Register:  // stores the guest itself, unless the username is taken
+            return false;
+        default:
+            return true;
+    }
+}
+
 std::optional<Hub::Refusal> Hub::storeGuest(store::PlayerRow& p, const std::string& tokenHash,
                                             const std::string& address) {
     if (config_.identitiesPerMinute)

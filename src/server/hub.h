@@ -59,6 +59,9 @@ class Hub {
         std::string message;
     };
     // Stores a new guest (sets `p.id`), under the limit on new identities per client address.
+    // Messages that need the sender stored in the database (a seat, a name, a chat line, an
+    // account): before them a new guest is stored with storeGuest.
+    static bool needsStoredPlayer(protocol::MsgType t);
     std::optional<Refusal> storeGuest(store::PlayerRow& p, const std::string& tokenHash,
                                       const std::string& address);
     // The player's games that are not over, for welcome.

@@ -51,27 +51,6 @@ constexpr std::size_t kMaxHeaderBytes = 16384;       // an HTTP header block (el
 
 class WsSession;
 
-// Messages that need the sender stored in the database (a seat, a name, a chat line, an account):
-// before them a new guest is stored (Hub::hello).
-bool needsStoredPlayer(MsgType t) {
-    switch (t) {
-        case MsgType::Hello:
-        case MsgType::Login:
-        case MsgType::Logout:
-        case MsgType::Watch:
-        case MsgType::Resume:
-        case MsgType::Leave:
-        case MsgType::LobbySubscribe:
-        case MsgType::LobbyUnsubscribe:
-        case MsgType::Ping:
-        case MsgType::Unseek:
-        case MsgType::Register:  // stores the guest itself, unless the username is taken
-            return false;
-        default:
-            return true;
-    }
-}
-
 // What the network side shares: the sessions alive (for shutdown), the connection caps and the
 // trusted proxies.
 struct Registry {
@@ -219,7 +198,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         if (!player_ && m.type != MsgType::Hello && m.type != MsgType::Login)
             return fail(ErrorCode::NotAuthenticated, "say hello first", m.id, m.game);
         // A new guest is stored only once it does something that needs a row (Hub::hello).
-        if (player_ && !player_->id && needsStoredPlayer(m.type)) {
+        if (player_ && !player_->id && Hub::needsStoredPlayer(m.type)) {
             if (auto no = hub_.storeGuest(*player_, tokenHash_, ip_))
                 return fail(no->code, no->message, m.id, m.game);
         }
