@@ -57,6 +57,8 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
             spec.budget.movetime = std::chrono::milliseconds(value);
         } else if (key == "conceal" && searches) {
             spec.concealment = static_cast<double>(value) / 100.0;
+        } else if (key == "concealbelow" && searches) {
+            spec.concealBelow = static_cast<double>(value) / 100.0;
         } else {
             return Error{"player '" + text + "': unknown option '" + key + "'"};
         }
@@ -95,6 +97,7 @@ Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t
         if (auto* search = dynamic_cast<StrongBot*>(bot.get())) {
             SearchConfig c = search->config();
             if (spec.concealment) c.concealment = *spec.concealment;
+            if (spec.concealBelow) c.concealBelow = *spec.concealBelow;
             if (spec.evidence) c.evidence = *spec.evidence;
             search->configure(c);
         }

@@ -108,6 +108,8 @@ TEST(Arena, SearchOptionsOfTreeSearchBots) {
     EXPECT_EQ(*a->evidence, Evidence::Learned);
     EXPECT_FALSE(parsePlayerSpec("strong").value().concealment.has_value());
     EXPECT_FALSE(parsePlayerSpec("greedy:conceal=15").ok());  // greedy does not search
+    EXPECT_DOUBLE_EQ(*parsePlayerSpec("strong:concealbelow=101").value().concealBelow, 1.01);
+    EXPECT_FALSE(parsePlayerSpec("greedy:concealbelow=60").ok());
     EXPECT_FALSE(parsePlayerSpec("strong:belief=psychic").ok());
     EXPECT_FALSE(parsePlayerSpec("random:belief=learned").ok());
     // The options reach the bot: a uniform belief plays differently from the learned one.

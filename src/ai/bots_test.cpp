@@ -140,6 +140,40 @@ TEST(Bots, ConcealmentPrefersMovesThatRevealLess) {
     EXPECT_GT(differ, 0);
 }
 
+TEST(Bots, FavourablePositionsArePlayedWithoutHiding) {
+    // Hiding among near-equal moves only while the game is open: where the most visited action
+    // leans our way (mean reward >= concealBelow), the answer is that action. Before, a heavy
+    // hiding weight (and 0.15 as well) swapped it for a move that read less like its card's
+    // identity: against random, links kept off the exits, won games dragged on and ended by
+    // capturing a fourth virus.
+    SearchConfig plain = strongConfig();
+    plain.concealment = 0.0;
+    SearchConfig hiding = strongConfig();
+    hiding.concealment = 5.0;
+    hiding.concealWindow = 0.0;
+    int favourable = 0, open = 0, openDiffer = 0;
+    forRandomPositions(4, 33, [&](const Position& pos, const InfoSet& k) {
+        if (pos.ply() % 3 != 1 || pos.legalActions().size() < 2) return;
+        Budget budget;
+        budget.nodes = 150;
+        Rng r1(8), r2(8);
+        const SearchResult a = Ismcts(plain).search(k, budget, r1, nullptr);
+        const SearchResult b = Ismcts(hiding).search(k, budget, r2, nullptr);
+        EXPECT_EQ(a.value, b.value);  // the same search; only the final choice may differ
+        if (a.value >= strongConfig().concealBelow) {
+            EXPECT_EQ(toString(b.best), toString(a.best))
+                << "value " << a.value << " in " << pos.toString();
+            ++favourable;
+        } else {
+            openDiffer += !(a.best == b.best);
+            ++open;
+        }
+    });
+    EXPECT_GT(favourable, 10);
+    EXPECT_GT(open, 10);
+    EXPECT_GT(openDiffer, 0);  // hiding still acts in open positions
+}
+
 TEST(Bots, DeterministicGivenSeed) {
     for (const char* name : {"greedy", "strong", "level1", "level3"}) {
         std::vector<Action> runs[2];

@@ -122,6 +122,10 @@ std::uint32_t Ismcts::concealedChoice(const InfoSet& knowledge, std::uint32_t mo
     const CardFeatures& w = learnedModel().weights;
     const Node& root = nodes_[0];
     const double top = nodes_[mostVisited].visits;
+    // A position the search rates as leaning our way is played straight: hiding would only delay
+    // the win (against random, links kept off the exits turned won games into long ones that
+    // were decided by captures, and lost by a fourth virus).
+    if (nodes_[mostVisited].reward / top >= config_.concealBelow) return mostVisited;
     std::uint32_t best = mostVisited;
     double bestScore = -1e18;
     for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i) {
@@ -265,6 +269,7 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
         const Node& b = nodes_[best];
         if (c.visits > b.visits || (c.visits == b.visits && c.reward > b.reward)) best = i;
     }
+    if (nodes_[best].visits > 0) result.value = nodes_[best].reward / nodes_[best].visits;
     if (config_.concealment > 0 && nodes_[best].visits > 0) best = concealedChoice(knowledge, best);
     result.best = nodes_[best].action;
     result.bestLine = principalLine();

@@ -18,20 +18,23 @@
 namespace rainet::ai {
 
 struct SearchConfig {
-    std::uint64_t iterations = 2000;          // default when the budget gives no limit
-    std::uint64_t maxIterations = 0;          // a cap whatever the budget (levels); 0 = none
-    std::chrono::milliseconds maxMovetime{0}; // a cap on the time per action (levels); 0 = none
-    int rolloutDepth = 12;                    // plies of heuristic rollout before the evaluation
-    double exploration = 0.5;                 // UCB1 constant (rewards in [0, 1])
-    double priorWeight = 0.3;                 // progressive-bias weight of the action prior
-    double rolloutNoise = 0.25;               // probability of a random action in rollouts
-    Evidence evidence = Evidence::Heuristic;  // the belief's behavioural evidence
+    std::uint64_t iterations = 2000;           // default when the budget gives no limit
+    std::uint64_t maxIterations = 0;           // a cap whatever the budget (levels); 0 = none
+    std::chrono::milliseconds maxMovetime{0};  // a cap on the time per action (levels); 0 = none
+    int rolloutDepth = 12;                     // plies of heuristic rollout before the evaluation
+    double exploration = 0.5;                  // UCB1 constant (rewards in [0, 1])
+    double priorWeight = 0.3;                  // progressive-bias weight of the action prior
+    double rolloutNoise = 0.25;                // probability of a random action in rollouts
+    Evidence evidence = Evidence::Heuristic;   // the belief's behavioural evidence
     // Type hiding at the root: among the children visited at least `concealWindow` times as often
     // as the most visited, the answer maximizes visits / most - concealment * leak, where leak is
     // how far the action moves a reader's log-odds (the learned belief model) towards the acting
     // card's true identity (negative when it misleads). 0 = the most visited child.
     double concealment = 0.0;
     double concealWindow = 0.6;
+    // Hiding only while the most visited child's mean reward is below this (the game is open);
+    // at or above it the most visited child is played.
+    double concealBelow = 0.6;
     // Arrangements uniformly over the 70 (nothing for a reader's setup prior to learn) rather
     // than greedy's mix (links in front and on both wings a little more often).
     bool uniformSetups = false;
@@ -43,6 +46,7 @@ struct SearchResult {
     std::uint64_t iterations = 0;
     std::uint64_t plies = 0;  // actions simulated, tree and rollouts
     std::vector<Action> bestLine;
+    double value = 0.5;  // mean reward of the most visited root child (0.5 with no iteration)
 };
 
 class Ismcts {
