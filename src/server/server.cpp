@@ -22,6 +22,7 @@
 #include "server/archive.h"
 #include "server/config.h"
 #include "server/game_room.h"
+#include "server/hex_digit.h"
 #include "server/hub.h"
 #include "server/log.h"
 #include "server/static_files.h"
@@ -449,16 +450,10 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
 };
 
 std::string percentDecode(std::string_view s) {
-    auto hexValue = [](char c) {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
-    };
     std::string out;
     for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '%' && i + 2 < s.size() && hexValue(s[i + 1]) >= 0 && hexValue(s[i + 2]) >= 0) {
-            out += static_cast<char>(hexValue(s[i + 1]) * 16 + hexValue(s[i + 2]));
+        if (s[i] == '%' && i + 2 < s.size() && hexDigit(s[i + 1]) >= 0 && hexDigit(s[i + 2]) >= 0) {
+            out += static_cast<char>(hexDigit(s[i + 1]) * 16 + hexDigit(s[i + 2]));
             i += 2;
         } else {
             out += s[i] == '+' ? ' ' : s[i];

@@ -3,18 +3,12 @@
 #include <algorithm>
 #include <vector>
 
+#include "server/hex_digit.h"
 #include "store/database.h"
 
 namespace rainet::server {
 namespace fs = std::filesystem;
 namespace {
-
-int hexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
 
 // The segments of `path` decoded once, or nothing when any of them is refused (see the header).
 // A trailing '/' yields a last empty segment.
@@ -30,7 +24,7 @@ std::optional<std::vector<std::string>> segmentsOf(std::string_view path) {
         }
         if (c == '%') {
             if (i + 2 >= path.size()) return std::nullopt;  // truncated escape
-            const int hi = hexValue(path[i + 1]), lo = hexValue(path[i + 2]);
+            const int hi = hexDigit(path[i + 1]), lo = hexDigit(path[i + 2]);
             if (hi < 0 || lo < 0) return std::nullopt;
             c = static_cast<char>(hi * 16 + lo);
             i += 2;
