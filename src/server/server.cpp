@@ -941,7 +941,7 @@ int serve(const Config& config) {
         runIo();
         for (auto& t : threads) t.join();
         // Commits still queued are made (and their callbacks posted) while the executors exist.
-        store->stopWriter();
+        store->stopThreads();
         logEvent("stopped");
     }
     return status;
