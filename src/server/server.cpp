@@ -643,11 +643,19 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             hub_.advanceTime(intParam(query, "cs", 0, 0, 100000000));
             return respond(req, http::status::ok, "text/plain", "ok\n");
         }
-        // Test mode: the store fails on demand (?fail=1) or works again (?fail=0).
-        if (req.method() == http::verb::post && path == "/api/test/store" &&
-            hub_.config().testMode) {
-            hub_.store().injectFaults(queryParam(query, "fail") == "1");
-            return respond(req, http::status::ok, "text/plain", "ok\n");
+        // Test mode: the store fails on demand (?fail=1) or works again (?fail=0); its reads
+        // are slow on demand (?delay_reads=MS; 0 releases them). GET: the reads held now.
+        if (path == "/api/test/store" && hub_.config().testMode) {
+            if (req.method() == http::verb::get)
+                return respond(req, http::status::ok, json,
+                               Json{{"reads_delayed", hub_.store().readsDelayed()}}.dump());
+            if (req.method() == http::verb::post) {
+                if (const std::string ms = queryParam(query, "delay_reads"); !ms.empty())
+                    hub_.store().delayReads(intParam(query, "delay_reads", 0, 0, 600000));
+                else
+                    hub_.store().injectFaults(queryParam(query, "fail") == "1");
+                return respond(req, http::status::ok, "text/plain", "ok\n");
+            }
         }
         // Test mode: the next message handled in=connection|game|bot|http throws.
         if (req.method() == http::verb::post && path == "/api/test/throw" &&
@@ -682,51 +690,81 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             const std::string after = queryParam(query, "after");
             auto key = parseGameCursor(after);
             if (!after.empty() && !key) return badCursor(req);
-            return answer(req, gameListJson(hub_.store(), queryParam(query, "player"), status, key,
-                                            intParam(query, "per_page", 20, 1, 100)));
+            return fromStore(req, [player = queryParam(query, "player"), status, key,
+                                   n = intParam(query, "per_page", 20, 1, 100)](store::Store& s) {
+                return listed(gameListJson(s, player, status, key, n));
+            });
         }
         if (path.rfind("/api/games/", 0) == 0 && path.ends_with("/record")) {
             const std::string id = path.substr(11, path.size() - 11 - 7);
-            auto r = gameRecordText(hub_.store(), id);
-            if (!r) return internal(req, r.error());
-            if (!*r) return respond(req, http::status::not_found, json, R"({"error":"no_record"})");
-            return respond(req, http::status::ok, "text/plain; charset=utf-8", std::move(**r),
-                           "attachment; filename=\"rainet-" + id + ".txt\"");
+            return fromStore(req, [id](store::Store& s) {
+                auto r = gameRecordText(s, id);
+                if (!r) return StoreAnswer::failed(r.error());
+                if (!*r)
+                    return StoreAnswer{http::status::not_found, "application/json",
+                                       R"({"error":"no_record"})"};
+                return StoreAnswer{http::status::ok, "text/plain; charset=utf-8", std::move(**r),
+                                   "attachment; filename=\"rainet-" + id + ".txt\""};
+            });
         }
-        if (path.rfind("/api/games/", 0) == 0) {
-            auto r = gameRecordJson(hub_.store(), path.substr(11));
-            if (!r) return internal(req, r.error());
-            if (*r) return respond(req, http::status::ok, json, std::move(**r));
-            return respond(req, http::status::not_found, json, R"({"error":"unknown_game"})");
-        }
+        if (path.rfind("/api/games/", 0) == 0)
+            return fromStore(req, [id = path.substr(11)](store::Store& s) {
+                return found(gameRecordJson(s, id), R"({"error":"unknown_game"})");
+            });
         if (path == "/api/leaderboard") {
             if (!firstPage(query)) return badPage(req);
             const std::string after = queryParam(query, "after");
             auto key = parseRankCursor(after);
             if (!after.empty() && !key) return badCursor(req);
-            return answer(
-                req, leaderboardJson(hub_.store(), key, intParam(query, "per_page", 20, 1, 100)));
+            return fromStore(req,
+                             [key, n = intParam(query, "per_page", 20, 1, 100)](store::Store& s) {
+                                 return listed(leaderboardJson(s, key, n));
+                             });
         }
-        if (path.rfind("/api/players/", 0) == 0) {
-            auto r = playerProfileJson(hub_.store(), path.substr(13));
-            if (!r) return internal(req, r.error());
-            if (*r) return respond(req, http::status::ok, json, std::move(**r));
-            return respond(req, http::status::not_found, json, R"({"error":"unknown_player"})");
-        }
+        if (path.rfind("/api/players/", 0) == 0)
+            return fromStore(req, [id = path.substr(13)](store::Store& s) {
+                return found(playerProfileJson(s, id), R"({"error":"unknown_player"})");
+            });
         if (path.rfind("/api/", 0) == 0)
             return respond(req, http::status::not_found, json, R"({"error":"not_found"})");
         serveStatic(req, path);
     }
 
-    // The store failed: 500, logged, nothing said about what is stored.
-    void internal(const http::request<http::string_body>& req, const Error& e) {
-        logEvent("store_error", {{"message", e.message}});
-        respond(req, http::status::internal_server_error, "application/json",
-                R"({"error":"internal"})");
+    // An answer read from the store, made on a reader thread.
+    struct StoreAnswer {
+        http::status status;
+        const char* type;
+        std::string body;
+        std::string disposition = {};
+        // The store failed: 500, logged, nothing said about what is stored.
+        static StoreAnswer failed(const Error& e) {
+            logEvent("store_error", {{"message", e.message}});
+            return {http::status::internal_server_error, "application/json",
+                    R"({"error":"internal"})"};
+        }
+    };
+    static StoreAnswer listed(Result<std::string> r) {
+        if (!r) return StoreAnswer::failed(r.error());
+        return {http::status::ok, "application/json", std::move(*r)};
     }
-    void answer(const http::request<http::string_body>& req, Result<std::string> r) {
-        if (!r) return internal(req, r.error());
-        respond(req, http::status::ok, "application/json", std::move(*r));
+    static StoreAnswer found(store::Lookup<std::string> r, const char* unknown) {
+        if (!r) return StoreAnswer::failed(r.error());
+        if (!*r) return {http::status::not_found, "application/json", unknown};
+        return {http::status::ok, "application/json", std::move(**r)};
+    }
+    // Reads on the store's reader threads (a slow archive page holds no network thread), then
+    // answers on this session's strand. The session reads its next request only after answering
+    // this one: one store job per HTTP connection at most.
+    template <class Read>
+    void fromStore(const http::request<http::string_body>& req, Read read) {
+        auto request = std::make_shared<http::request<http::string_body>>(req);
+        hub_.store().read([self = shared_from_this(), request, read = std::move(read)]() mutable {
+            auto answer = std::make_shared<StoreAnswer>(read(self->hub_.store()));
+            asio::post(self->stream_.get_executor(), [self, request, answer] {
+                self->respond(*request, answer->status, answer->type, std::move(answer->body),
+                              answer->disposition);
+            });
+        });
     }
     // Listings are paged by cursor (`after`); `page` is accepted as 1 only (the first page), so
     // that links made before cursors keep working and no page is read by skipping rows.
