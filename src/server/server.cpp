@@ -138,20 +138,49 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         }
         std::string text = beast::buffers_to_string(buf_.data());
         buf_.consume(buf_.size());
-        // The connection's top: an exception fails this connection only (closed 1011), logged
-        // once; the server and everyone else go on.
-        try {
+        guarded([&] {
             if (hub_.takeTestThrow(Hub::TestThrow::Connection))
                 throw std::runtime_error("test: thrown on demand in a connection");
             handle(text);
+        });
+        if (!closing_ && !waiting_) doRead();
+    }
+
+    // The connection's top: an exception fails this connection only (closed 1011), logged
+    // once; the server and everyone else go on.
+    template <class F>
+    void guarded(F f) {
+        try {
+            f();
         } catch (const std::exception& e) {
             ++hub_.metrics().connectionsFailed;
             logEvent("connection_exception",
                      {{"player", player_ ? player_->publicId : ""}, {"message", e.what()}});
             closeNow(websocket::close_code::internal_error, "server error", false);
-            return;
         }
-        if (!closing_) doRead();
+    }
+
+    // Runs `job` on the store's reader threads (`write`: on its writer thread, in order with
+    // every other write), then `then(result)` on this session's strand. The session reads no
+    // further message meanwhile: its messages keep their order, no network thread waits for the
+    // database, and a connection has at most one store job queued.
+    template <class Job, class Then>
+    void viaStore(bool write, Job job, Then then) {
+        waiting_ = true;
+        auto run = [self = shared_from_this(), job = std::move(job),
+                    then = std::move(then)]() mutable {
+            auto result = std::make_shared<decltype(job())>(job());
+            asio::post(self->ws_.get_executor(), [self, then = std::move(then), result]() mutable {
+                self->waiting_ = false;
+                if (self->closing_ || self->finished_) return;
+                self->guarded([&] { then(*result); });
+                if (!self->closing_ && !self->waiting_) self->doRead();
+            });
+        };
+        if (write)
+            hub_.store().write(std::move(run));
+        else
+            hub_.store().read(std::move(run));
     }
 
     void reply(std::string text, std::optional<ErrorCode> code = std::nullopt) {
@@ -207,21 +236,38 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         switch (m.type) {
             case MsgType::Hello: {
                 if (player_) return fail(ErrorCode::BadMessage, "hello was already said", m.id);
-                // A store failure answers `internal` and changes nothing: the client keeps its
-                // token and says hello again (never a new guest in place of the player).
-                auto who = hub_.hello(m.token, m.name);
-                auto text = who ? hub_.welcome(*who) : Result<std::string>(who.error());
-                if (!text) {
-                    logEvent("store_error", {{"message", text.error().message}});
-                    return fail(ErrorCode::Internal,
+                // Read off the network threads; on the writer thread when it may rename the
+                // player (a token and a name).
+                const bool renames = !m.token.empty() && !m.name.empty();
+                using Welcome = std::pair<Hub::Identity, std::string>;
+                return viaStore(
+                    renames,
+                    [&hub = hub_, token = m.token, name = m.name]() -> Result<Welcome> {
+                        auto who = hub.hello(token, name);
+                        if (!who) return who.error();
+                        auto text = hub.welcome(*who);
+                        if (!text) return text.error();
+                        return Welcome{std::move(*who), std::move(*text)};
+                    },
+                    [this, id = m.id](Result<Welcome>& r) {
+                        // A store failure answers `internal` and changes nothing: the client
+                        // keeps its token and says hello again (never a new guest in place of
+                        // the player).
+                        if (!r) {
+                            logEvent("store_error", {{"message", r.error().message}});
+                            return fail(
+                                ErrorCode::Internal,
                                 "the server could not read or store your identity; say hello again",
-                                m.id);
-                }
-                player_ = who->player;
-                token_ = who->token;
-                tokenHash_ = hashToken(token_);
-                timer_.cancel();
-                return reply(std::move(*text));
+                                id);
+                        }
+                        if (player_)
+                            return fail(ErrorCode::BadMessage, "hello was already said", id);
+                        player_ = r->first.player;
+                        token_ = r->first.token;
+                        tokenHash_ = hashToken(token_);
+                        timer_.cancel();
+                        reply(std::move(r->second));
+                    });
             }
             case MsgType::Register:
             case MsgType::Login: {
@@ -244,37 +290,53 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                     hub_.login(ip_, m.username, m.password, std::move(done));
                 return;
             }
-            case MsgType::Logout: {
-                if (auto e = hub_.logout(token_)) {
-                    logEvent("store_error", {{"message", e->message}});
-                    return fail(ErrorCode::Internal, "the logout could not be stored", m.id);
-                }
-                logEvent("logout", {{"player", player_->publicId}});
-                dropIdentity();
-                awaitHello();
-                return reply(protocol::renderAck(m.id));
-            }
+            case MsgType::Logout:
+                return viaStore(
+                    true, [&hub = hub_, token = token_] { return hub.logout(token); },
+                    [this, id = m.id](const std::optional<Error>& e) {
+                        if (e) {
+                            logEvent("store_error", {{"message", e->message}});
+                            return fail(ErrorCode::Internal, "the logout could not be stored", id);
+                        }
+                        if (!player_) return reply(protocol::renderAck(id));
+                        logEvent("logout", {{"player", player_->publicId}});
+                        dropIdentity();
+                        awaitHello();
+                        reply(protocol::renderAck(id));
+                    });
             case MsgType::Create: {
                 if (rooms_.size() >= kMaxGamesPerConnection)
                     return fail(ErrorCode::BadMessage,
                                 "too many games on one connection; leave some", m.id);
-                // The creator follows the game: tracked so that closing unsubscribes it.
-                if (auto room = hub_.create(self, *player_, m)) rooms_[room->id()] = room;
-                return;
+                // The creator follows the game: tracked so that closing unsubscribes it. Stored
+                // on the writer thread.
+                return viaStore(
+                    true, [&hub = hub_, self, p = *player_, m] { return hub.create(self, p, m); },
+                    [this](const std::shared_ptr<GameRoom>& room) {
+                        if (room) rooms_[room->id()] = room;
+                    });
             }
             case MsgType::Rename: {
                 // Seats already taken keep the name they were taken with; new games use this one.
                 if (player_->kind == "account")
                     return fail(ErrorCode::BadMessage, "an account is named after its username",
                                 m.id);
-                if (auto e = hub_.store().renamePlayer(player_->id, m.name)) {
-                    logEvent("store_error", {{"message", e->message}});
-                    return fail(ErrorCode::Internal, "the name could not be stored", m.id);
-                }
-                player_->name = m.name;
-                return reply(
-                    Json{{"type", "ack"}, {"id", m.id}, {"player", Hub::playerJson(*player_)}}
-                        .dump());
+                return viaStore(
+                    true,
+                    [&hub = hub_, player = player_->id, name = m.name] {
+                        return hub.store().renamePlayer(player, name);
+                    },
+                    [this, id = m.id, name = m.name](const std::optional<Error>& e) {
+                        if (e) {
+                            logEvent("store_error", {{"message", e->message}});
+                            return fail(ErrorCode::Internal, "the name could not be stored", id);
+                        }
+                        if (!player_) return;
+                        player_->name = name;
+                        reply(
+                            Json{{"type", "ack"}, {"id", id}, {"player", Hub::playerJson(*player_)}}
+                                .dump());
+                    });
             }
             case MsgType::Seek:
                 return hub_.seek(self, *player_, m);
@@ -296,16 +358,29 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         else if (rooms_.size() >= kMaxGamesPerConnection)
             return fail(ErrorCode::BadMessage, "too many games on one connection; leave some", m.id,
                         m.game);
-        else if (auto opened = hub_.open(m.game))
-            room = *opened;
-        else
-            return fail(ErrorCode::Internal, "the game could not be read; try again", m.id, m.game);
+        else if (!(room = hub_.loaded(m.game)))
+            // Read and replayed on a reader thread (Hub::open takes no lock meanwhile).
+            return viaStore(
+                false, [&hub = hub_, id = m.game] { return hub.open(id); },
+                [this, m](const Result<std::shared_ptr<GameRoom>>& opened) {
+                    if (!opened)
+                        return fail(ErrorCode::Internal, "the game could not be read; try again",
+                                    m.id, m.game);
+                    toRoom(*opened, m);
+                });
+        toRoom(room, m);
+    }
+
+    // A game message, for `room` (null: no game has its id).
+    void toRoom(const std::shared_ptr<GameRoom>& room, const protocol::ClientMessage& m) {
         if (!room) return fail(ErrorCode::UnknownGame, "no game has this id", m.id, m.game);
+        if (!player_) return fail(ErrorCode::NotAuthenticated, "say hello first", m.id, m.game);
         if (m.type == MsgType::Leave)
             rooms_.erase(m.game);
         else
             rooms_[m.game] = room;
-        room->run([self, p = *player_, m](GameRoom& r) { r.handle(self, p, m); });
+        room->run(
+            [self = shared_from_this(), p = *player_, m](GameRoom& r) { r.handle(self, p, m); });
     }
 
     void authDone(MsgType type, const Json& id, const Hub::AuthReply& r) {
@@ -442,6 +517,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     std::unique_ptr<Admission::Ticket> ticket_;  // its place under the connection caps
     asio::steady_timer timer_;                   // the hello timeout, then the close grace
     bool authBusy_ = false;
+    bool waiting_ = false;  // for a store job (viaStore): the next message is read after it
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
     double tokens_ = 2.0 * hub_.config().ratePerSecond;
     std::chrono::steady_clock::time_point last_;
