@@ -227,11 +227,28 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         const auto& m = std::get<protocol::ClientMessage>(parsed);
         if (!player_ && m.type != MsgType::Hello && m.type != MsgType::Login)
             return fail(ErrorCode::NotAuthenticated, "say hello first", m.id, m.game);
-        // A new guest is stored only once it does something that needs a row (Hub::hello).
+        // A new guest is stored only once it does something that needs a row (Hub::hello), on
+        // the writer thread.
         if (player_ && !player_->id && Hub::needsStoredPlayer(m.type)) {
-            if (auto no = hub_.storeGuest(*player_, tokenHash_, ip_))
-                return fail(no->code, no->message, m.id, m.game);
+            using Stored = std::pair<std::optional<Hub::Refusal>, store::PlayerRow>;
+            return viaStore(
+                true,
+                [&hub = hub_, p = *player_, hash = tokenHash_, ip = ip_]() mutable {
+                    auto no = hub.storeGuest(p, hash, ip);
+                    return Stored{std::move(no), std::move(p)};
+                },
+                [this, m](const Stored& r) {
+                    if (r.first) return fail(r.first->code, r.first->message, m.id, m.game);
+                    if (!player_) return;
+                    player_ = r.second;
+                    route(m);
+                });
         }
+        route(m);
+    }
+
+    // A message from an identified sender (a hello or login aside), stored if it needs to be.
+    void route(const protocol::ClientMessage& m) {
         auto self = shared_from_this();
         switch (m.type) {
             case MsgType::Hello: {
@@ -338,8 +355,14 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                                 .dump());
                     });
             }
-            case MsgType::Seek:
-                return hub_.seek(self, *player_, m);
+            case MsgType::Seek:  // may store a new game: on the writer thread
+                return viaStore(
+                    true,
+                    [&hub = hub_, self, p = *player_, m] {
+                        hub.seek(self, p, m);
+                        return true;
+                    },
+                    [](bool) {});
             case MsgType::Unseek:
                 hub_.unseek(this, player_->id);
                 return reply(protocol::renderAck(m.id));
