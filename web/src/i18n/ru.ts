@@ -494,4 +494,28 @@ export const ru: Record<Key, string> = {
   'lesson.lose.wrong': 'В этом уроке нужно сходить линком с d4.',
   'lesson.lose.done': 'Верно: четвёртый вирус в стеке означал бы поражение. Держитесь подальше от вирусов и ставьте свои вирусы туда, где противнику захочется их взять.',
   'lesson.lose.trap': 'Это был ваш четвёртый вирус: четыре вируса в стеке — поражение. Попробуйте ещё раз и не трогайте d5.',
+
+  // Pass and play (localpage.ts).
+  'home.local': 'Играть с другом на этом устройстве',
+  'home.local.sub': 'По очереди: доска скрывается между ходами',
+  'local.title': 'Игра на одном устройстве',
+  'local.intro': 'Двое игроков, одно устройство. Доска скрывается каждый раз, когда устройство переходит из рук в руки, так что никто не видит чужих карт.',
+  'local.player': 'Игрок {n}',
+  'local.start': 'Начать игру',
+  'local.error.start': 'Не удалось начать игру: {error}',
+  'local.handover.setup': '{name}, расставьте свои карты',
+  'local.handover.turn': '{name}, ваш ход',
+  'local.handover.hide': 'Передайте устройство. {other}, пожалуйста, не смотрите.',
+  'local.handover.tap': 'Нажмите, чтобы продолжить',
+  'local.result.line': '{name} (сторона {n}): {outcome}',
+  'local.result.win': 'победа',
+  'local.result.loss': 'поражение',
+  'local.result.draw': 'ничья',
+  'local.result.none': 'без результата: игра прервана',
+  'local.again': 'Сыграть ещё',
+
+  // The sound switch in the header (sound.ts).
+  'sound.label': 'Звук',
+  'sound.on': 'Звук включён (нажмите, чтобы выключить)',
+  'sound.off': 'Звук выключен (нажмите, чтобы включить)',
 };
