@@ -23,20 +23,15 @@ std::vector<std::string> linkSquares(Side s, std::uint8_t links) {
     return out;
 }
 
-const char* kLocalHelp = R"(commands (pass and play):
+std::string localHelp() {
+    return std::string(R"(commands (pass and play):
   setup random                arrange your cards at random
-  setup SQ SQ SQ SQ           put your links on these four setup squares, viruses on the rest
-  ACTION                      play an action in notation, e.g. d2-d3, LB+d2, FW+e5, VC+e7,
-                              NF+d2e2:swap, d8-srv (only one of those `legal` lists)
-  legal                       list your legal actions
-  board                       show the game again
-  history                     the actions played so far
-  resign                      give up the game
+)") + gameCommandsHelp() +
+           R"(  resign                      give up the game
   help                        this list
   quit                        leave (the game is not kept)
-board: 1L/1V side 1's link/virus, 2? a card whose identity you cannot see; marks: + LB,
-       ! face up (VC), # on its owner's firewall; F1/F2 a firewall, [] an empty exit
-)";
+)" + boardLegendHelp();
+}
 
 }  // namespace
 
@@ -199,7 +194,7 @@ int runLocal(std::istream& in, std::ostream& out, const LocalOptions& o) {
                 case K::Empty:
                     break;
                 case K::Help:
-                    out << kLocalHelp;
+                    out << localHelp();
                     break;
                 case K::Quit:
                     return left();
