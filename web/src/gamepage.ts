@@ -52,8 +52,8 @@ const EMPTY_BOARD = '8/8/8/8/8/8/8/8 1 CNcn -/- 0 0';
 
 /**
  * `local`: a seat of a pass-and-play game (localpage.ts): the game stays followed when the page
- * goes at a hand-over; the end is told with names, not as "You win"; no chat and no rematch (the
- * two players share this page).
+ * goes at a hand-over; the end is told with names, not as "You win"; no chat, no draw offers and no
+ * rematch (the two players share this page).
  */
 export function renderGamePage(app: App, id: string, opts: { local?: boolean } = {}): { el: HTMLElement; update: () => void; dispose: () => void } {
   const { client } = app;
@@ -520,11 +520,14 @@ export function renderGamePage(app: App, id: string, opts: { local?: boolean } =
       controls.push(h('button.btn', { type: 'button', 'data-action': 'abort', on: { click: () => void send('abort') } }, t('game.abort')));
     let confirmBox: HTMLElement | null = null;
     if (seated && s.status === 'playing') {
-      if (s.drawOffer === oppSide)
-        controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'draw-accept', on: { click: () => void send('draw_accept') } }, t('game.draw.accept')),
-          h('button.btn', { type: 'button', 'data-action': 'draw-decline', on: { click: () => void send('draw_decline') } }, t('game.decline')));
-      else if (s.drawOffer === s.you) controls.push(h('button.btn', { type: 'button', disabled: true }, t('game.draw.offered')));
-      else controls.push(h('button.btn', { type: 'button', 'data-action': 'draw-offer', 'aria-expanded': ui.confirm === 'draw' ? 'true' : 'false', on: { click: () => confirm('draw') } }, t('game.draw.offer')));
+      // Pass and play has no draw offers: the offer would wait for a seat whose turn never comes.
+      if (!opts.local) {
+        if (s.drawOffer === oppSide)
+          controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'draw-accept', on: { click: () => void send('draw_accept') } }, t('game.draw.accept')),
+            h('button.btn', { type: 'button', 'data-action': 'draw-decline', on: { click: () => void send('draw_decline') } }, t('game.decline')));
+        else if (s.drawOffer === s.you) controls.push(h('button.btn', { type: 'button', disabled: true }, t('game.draw.offered')));
+        else controls.push(h('button.btn', { type: 'button', 'data-action': 'draw-offer', 'aria-expanded': ui.confirm === 'draw' ? 'true' : 'false', on: { click: () => confirm('draw') } }, t('game.draw.offer')));
+      }
       controls.push(h('button.btn.danger', { type: 'button', 'data-action': 'resign', 'aria-expanded': ui.confirm === 'resign' ? 'true' : 'false', on: { click: () => confirm('resign') } }, t('game.resign')));
       const opp = oppSide ? s.players[oppSide] : null;
       if (opp && opp.connected === false && !opp.bot) {

@@ -86,6 +86,9 @@ async function oneTurn(p: Player, id: string, rnd: () => number): Promise<boolea
   await p.page.waitForSelector(`[data-status="playing"][data-you="${side}"]`);
   const s = await seatState(p.page, side, id);
   assert.equal(parseView(s.view).toMove, side, 'the board shown is of the side to move');
+  // One screen for both players: no chat, no draw offer (it would wait for a turn that never comes).
+  assert.equal(await p.page.locator('[data-chat-input], [data-action="draw-offer"]').count(), 0);
+  assert.equal(await p.page.locator('[data-action="resign"]').count(), 1);
   await clickAction(p, chooseAction(s.view, s.legal, side, rnd), side);
   // The board goes as soon as the action is played: the other side's hand-over, or the end.
   await p.page.waitForSelector(`[data-handover]:not([data-handover="${side}"]), [data-local-result]`);
@@ -128,7 +131,7 @@ test('pass and play at 1280x800: both setups and every turn behind a hand-over s
 });
 
 for (const [w, hgt] of [[1366, 768], [1920, 1080], [390, 844]] as const) {
-  test(`pass and play at ${w}x${hgt}: hand-over screens fit, setups and a few turns, axe clean`, async () => {
+  test(`pass and play at ${w}x${hgt}: hand-over screens fit, setups and a few turns, axe clean${w === 1920 ? ', a resignation named in the result' : ''}`, async () => {
     const p = await Player.open(env.browser, 'host', `${env.server.url}/`, { width: w, height: hgt }, w < 500);
     env.players.push(p);
     const id = await startLocal(p, ['Ann', 'Ben']);
@@ -140,6 +143,14 @@ for (const [w, hgt] of [[1366, 768], [1920, 1080], [390, 844]] as const) {
     const rnd = seeded(w);
     for (let i = 0; i < 4; i++) assert.ok(await oneTurn(p, id, rnd));
     await assertAccessible(p.page, `pass and play at ${w}x${hgt}`);
+    if (w === 1920) {
+      // Side 1 (Ann, to move after four plies) resigns: the end names both results.
+      await p.page.click('[data-action="handover"]');
+      await p.page.click('[data-action="resign"]');
+      await p.page.click('[data-action="resign-confirm"]');
+      await p.page.waitForSelector('[data-local-result]');
+      assert.deepEqual(await p.page.$$eval('[data-result-side]', (els) => els.map((e) => e.textContent)), ['Ann (side 1): lost', 'Ben (side 2): won']);
+    }
   });
 }
 
