@@ -200,4 +200,14 @@ test('sound: moves make WebAudio tones; switched off, it stays off after a reloa
   await p.page.click('[data-action="sound"]');
   await p.page.reload();
   await p.page.waitForSelector('[data-action="sound"][aria-pressed="true"]');
+
+  // The settings page has the same switch (phones show no header switch).
+  await p.page.goto(`${env.server.url}/account`);
+  assert.equal(await p.page.isChecked('[data-field="sound"]'), true);
+  await p.page.uncheck('[data-field="sound"]');
+  await p.page.waitForSelector('[data-action="sound"][aria-pressed="false"]');
+  await p.page.setViewportSize({ width: 390, height: 844 });
+  assert.equal(await p.page.isVisible('[data-action="sound"]'), false, 'no header switch on a phone');
+  await p.page.reload();
+  assert.equal(await p.page.isChecked('[data-field="sound"]'), false);
 });
