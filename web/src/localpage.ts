@@ -143,7 +143,16 @@ export function renderLocalGame(app: App, id: string): Screen {
   }
 
   function update(): void {
-    const s = latest(apps['1'].client.game(id), apps['2'].client.game(id));
+    const [s1, s2] = [apps['1'].client.game(id), apps['2'].client.game(id)];
+    // A game whose seats are not this device's two seats (a link to another game, or one whose
+    // seats' tokens were cleared): nothing of it is shown here.
+    if (s1 && s2 && (s1.you !== '1' || s2.you !== '2')) {
+      closePage();
+      el.replaceChildren(h('main.handover', { 'data-not-local': '' }, h('div.handover-card', h('p', t('local.notLocal')),
+        h('div.row', h('a.btn', { href: `/game/${id}`, 'data-link': '' }, t('local.openGame')), h('a.btn.primary', { href: '/local', 'data-link': '' }, t('local.new'))))));
+      return;
+    }
+    const s = latest(s1, s2);
     const due = s ? dueSide(s) : null;
     if (s) playSounds(cues.update(s, performance.now()));
     if (!s || due === null) {

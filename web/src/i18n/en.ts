@@ -524,6 +524,9 @@ export const en = {
   'local.result.draw': 'draw',
   'local.result.none': 'no result: the game was aborted',
   'local.again': 'Play again',
+  'local.notLocal': 'This game is not a pass-and-play game of this device.',
+  'local.openGame': 'Open the game',
+  'local.new': 'New pass-and-play game',
 
   // The sound switch in the header (sound.ts).
   'sound.label': 'Sound',

@@ -512,6 +512,9 @@ export const ja: Record<Key, string> = {
   'local.result.draw': '引き分け',
   'local.result.none': '結果なし：ゲームは中止されました',
   'local.again': 'もう一度対戦',
+  'local.notLocal': 'このゲームはこの端末での1台対戦ではありません。',
+  'local.openGame': 'ゲームを開く',
+  'local.new': '新しい1台対戦',
 
   // The sound switch in the header (sound.ts).
   'sound.label': 'サウンド',

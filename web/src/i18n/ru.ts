@@ -513,6 +513,9 @@ export const ru: Record<Key, string> = {
   'local.result.draw': 'ничья',
   'local.result.none': 'без результата: игра прервана',
   'local.again': 'Сыграть ещё',
+  'local.notLocal': 'Эта игра не была начата на этом устройстве как игра вдвоём.',
+  'local.openGame': 'Открыть игру',
+  'local.new': 'Новая игра на одном устройстве',
 
   // The sound switch in the header (sound.ts).
   'sound.label': 'Звук',

@@ -154,6 +154,18 @@ for (const [w, hgt] of [[1366, 768], [1920, 1080], [390, 844]] as const) {
   });
 }
 
+test('a link to a game that is not this device\'s pass-and-play game shows nothing of it', async () => {
+  const host = await Player.open(env.browser, 'host', `${env.server.url}/`);
+  env.players.push(host);
+  await host.page.click('[data-action="play-computer"]');
+  await host.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const other = new URL(host.page.url()).pathname.split('/')[2];
+  await host.page.goto(`${env.server.url}/local/${other}`);
+  await host.page.waitForSelector('[data-not-local]');
+  assert.equal(await host.page.locator('[data-handover], .board, [data-square]').count(), 0);
+  await assertAccessible(host.page, 'not a local game');
+});
+
 test('pass and play in Japanese: the hand-over screen speaks the chosen language', async () => {
   const p = await Player.open(env.browser, 'host', `${env.server.url}/local`);
   env.players.push(p);
