@@ -23,6 +23,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -811,10 +812,11 @@ int runLocalGame(const Options& o) {
     }
     if (o.has("seed")) {
         const std::string seed = o.get("seed");
-        char* end = nullptr;
-        lo.seed = std::strtoull(seed.c_str(), &end, 10);
-        if (seed.empty() || *end != '\0' || lo.seed == 0)
-            return usageError(kPlay, "--seed: a positive number");
+        const bool digits =
+            !seed.empty() && seed.size() <= 19 &&
+            std::all_of(seed.begin(), seed.end(), [](unsigned char c) { return std::isdigit(c); });
+        lo.seed = digits ? std::stoull(seed) : 0;
+        if (lo.seed == 0) return usageError(kPlay, "--seed: a positive number");
     }
     lo.color = ::isatty(1) && !o.has("no-color");
     lo.interactive = ::isatty(0);

@@ -169,6 +169,8 @@ TEST(RunLocal, EveryHandOverIsAloneOnACleanScreenAndEachBoardIsItsSidesOwn) {
     EXPECT_NE(out.str().find("links go on four different setup squares of side 2"),
               std::string::npos);
     EXPECT_NE(out.str().find("legal ("), std::string::npos);
+    EXPECT_NE(out.str().find("game local  standard  casual  pass and play  finished"),
+              std::string::npos);
     EXPECT_NE(out.str().find("game over: 0-1, side 2 wins by resignation"), std::string::npos);
     EXPECT_NE(out.str().find("Alice (side 1): lost, Bob (side 2): won"), std::string::npos);
     EXPECT_NE(out.str().find("side 2's links were on a8 b8 c8 d7"), std::string::npos);

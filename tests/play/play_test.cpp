@@ -407,6 +407,12 @@ TEST(Play, LocalCommandLineErrors) {
     Play names({"--local", "--names", "Alice"});
     names.expect("--names: two names separated by a comma");
     EXPECT_EQ(names.wait(), 2);
+    Play seed({"--local", "--seed", "-1"});
+    seed.expect("--seed: a positive number");
+    EXPECT_EQ(seed.wait(), 2);
+    Play rules({"--local", "--preset", "house"});
+    rules.expect("--preset: standard or official");
+    EXPECT_EQ(rules.wait(), 2);
     Play preset({"--preset", "official"});
     preset.expect("--preset goes with --local");
     EXPECT_EQ(preset.wait(), 2);
