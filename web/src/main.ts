@@ -11,7 +11,7 @@ import { renderLeaderboard, renderPlayerPage } from './playerspages.ts';
 import { renderReplayPage } from './replaypage.ts';
 import { renderRulesPage } from './rulespage.ts';
 import type { SocketLike } from './socket.ts';
-import { isSoundOn, onSoundChange, setSound } from './sound.ts';
+import { armSound, isSoundOn, onSoundChange, setSound } from './sound.ts';
 import { renderTutorial } from './tutorial.ts';
 import type { App } from './ui.ts';
 
@@ -90,6 +90,7 @@ function soundSwitch(): HTMLElement {
   return h('button.nav.sound-switch', { type: 'button', 'data-action': 'sound', 'aria-pressed': on ? 'true' : 'false', 'aria-label': t('sound.label'), title: t(on ? 'sound.on' : 'sound.off'),
     on: { click: () => setSound(!isSoundOn()) } }, svg(on ? ICON.sound : ICON.mute));
 }
+armSound();
 onSoundChange(() => {
   const focused = document.activeElement?.matches('[data-action="sound"]');
   root.querySelector('[data-action="sound"]')?.replaceWith(soundSwitch());

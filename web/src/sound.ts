@@ -130,15 +130,35 @@ export function onSoundChange(fn: () => void): () => void {
   return () => listeners.delete(fn);
 }
 
+/** The page's one AudioContext, made when first needed; null without WebAudio. */
+function audio(): AudioContext | null {
+  const Ctx = typeof window === 'undefined' ? undefined : (window.AudioContext ?? (window as any).webkitAudioContext);
+  if (!Ctx) return null;
+  context ??= new Ctx() as AudioContext;
+  if (context.state === 'suspended') void context.resume().catch(() => undefined);
+  return context;
+}
+
+/**
+ * Browsers let a page make sound only after the user touched it: the context is made (or resumed)
+ * on the first tap, click or key, so that an opponent's move heard before any action of one's own
+ * still sounds.
+ */
+export function armSound(): void {
+  const arm = () => {
+    if (!isSoundOn()) return;
+    try { audio(); } catch { /* no audio: silence */ }
+    for (const ev of ['pointerdown', 'keydown']) document.removeEventListener(ev, arm, true);
+  };
+  for (const ev of ['pointerdown', 'keydown']) document.addEventListener(ev, arm, true);
+}
+
 /** Plays `sounds` now, unless sound is off or the browser has no WebAudio. */
 export function playSounds(sounds: Sound[]): void {
   if (!sounds.length || !isSoundOn()) return;
-  const Ctx = typeof window === 'undefined' ? undefined : (window.AudioContext ?? (window as any).webkitAudioContext);
-  if (!Ctx) return;
   try {
-    context ??= new Ctx() as AudioContext;
-    const ctx = context;
-    if (ctx.state === 'suspended') void ctx.resume();
+    const ctx = audio();
+    if (!ctx) return;
     let offset = 0;
     for (const s of sounds) {
       let end = 0;
