@@ -53,7 +53,8 @@ export function renderLocalStart(app: App): Screen {
   let error = '';
   let busy = false;
   const names = ([1, 2] as const).map((n) => {
-    const saved = localStorage.getItem(`rainet.local${n}.rainet.name`) ?? '';
+    // The seat's name as its Client keeps it, read without connecting the seat yet.
+    const saved = prefixedStorage(`rainet.local${n}.`).getItem('rainet.name') ?? '';
     return h('input', { type: 'text', maxlength: 24, value: saved, placeholder: t('local.player', { n }), 'data-field': `local-name-${n}`, autocomplete: 'off' }) as HTMLInputElement;
   });
   const errBox = h('div.err-slot');
