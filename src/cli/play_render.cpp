@@ -153,8 +153,10 @@ std::string renderGame(const GameState& s, const RenderOptions& o) {
     const bool ended = s.ending.has_value();
     out << paint("game " + s.game, kBold, o.color) << "  " << s.preset << "  ";
     if (s.rated) out << (*s.rated ? "rated  " : "casual  ");
-    out << (s.isPlayer() ? "you are side " + s.you : std::string("you are watching")) << "  "
-        << s.status;
+    out << (s.isPlayer()            ? "you are side " + s.you
+            : s.opponent == "local" ? std::string("pass and play")
+                                    : std::string("you are watching"))
+        << "  " << s.status;
     if (s.opponent == "computer" && s.level) out << "  (computer level " << *s.level << ")";
     if (s.initialCs)
         out << "  clock " << formatClock(*s.initialCs) << "+" << *s.incrementCs / 100 << "s";

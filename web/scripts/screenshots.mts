@@ -82,6 +82,13 @@ async function main(): Promise<void> {
       await alice.page.goto(`${server.url}/leaderboard`);
       await alice.page.waitForSelector('[data-leaderboard]');
       await shot(alice, 'leaderboard');
+      // Pass and play: the hand-over screen between two turns.
+      await alice.page.goto(`${server.url}/local`);
+      await alice.page.fill('[data-field="local-name-1"]', 'Alice');
+      await alice.page.fill('[data-field="local-name-2"]', 'Bob');
+      await alice.page.click('[data-action="local-start"]');
+      await alice.page.waitForSelector('[data-handover="1"]');
+      await shot(alice, 'handover');
       for (const p of [alice, bob, carol]) await p.ctx.close();
     }
   } finally {

@@ -493,4 +493,31 @@ export const ja: Record<Key, string> = {
   'lesson.lose.wrong': 'このレッスンでは d4 のリンクを動かしてください。',
   'lesson.lose.done': 'その通り：スタックに4枚目のウイルスが入れば負けでした。ウイルスには近づかず、自分のウイルスは相手が取りたくなる場所に置きましょう。',
   'lesson.lose.trap': 'それは4枚目のウイルスでした：スタックにウイルス4枚で負けです。もう一度、d5 には手を出さずに。',
+
+  // Pass and play (localpage.ts).
+  'home.local': 'この端末で友だちと対戦',
+  'home.local.sub': '交代で操作：手番の交代ごとに盤面を隠します',
+  'local.title': '1台で対戦',
+  'local.intro': '2人で1台の端末を使います。端末を渡すたびに盤面が隠れるので、相手のカードは見えません。',
+  'local.player': 'プレイヤー{n}',
+  'local.start': 'ゲームを始める',
+  'local.error.start': 'ゲームを始められませんでした：{error}',
+  'local.handover.setup': '{name}さん、カードを配置してください',
+  'local.handover.turn': '{name}さんの番です',
+  'local.handover.hide': '端末を渡してください。{other}さんは画面を見ないでください。',
+  'local.handover.tap': 'タップして続ける',
+  'local.result.line': '{name}（サイド{n}）：{outcome}',
+  'local.result.win': '勝ち',
+  'local.result.loss': '負け',
+  'local.result.draw': '引き分け',
+  'local.result.none': '結果なし：ゲームは中止されました',
+  'local.again': 'もう一度対戦',
+  'local.notLocal': 'このゲームはこの端末での1台対戦ではありません。',
+  'local.openGame': 'ゲームを開く',
+  'local.new': '新しい1台対戦',
+
+  // The sound switch in the header (sound.ts).
+  'sound.label': 'サウンド',
+  'sound.on': 'サウンドオン（クリックで消音）',
+  'sound.off': 'サウンドオフ（クリックでオン）',
 };
