@@ -93,12 +93,16 @@ class BotClient {
         } else if (cfg_.registerFirst && !registered_) {
             ws_->send(Json{{"type", "hello"}}.dump());
         } else {
-            ws_->send(Json{{"type", "login"},
-                           {"id", "login"},
-                           {"username", cfg_.user},
-                           {"password", cfg_.password}}
-                          .dump());
+            sendLogin();
         }
+    }
+
+    void sendLogin() {
+        ws_->send(Json{{"type", "login"},
+                       {"id", "login"},
+                       {"username", cfg_.user},
+                       {"password", cfg_.password}}
+                      .dump());
     }
 
     void onClose(const std::string& why) {
@@ -246,12 +250,7 @@ class BotClient {
         if (id == "register" && code == "username_taken") {
             // Registered before (by an earlier run): log in instead.
             registered_ = true;
-            return (void)ws_->send(Json{
-                {"type", "login"},
-                {"id", "login"},
-                {"username", cfg_.user},
-                {"password",
-                 cfg_.password}}.dump());
+            return sendLogin();
         }
         if (id == "login" || id == "register") {
             std::cerr << "rainet bot: " << (id == "login" ? "login" : "registration")

@@ -1,8 +1,9 @@
 // `rainet bot` over a real server against a person (`rainet play` driven through stdin): a whole
-// game with the project's own engine, the bot flagged to the person, in the HTTP API and in the
-// lobby; an open game joined as a challenge with a draw offer declined; the server killed and
-// restarted mid-game (the bot reconnects, resumes and finishes); an engine that crashes or plays
-// an illegal action makes the bot resign and exit, not hang; command-line and account errors.
+// game with the project's own engine, the bot flagged to the person and in the HTTP API; an open
+// game joined as a challenge, a draw offer declined; the server killed and restarted mid-game
+// (the bot reconnects, resumes and finishes), and the bot itself killed and started again (it
+// finds its game); an engine that crashes or plays an illegal action makes the bot resign and
+// exit, not hang; command-line and account errors.
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -153,6 +154,32 @@ TEST(Bot, ResumesTheGameAfterTheServerRestarts) {
     EXPECT_EQ(record["status"], "finished");
     EXPECT_NE(record["reason"], "resign");
     EXPECT_NE(record["reason"], "abandoned");
+}
+
+// The bot process killed mid-game and started again: it logs in (its --register finds the
+// username taken by itself), finds the game in its welcome and plays it on to the end.
+TEST(Bot, ARestartedBotFindsItsGameAndPlaysItOn) {
+    Server server("bot_again");
+    const auto args =
+        botArgs(server, kEngine, {"--accept", "quick", "--games", "1", "--nodes", "100"});
+    auto first = std::make_unique<Play>(args, "bot");
+    Play p(human(server, "alice"));
+    const std::string game = pairWithTheBot(*first, p);
+    std::mt19937 rng(23);
+    for (int i = 0; i < 2; ++i) ASSERT_TRUE(playTurn(p, rng));
+    ASSERT_FALSE(legalAfterWait(p).empty());  // the bot has answered: the person is to move
+    first.reset();                            // SIGKILL
+    Play again(args, "bot");
+    again.expect("bot: logged in as robo");
+    again.expect("bot: playing game " + game);
+    playToTheEnd(p, rng);
+    again.expect("bot: game " + game + " over: ", 30s);
+    EXPECT_EQ(again.wait(), 0) << again.output();
+    EXPECT_EQ(again.output().find("seeking"), std::string::npos) << again.output();
+    EXPECT_EQ(again.output().find("resigning"), std::string::npos) << again.output();
+    const Json record = Json::parse(server.get("/api/games/" + game));
+    EXPECT_EQ(record["status"], "finished");
+    EXPECT_NE(record["reason"], "resign");
 }
 
 // A fake engine in the shell: it answers the handshake and `setup`, then `go` with `onGo`.
