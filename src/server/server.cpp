@@ -238,7 +238,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                                [self, id, type, r = std::move(r)] { self->authDone(type, id, r); });
                 };
                 if (m.type == MsgType::Register)
-                    hub_.registerAccount(*player_, tokenHash_, ip_, m.username, m.password,
+                    hub_.registerAccount(*player_, tokenHash_, ip_, m.username, m.password, m.bot,
                                          std::move(done));
                 else
                     hub_.login(ip_, m.username, m.password, std::move(done));

@@ -43,29 +43,6 @@ std::string sorted(const std::string& line) {
     return out;
 }
 
-// The legal actions printed by `legal` once it is this player's turn (after `wait`); empty when
-// the wait ended otherwise (the game is over).
-std::vector<std::string> legalAfterWait(Play& p) {
-    p.type("wait");
-    p.type("legal");
-    if (p.expectOneOf({"legal (", "no legal actions"}, 20s) != 0) return {};
-    const std::string line = p.restOfLine();  // "N): a b c"
-    std::istringstream in(line.substr(line.find("): ") + 3));
-    std::vector<std::string> actions;
-    for (std::string a; in >> a;) actions.push_back(a);
-    return actions;
-}
-
-// Waits for this player's turn and plays a random legal action; false when the game ended.
-bool playTurn(Play& p, std::mt19937& rng, std::string* played = nullptr) {
-    auto legal = legalAfterWait(p);
-    if (legal.empty()) return false;
-    const std::string a = legal[rng() % legal.size()];
-    p.type(a);
-    if (played) *played = a;
-    return true;
-}
-
 // The text from the last board header ("game gN ...") of `out` on.
 std::string lastGame(const std::string& out) {
     return out.substr(out.rfind("\ngame g") + 1);

@@ -359,9 +359,9 @@ export function renderGamePage(app: App, id: string, opts: { local?: boolean } =
       return h('div.player-bar', { class: `${where}${isTurn ? ' turn' : ''}`, 'data-player': sid },
         h('div.bar-head',
           h('span.name', sideDot(side), p ? h('span.pname', p.name) : h('span.hint', t('game.bar.waiting')), me === side ? h('span.you', t('game.bar.you')) : null,
-            p?.bot ? h('span.tag', t('game.bar.bot')) : null,
+            p?.bot ? h('span.tag', { 'data-bot': sid }, t('game.bar.bot')) : null,
             p && typeof p.rating === 'number' ? h('span.rating', { 'data-rating': sid }, String(p.rating)) : null),
-          p && p.connected === false && !p.bot ? h('span.offline', { 'data-offline': sid }, t('game.bar.disconnected')) : null,
+          p && p.connected === false ? h('span.offline', { 'data-offline': sid }, t('game.bar.disconnected')) : null,
           h('span.grow'),
           renderStack(view ? view.stacks[side - 1] : [], side, me),
           s.clocks ? h('span.clock', { class: s.clocks.running === sid && playing ? 'running' : '', 'data-clock': sid, role: 'timer', 'aria-label': t('game.bar.clock', { name: nameOf(s, side) }) }, '') : null),
@@ -530,7 +530,7 @@ export function renderGamePage(app: App, id: string, opts: { local?: boolean } =
       }
       controls.push(h('button.btn.danger', { type: 'button', 'data-action': 'resign', 'aria-expanded': ui.confirm === 'resign' ? 'true' : 'false', on: { click: () => confirm('resign') } }, t('game.resign')));
       const opp = oppSide ? s.players[oppSide] : null;
-      if (opp && opp.connected === false && !opp.bot) {
+      if (opp && opp.connected === false) {
         const button = h('button.btn', { type: 'button', 'data-action': 'claim', title: t('game.claim.title', { s: ((s.grace ?? 6000) / 100).toFixed(0) }), on: { click: () => void send('claim_win') } }, t('game.claim'));
         button.dataset.due = String(claimableAt(s, oppSide!) ?? 0);
         controls.push(button);

@@ -152,7 +152,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
           h('tbody', lobby.map((g) => {
             const mine = g.creator?.id === client.player?.id;
             return h('tr', { 'data-open-game': g.game },
-              h('td', g.creator?.name ?? '?', g.creator?.rating ? h('span.rating', ` ${g.creator.rating}`) : null, g.rated ? null : h('span.tag', t('game.info.casual'))), h('td', presetWord(g.preset)), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? t('home.form.random') : t('home.col.creatorPlays', { n: g.side })),
+              h('td', g.creator?.name ?? '?', g.creator?.bot ? h('span.tag', { 'data-bot': '' }, t('game.bar.bot')) : null, g.creator?.rating ? h('span.rating', ` ${g.creator.rating}`) : null, g.rated ? null : h('span.tag', t('game.info.casual'))), h('td', presetWord(g.preset)), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? t('home.form.random') : t('home.col.creatorPlays', { n: g.side })),
               h('td', mine ? h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, t('home.open.yours')) :
                 h('button.btn.small.primary', { type: 'button', 'data-join': g.game, on: { click: () => join(g.game) } }, t('home.join'))));
           }))),
