@@ -105,11 +105,12 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
       h('input', { type: 'range', min: 0, max: positions.length - 1, value: ply, 'aria-label': t('replay.slider'), on: { input: (e: Event) => go(Number((e.target as HTMLInputElement).value)) } }),
       h('button.btn.small', { type: 'button', 'data-nav': 'next', 'aria-label': t('game.nav.next'), on: { click: () => go(ply + 1) } }, '▶'),
       h('button.btn.small', { type: 'button', 'data-nav': 'last', 'aria-label': t('replay.nav.last'), on: { click: () => go(positions.length - 1) } }, '»'),
-      h('button.btn.small', { type: 'button', 'data-nav': 'flip', on: { click: flip } }, `⇅ ${t('game.flip')}`),
-      h('button.btn.small', {
-        type: 'button', 'data-action': 'analysis', 'aria-pressed': showAnalysis ? 'true' : 'false',
-        on: { click: () => { showAnalysis = !showAnalysis; wantAnalysis(); update(); } },
-      }, t('analysis.toggle')));
+      h('button.btn.small', { type: 'button', 'data-nav': 'flip', on: { click: flip } }, `⇅ ${t('game.flip')}`));
+    // Beside the status line, which has room for it: the controls keep their height on a phone.
+    const toggle = h('button.btn.small', {
+      type: 'button', 'data-action': 'analysis', 'aria-pressed': showAnalysis ? 'true' : 'false',
+      on: { click: () => { showAnalysis = !showAnalysis; wantAnalysis(); update(); } },
+    }, t('analysis.toggle'));
     const state = showAnalysis ? analyses[bottom] : undefined;
     if (state?.status === 'ready' && state.analysis.plies[ply]) markBeliefs(board, state.analysis.plies[ply]);
     const panel = state ? analysisPanel(state, ply, nameOf(bottom), board, go) : null;
@@ -122,9 +123,9 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
       h('div.zone-ctl', h('div.panel.ctl',
         h('div.endpanel', h('div.result', end.headline), h('div.reason', end.reason),
           h('div.hint', [t(record.preset === 'official' ? 'game.preset.official' : 'game.preset.standard'), clockLabel(record.clock), t('replay.shown')].join(' · '))),
-        h('div.status', { 'data-replay-ply': ply }, ply > 0
+        h('div.status-row', h('div.status', { 'data-replay-ply': ply }, ply > 0
           ? t('replay.ply', { n: ply, total: actions.length, name: who, action: `${actions[ply - 1].split(' ')[0]}${revealed(ply - 1)}` })
-          : t('replay.start', { total: actions.length })),
+          : t('replay.start', { total: actions.length })), toggle),
         nav,
         h('div.hint.kbd', t('replay.keys')))),
       h('div.zone-more', panel, h('section.panel.moves-panel', { 'aria-label': t('game.actions.aria') }, h('h2', t('game.actions')), moves),
