@@ -76,6 +76,12 @@ async function main(): Promise<void> {
       for (let i = 0; i < Math.floor(n / 2); i++) await alice.page.keyboard.press('ArrowRight');
       await alice.page.waitForSelector(`[data-replay="${id}"][data-ply="${Math.floor(n / 2)}"]`);
       await shot(alice, 'replay');
+      // The analysis of the same game for Alice, at the same ply (on a phone the panel is under
+      // the board: scrolled to).
+      await alice.page.click('[data-action="analysis"]');
+      await alice.page.waitForSelector('[data-analysis="ready"]', { timeout: 120000 });
+      await alice.page.evaluate(() => document.querySelector('[data-analysis]')?.scrollIntoView({ block: 'start' }));
+      await shot(alice, 'analysis');
       await alice.page.goto(`${server.url}/account`);
       await alice.page.waitForSelector('[data-account]');
       await shot(alice, 'account');
