@@ -47,6 +47,16 @@ class StoreTest : public ::testing::TestWithParam<Dialect> {
         store_.reset();
         if (!path_.empty()) removeFiles();
     }
+    // A stored game in play, "g1", of a new player.
+    GameRow gameInPlay() {
+        auto a = store_->createPlayer("pA", "ha", "alice");
+        GameRow g;
+        g.id = "g1";
+        g.creator = g.player[0] = a ? a->id : 0;
+        g.status = "playing";
+        EXPECT_FALSE(store_->insertGame(g));
+        return g;
+    }
     void reopen(bool faultInjection = false) {
         store_.reset();
         auto s = Store::open(target_, "normal", faultInjection);
@@ -762,12 +772,7 @@ TEST_P(StoreTest, BatchedActionsAreEachCommittedOrFailedAlone) {
 // actions (a game's writes commit in the order they were queued), each seeing what was queued
 // before it committed.
 TEST_P(StoreTest, WriteJobsRunInQueueOrderAmongBatchedActions) {
-    auto a = store_->createPlayer("pA", "ha", "alice");
-    GameRow g;
-    g.id = "g1";
-    g.creator = g.player[0] = a->id;
-    g.status = "playing";
-    ASSERT_FALSE(store_->insertGame(g));
+    const GameRow g = gameInPlay();
     std::mutex mu;
     std::condition_variable cv;
     std::vector<int> order;
@@ -806,12 +811,7 @@ TEST_P(StoreTest, WriteJobsRunInQueueOrderAmongBatchedActions) {
 // callbacks go on meanwhile, and releasing the delay lets the read finish.
 TEST_P(StoreTest, ASlowReadStallsNoWrite) {
     reopen(true);
-    auto a = store_->createPlayer("pA", "ha", "alice");
-    GameRow g;
-    g.id = "g1";
-    g.creator = g.player[0] = a->id;
-    g.status = "playing";
-    ASSERT_FALSE(store_->insertGame(g));
+    const GameRow g = gameInPlay();
     ASSERT_TRUE(store_->delayReads(600000));
     std::mutex mu;
     std::condition_variable cv;
