@@ -853,7 +853,19 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         const Side side = sideText == "1" ? Side::One : Side::Two;
         Analyses& analyses = *registry_.analyses;
         if (auto hit = analyses.cached(id, side)) return respond(req, http::status::ok, json, *hit);
-        auto found = hub_.store().loadGame(id);
+        // The record is read on a reader thread, then this goes on on the session's strand.
+        auto r = std::make_shared<http::request<http::string_body>>(req);
+        hub_.store().read([self = shared_from_this(), r, id, side] {
+            auto found =
+                std::make_shared<store::Lookup<store::GameData>>(self->hub_.store().loadGame(id));
+            asio::post(self->stream_.get_executor(),
+                       [self, r, id, side, found] { self->analyse(*r, id, side, *found); });
+        });
+    }
+    void analyse(const http::request<http::string_body>& req, const std::string& id, Side side,
+                 const store::Lookup<store::GameData>& found) {
+        const auto json = "application/json";
+        Analyses& analyses = *registry_.analyses;
         if (!found) return internal(req, found.error());
         const auto unknown = [&] {
             respond(req, http::status::not_found, json, R"({"error":"unknown_game"})");
