@@ -449,6 +449,27 @@ void GameRoom::resumeHeld() {
     }
 }
 
+template <class Then>
+void GameRoom::afterCommit(Then then) {
+    asio::post(strand_, [self = shared_from_this(), then = std::move(then)]() mutable {
+        self->committing_ = false;
+        if (!self->broken()) self->guarded([&](GameRoom& r) { then(r); });
+        self->resumeHeld();
+    });
+}
+
+template <class Write, class Then>
+void GameRoom::commit(Write write, Then then) {
+    committing_ = true;
+    hub_.store().write([self = shared_from_this(), write = std::move(write),
+                        then = std::move(then)]() mutable {
+        auto result = write(self->hub_.store());
+        // `result` passed as an lvalue: g++ 12 warns wrongly about moving a variant here.
+        self->afterCommit([then = std::move(then),
+                           result = std::move(result)](GameRoom& r) mutable { then(r, result); });
+    });
+}
+
 void GameRoom::fail(const std::string& what) {
     if (broken_.exchange(true)) return;
     ++metrics_.gamesFailed;
@@ -533,19 +554,22 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
         case MsgType::Resign:
             if (st != "setup" && st != "playing")
                 return error(c, ErrorCode::WrongStatus, "the game is not under way", m);
-            return end(opponent(s), "resign", [&] { ack(c, s, m); });
+            return end(opponent(s), "resign", [c, s, m](GameRoom& r) { r.ack(c, s, m); });
         case MsgType::DrawOffer:
             if (st != "playing")
                 return error(c, ErrorCode::WrongStatus, "the game is not in play", m);
             if (drawOffer_) return error(c, ErrorCode::NoDrawOffer, "a draw offer is pending", m);
             drawOffer_ = s;
-            if (!drawEvent(c, s, m, "draw_offer")) drawOffer_.reset();
-            // The computer never agrees to a draw: it declines at once instead of leaving the
-            // offer pending until the next action.
-            else if (seats_[index(opponent(s))].bot &&
-                     drawEvent(nullptr, opponent(s), m, "draw_decline"))
-                drawOffer_.reset();
-            return;
+            return drawEvent(c, s, m, "draw_offer", [s, m](GameRoom& r, bool stored) {
+                if (!stored) return r.drawOffer_.reset();
+                // The computer never agrees to a draw: it declines at once instead of leaving
+                // the offer pending until the next action.
+                if (r.seats_[index(opponent(s))].bot)
+                    r.drawEvent(nullptr, opponent(s), m, "draw_decline",
+                                [](GameRoom& r2, bool declined) {
+                                    if (declined) r2.drawOffer_.reset();
+                                });
+            });
         case MsgType::DrawAccept:
         case MsgType::DrawDecline:
             if (st != "playing")
@@ -553,10 +577,11 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
             if (drawOffer_ != opponent(s))
                 return error(c, ErrorCode::NoDrawOffer, "your opponent has not offered a draw", m);
             if (m.type == MsgType::DrawAccept)
-                return end(std::nullopt, "agreement", [&] { ack(c, s, m); });
+                return end(std::nullopt, "agreement", [c, s, m](GameRoom& r) { r.ack(c, s, m); });
             drawOffer_.reset();
-            if (!drawEvent(c, s, m, "draw_decline")) drawOffer_ = opponent(s);
-            return;
+            return drawEvent(c, s, m, "draw_decline", [s](GameRoom& r, bool stored) {
+                if (!stored) r.drawOffer_ = opponent(s);
+            });
         case MsgType::ClaimWin: {
             if (st != "setup" && st != "playing")
                 return error(c, ErrorCode::WrongStatus, "the game is not under way", m);
@@ -565,7 +590,7 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
                 hub_.time().nowCs() - other.goneSince < hub_.config().graceCs)
                 return error(c, ErrorCode::CannotClaim,
                              "your opponent is connected or within the grace period", m);
-            return end(s, "abandoned", [&] { ack(c, s, m); });
+            return end(s, "abandoned", [c, s, m](GameRoom& r) { r.ack(c, s, m); });
         }
         case MsgType::Rematch:
             return rematch(c, s, m);
@@ -575,36 +600,44 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
             if (ended) return error(c, ErrorCode::WrongStatus, "the game is over", m);
             if (st == "playing" && pos_->ply() >= 2)
                 return error(c, ErrorCode::CannotAbort, "both sides have made an action", m);
-            return end(std::nullopt, "aborted", [&] { ack(c, s, m); });
+            return end(std::nullopt, "aborted", [c, s, m](GameRoom& r) { r.ack(c, s, m); });
         default:
             return error(c, ErrorCode::BadMessage, "not a game message", m);
     }
 }
 
-template <class Render>
-bool GameRoom::bump(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
-                    Render render) {
+template <class Render, class Then>
+void GameRoom::bump(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+                    Render render, Then then) {
     const store::GameRow saved = row_;
     ++row_.version;
     // The offers as they stand are stored with the version that announces them.
     row_.drawOffer = drawOffer_ ? sideNumber(*drawOffer_) : 0;
     row_.rematchOffer = rematchOffer_ ? sideNumber(*rematchOffer_) : 0;
     row_.nextGame = nextGame_;
-    if (!store(hub_.store().updateGame(row_), c, m)) {
-        row_ = saved;
-        return false;
-    }
-    ack(c, s, m);
-    emit(render);
-    return true;
+    commit([row = row_](store::Store& st) { return st.updateGame(row); },
+           [c, s, m, saved, render = std::move(render), then = std::move(then)](
+               GameRoom& r, std::optional<Error> e) mutable {
+               if (!r.store(e, c, m)) {
+                   r.row_ = saved;
+                   return then(r, false);
+               }
+               r.ack(c, s, m);
+               r.emit(render);
+               then(r, true);
+           });
 }
 
-bool GameRoom::drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
-                         const char* kind) {
-    return bump(c, s, m, [&](Viewer, Json& j) {
-        j["kind"] = kind;
-        j["side"] = sideName(s);
-    });
+template <class Then>
+void GameRoom::drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+                         const char* kind, Then then) {
+    bump(
+        c, s, m,
+        [kind, s](Viewer, Json& j) {
+            j["kind"] = kind;
+            j["side"] = sideName(s);
+        },
+        std::move(then));
 }
 
 void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
@@ -636,10 +669,21 @@ void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
               {"text", m.text},
               {"at", hub_.time().unixMs()}};
     // Stored before anyone sees it, as actions are: a restart forgets no line.
-    if (!store(hub_.store().saveChat(id_, {chatSeq_ + 1, channel, line.dump()}), c, m)) {
-        b.tokens += 1;
-        return;
-    }
+    store::ChatRow row{chatSeq_ + 1, channel, line.dump()};
+    commit([game = id_, row = std::move(row)](store::Store& st) { return st.saveChat(game, row); },
+           [c, m, player = who.id, channel, line = std::move(line)](
+               GameRoom& r, std::optional<Error> e) mutable {
+               if (!r.store(e, c, m)) {
+                   if (auto it = r.chatBuckets_.find(player); it != r.chatBuckets_.end())
+                       it->second.tokens += 1;
+                   return;
+               }
+               r.chatStored(c, m, channel, std::move(line));
+           });
+}
+
+void GameRoom::chatStored(const std::shared_ptr<Client>& c, const protocol::ClientMessage& m,
+                          int channel, Json line) {
     ++chatSeq_;
     Json msg{{"type", "chat"}, {"game", id_}};
     for (auto& [k, v] : line.items()) msg[k] = v;
@@ -670,26 +714,31 @@ void GameRoom::rematch(const std::shared_ptr<Client>& c, Side s, const protocol:
     }
     if (!other.bot && rematchOffer_ != opponent(s)) {
         rematchOffer_ = s;
-        if (!bump(c, s, m, [&](Viewer, Json& j) {
+        return bump(
+            c, s, m,
+            [s](Viewer, Json& j) {
                 j["kind"] = "rematch_offer";
                 j["side"] = sideName(s);
-            }))
-            rematchOffer_.reset();
-        return;
+            },
+            [](GameRoom& r, bool stored) {
+                if (!stored) r.rematchOffer_.reset();
+            });
     }
     auto next = hub_.rematch(row_);
     if (!next) return error(c, ErrorCode::Internal, "the rematch could not be stored", m);
     nextGame_ = *next;
-    if (!bump(c, s, m, [&](Viewer, Json& j) {
+    bump(
+        c, s, m,
+        [next = *next](Viewer, Json& j) {
             j["kind"] = "rematch";
-            j["next_game"] = nextGame_;
-        })) {
-        // The new game exists (both players find it among their games) even if this one's
-        // version could not move on; say so without an event.
-        if (c) c->send(protocol::renderAck(m.id, id_));
-        return;
-    }
-    rematchOffer_.reset();
+            j["next_game"] = next;
+        },
+        [c, m](GameRoom& r, bool stored) {
+            if (stored) return r.rematchOffer_.reset();
+            // The new game exists (both players find it among their games) even if this one's
+            // version could not move on; say so without an event.
+            if (c) c->send(protocol::renderAck(m.id, r.id_));
+        });
 }
 
 void GameRoom::declineRematch(const std::shared_ptr<Client>& c, Side s,
@@ -697,11 +746,15 @@ void GameRoom::declineRematch(const std::shared_ptr<Client>& c, Side s,
     if (!nextGame_.empty() || rematchOffer_ != opponent(s))
         return error(c, ErrorCode::NoRematchOffer, "your opponent has not offered a rematch", m);
     rematchOffer_.reset();
-    if (!bump(c, s, m, [&](Viewer, Json& j) {
+    bump(
+        c, s, m,
+        [s](Viewer, Json& j) {
             j["kind"] = "rematch_decline";
             j["side"] = sideName(s);
-        }))
-        rematchOffer_ = opponent(s);
+        },
+        [s](GameRoom& r, bool stored) {
+            if (!stored) r.rematchOffer_ = opponent(s);
+        });
 }
 
 void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
@@ -718,17 +771,30 @@ void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
     row_.player[i] = who.id;
     setStatus("setup");
     ++row_.version;
-    if (!store(hub_.store().updateGame(row_), c, m)) {
-        setStatus(saved.status);
-        row_ = saved;
-        return;
-    }
+    commit(
+        [row = row_, player = who.id](store::Store& st) -> Result<std::optional<double>> {
+            if (auto e = st.updateGame(row)) return *e;
+            auto fresh = st.playerById(player);  // who's rating may be older
+            if (fresh && *fresh) return std::optional<double>((*fresh)->rating);
+            return std::optional<double>();
+        },
+        [c, who, m, i, saved](GameRoom& r, const Result<std::optional<double>>& stored) {
+            if (!r.store(stored ? std::nullopt : std::optional<Error>(stored.error()), c, m)) {
+                r.setStatus(saved.status);
+                r.row_ = saved;
+                return;
+            }
+            r.joined(c, who, m, i, *stored);
+        });
+}
+
+void GameRoom::joined(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                      const protocol::ClientMessage& m, int i, std::optional<double> rating) {
     Seat& seat = seats_[i];
     seat.player = who.id;
     seat.publicId = who.publicId;
     seat.name = who.name;
-    auto fresh = hub_.store().playerById(who.id);  // who's rating may be older
-    seat.rating = fresh && *fresh ? (*fresh)->rating : who.rating;
+    seat.rating = rating.value_or(who.rating);
     seat.botAccount = who.bot;
     seat.goneSince = hub_.time().nowCs();
     hub_.setLobbyEntry(id_, nullptr);
@@ -748,18 +814,22 @@ void GameRoom::setup(const std::shared_ptr<Client>& c, Side s, std::uint8_t link
                      const protocol::ClientMessage& m) {
     const store::GameRow saved = row_;
     ++row_.version;
-    if (!store(hub_.store().saveSetup(row_, sideNumber(s), links), c, m)) {
-        row_ = saved;
-        return;
-    }
-    setups_[index(s)] = links;
-    ack(c, s, m);
-    emit([&](Viewer v, Json& j) {
-        j["kind"] = "setup";
-        j["side"] = sideName(s);
-        if (v == viewerOf(s)) j["links"] = protocol::setupJson(s, links);
-    });
-    if (setups_[0] >= 0 && setups_[1] >= 0) startPlay();
+    commit([row = row_, side = sideNumber(s),
+            links](store::Store& st) { return st.saveSetup(row, side, links); },
+           [c, s, links, m, saved](GameRoom& r, std::optional<Error> e) {
+               if (!r.store(e, c, m)) {
+                   r.row_ = saved;
+                   return;
+               }
+               r.setups_[index(s)] = links;
+               r.ack(c, s, m);
+               r.emit([&](Viewer v, Json& j) {
+                   j["kind"] = "setup";
+                   j["side"] = sideName(s);
+                   if (v == viewerOf(s)) j["links"] = protocol::setupJson(s, links);
+               });
+               if (r.setups_[0] >= 0 && r.setups_[1] >= 0) r.startPlay();
+           });
 }
 
 void GameRoom::startPlay() {
@@ -774,13 +844,20 @@ void GameRoom::startPlay() {
     setStatus("playing");
     ++row_.version;
     row_.clock[0] = row_.clock[1] = row_.clockInitial;
-    if (auto e = hub_.store().updateGame(row_)) {
-        logEvent("store_error", {{"game", id_}, {"message", e->message}});
-        setStatus(saved.status);
-        row_ = saved;
-        return;
-    }
-    start_ = pos_ = *p;
+    commit([row = row_](store::Store& st) { return st.updateGame(row); },
+           [saved, p = *p](GameRoom& r, std::optional<Error> e) {
+               if (e) {
+                   logEvent("store_error", {{"game", r.id_}, {"message", e->message}});
+                   r.setStatus(saved.status);
+                   r.row_ = saved;
+                   return;
+               }
+               r.started(p);
+           });
+}
+
+void GameRoom::started(const Position& p) {
+    start_ = pos_ = p;
     turnStart_ = hub_.time().nowCs();
     if (botSide_) botKnows_.emplace(View::of(*start_, viewerOf(*botSide_)));
     const Json clocks = clocksJson();
@@ -815,11 +892,8 @@ void GameRoom::act(const std::shared_ptr<Client>& c, Side s, Action a,
     hub_.store().saveActionBatched(
         row_, ar, [self = shared_from_this(), c, s, a, m, saved, now](std::optional<Error> e) {
             // On the store's writer thread: back to the strand, ahead of what was held.
-            asio::post(self->strand_, [self, c, s, a, m, saved, now, e = std::move(e)] {
-                self->committing_ = false;
-                if (!self->broken())
-                    self->guarded([&](GameRoom& r) { r.acted(c, s, a, m, saved, now, e); });
-                self->resumeHeld();
+            self->afterCommit([c, s, a, m, saved, now, e = std::move(e)](GameRoom& r) {
+                r.acted(c, s, a, m, saved, now, e);
             });
         });
 }
@@ -868,8 +942,7 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     botThink();
 }
 
-template <class F>
-void GameRoom::end(std::optional<Side> winner, const char* reason, F beforeBroadcast) {
+void GameRoom::end(std::optional<Side> winner, const char* reason, Task beforeBroadcast) {
     const store::GameRow saved = row_;
     const std::string reasonText = reason;
     const bool aborted = reasonText == "aborted";
@@ -882,14 +955,22 @@ void GameRoom::end(std::optional<Side> winner, const char* reason, F beforeBroad
     row_.ended = hub_.time().unixMs();
     ++row_.version;
     // The result and the ratings it changes are stored together (store::Store::finishGame).
-    auto rated = hub_.store().finishGame(row_);
-    if (!rated) {
-        logEvent("store_error", {{"game", id_}, {"message", rated.error().message}});
-        setStatus(oldStatus);
-        row_ = saved;
-        return;
-    }
-    ratings_ = std::move(*rated);
+    commit([row = row_](store::Store& st) { return st.finishGame(row); },
+           [saved, oldStatus, before = std::move(beforeBroadcast)](
+               GameRoom& r, const Result<std::vector<store::RatingChange>>& rated) {
+               if (!rated) {
+                   logEvent("store_error", {{"game", r.id_}, {"message", rated.error().message}});
+                   r.setStatus(oldStatus);
+                   r.row_ = saved;
+                   r.armTimer();  // the game goes on: its clock too
+                   return;
+               }
+               r.ended(*rated, before);
+           });
+}
+
+void GameRoom::ended(std::vector<store::RatingChange> ratings, const Task& beforeBroadcast) {
+    ratings_ = std::move(ratings);
     for (std::size_t i = 0; i < ratings_.size() && i < 2; ++i) seats_[i].rating = ratings_[i].after;
     drawOffer_.reset();
     ++timerGeneration_;
@@ -897,7 +978,7 @@ void GameRoom::end(std::optional<Side> winner, const char* reason, F beforeBroad
     // What only play needs goes now: an ended room is kept only while someone follows it.
     botKnows_.reset();
     chatBuckets_.clear();
-    beforeBroadcast();
+    if (beforeBroadcast) beforeBroadcast(*this);
     Json result = resultJson();
     result["clocks"] = clocksJson();
     emit([&](Viewer, Json& j) {
@@ -914,10 +995,6 @@ void GameRoom::end(std::optional<Side> winner, const char* reason, F beforeBroad
                           {"result", row_.result},
                           {"reason", row_.reason},
                           {"plies", actions_.size()}});
-}
-
-void GameRoom::end(std::optional<Side> winner, const char* reason) {
-    end(winner, reason, [] {});
 }
 
 // ---------------------------------------------------------------- clocks

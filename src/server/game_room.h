@@ -147,28 +147,48 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void setup(const std::shared_ptr<Client>& c, Side s, std::uint8_t links,
                const protocol::ClientMessage& m);
     void startPlay();
+    // Play begins from `p`, once stored.
+    void started(const Position& p);
+    // A player seated by join, once stored (`rating`: theirs as stored, if it could be read).
+    void joined(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                const protocol::ClientMessage& m, int i, std::optional<double> rating);
+    // After end() stored the result: the rest of the end.
+    void ended(std::vector<store::RatingChange> ratings, const Task& beforeBroadcast);
     // An action: stored by group commit (store::Store::saveActionBatched), then acted() applies,
     // acknowledges and broadcasts it on the strand; the room holds other work meanwhile.
     void act(const std::shared_ptr<Client>& c, Side s, Action a, const protocol::ClientMessage& m);
     void acted(const std::shared_ptr<Client>& c, Side s, Action a, const protocol::ClientMessage& m,
                const store::GameRow& saved, std::int64_t now, std::optional<Error> stored);
     // Ends the game (stored first); `beforeBroadcast` runs between the store and the event (acks).
-    template <class F>
-    void end(std::optional<Side> winner, const char* reason, F beforeBroadcast);
-    void end(std::optional<Side> winner, const char* reason);
-    bool drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
-                   const char* kind);
+    void end(std::optional<Side> winner, const char* reason, Task beforeBroadcast = nullptr);
+    // A draw offer or decline event (bump); `then(room, stored)` once stored or not.
+    template <class Then>
+    void drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+                   const char* kind, Then then);
     // A chat line: players talk among players, spectators among spectators.
     void chat(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
               const protocol::ClientMessage& m);
+    // A chat line once stored: acknowledged and sent to its room.
+    void chatStored(const std::shared_ptr<Client>& c, const protocol::ClientMessage& m, int channel,
+                    Json line);
     // After the end: offer, accept (a second offer) or decline a rematch.
     void rematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
     void declineRematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
-    // Stores a new version of the game row and broadcasts it; false (nothing changed) if the
-    // store failed.
-    template <class Render>
-    bool bump(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
-              Render render);
+    // Stores a new version of the game row and broadcasts it, then `then(room, stored)`: stored
+    // false (the row as it was, the client told) if the store failed.
+    template <class Render, class Then>
+    void bump(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+              Render render, Then then);
+    // Every write of the room goes through here (actions through saveActionBatched, the same
+    // queue): `write(store)` runs on the store's writer thread, after this game's earlier writes,
+    // and `then(room, result)` on the strand once it committed. The room holds other work until
+    // then (committing_): what follows sees the state the write leads to, and nothing is
+    // acknowledged before it is stored. The write must not touch the room (it runs elsewhere).
+    template <class Write, class Then>
+    void commit(Write write, Then then);
+    // From any thread, once a commit is done: `then` on the strand, then what waited for it.
+    template <class Then>
+    void afterCommit(Then then);
     Json rematchJson() const;
 
     // Clocks.

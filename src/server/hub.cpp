@@ -411,16 +411,19 @@ Result<std::string> Hub::rematch(const store::GameRow& old) {
     return row.id;
 }
 
+std::shared_ptr<GameRoom> Hub::findLocked(const std::string& id) {
+    if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;
+    if (auto it = finished_.find(id); it != finished_.end()) return it->second.lock();
+    return nullptr;
+}
+
+std::shared_ptr<GameRoom> Hub::loaded(const std::string& id) {
+    std::lock_guard lock(roomsMu_);
+    return findLocked(id);
+}
+
 Result<std::shared_ptr<GameRoom>> Hub::open(const std::string& id) {
-    auto loaded = [&]() -> std::shared_ptr<GameRoom> {  // caller holds roomsMu_
-        if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;
-        if (auto it = finished_.find(id); it != finished_.end()) return it->second.lock();
-        return nullptr;
-    };
-    {
-        std::lock_guard lock(roomsMu_);
-        if (auto r = loaded()) return r;
-    }
+    if (auto r = loaded(id)) return r;
     // Read and replayed without the registry's lock: other games are opened meanwhile.
     auto data = store_.loadGame(id);
     if (!data) {
@@ -439,7 +442,7 @@ Result<std::shared_ptr<GameRoom>> Hub::open(const std::string& id) {
     {
         std::lock_guard lock(roomsMu_);
         // Another connection may have rebuilt this game meanwhile: use the room there.
-        if (auto r = loaded()) return r;
+        if (auto r = findLocked(id)) return r;
         if (over)
             keepFinished(id, *room);
         else

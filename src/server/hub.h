@@ -108,6 +108,8 @@ class Hub {
     // an error if the store failed. Finished rooms are shared while any connection follows them,
     // so that everyone watching an ended game sees the same room (rematch offers live there).
     Result<std::shared_ptr<GameRoom>> open(const std::string& id);
+    // The room of game `id` if it is in memory (no store access), else nullptr.
+    std::shared_ptr<GameRoom> loaded(const std::string& id);
     // Called by a room when its game ended: it is no longer held in the registry.
     void retire(const std::string& id);
     // Called by a room that failed (an exception): forgotten, so that the next open rebuilds the
@@ -154,6 +156,7 @@ class Hub {
     void rememberCreate(std::int64_t player, const std::string& key, const std::string& ack);
     // Stores a new game (drawing ids until one is free) and registers its room.
     Result<std::shared_ptr<GameRoom>> launch(store::GameRow& row, std::optional<Side> botSide);
+    std::shared_ptr<GameRoom> findLocked(const std::string& id);  // caller holds roomsMu_
     // Remembers an ended room while someone holds it (caller holds roomsMu_).
     void keepFinished(const std::string& id, const std::shared_ptr<GameRoom>& room);
     std::string lobbyMessage();  // caller holds lobbyMu_

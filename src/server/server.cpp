@@ -140,20 +140,49 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         }
         std::string text = beast::buffers_to_string(buf_.data());
         buf_.consume(buf_.size());
-        // The connection's top: an exception fails this connection only (closed 1011), logged
-        // once; the server and everyone else go on.
-        try {
+        guarded([&] {
             if (hub_.takeTestThrow(Hub::TestThrow::Connection))
                 throw std::runtime_error("test: thrown on demand in a connection");
             handle(text);
+        });
+        if (!closing_ && !waiting_) doRead();
+    }
+
+    // The connection's top: an exception fails this connection only (closed 1011), logged
+    // once; the server and everyone else go on.
+    template <class F>
+    void guarded(F f) {
+        try {
+            f();
         } catch (const std::exception& e) {
             ++hub_.metrics().connectionsFailed;
             logEvent("connection_exception",
                      {{"player", player_ ? player_->publicId : ""}, {"message", e.what()}});
             closeNow(websocket::close_code::internal_error, "server error", false);
-            return;
         }
-        if (!closing_) doRead();
+    }
+
+    // Runs `job` on the store's reader threads (`write`: on its writer thread, in order with
+    // every other write), then `then(result)` on this session's strand. The session reads no
+    // further message meanwhile: its messages keep their order, no network thread waits for the
+    // database, and a connection has at most one store job queued.
+    template <class Job, class Then>
+    void viaStore(bool write, Job job, Then then) {
+        waiting_ = true;
+        auto run = [self = shared_from_this(), job = std::move(job),
+                    then = std::move(then)]() mutable {
+            auto result = std::make_shared<decltype(job())>(job());
+            asio::post(self->ws_.get_executor(), [self, then = std::move(then), result]() mutable {
+                self->waiting_ = false;
+                if (self->closing_ || self->finished_) return;
+                self->guarded([&] { then(*result); });
+                if (!self->closing_ && !self->waiting_) self->doRead();
+            });
+        };
+        if (write)
+            hub_.store().write(std::move(run));
+        else
+            hub_.store().read(std::move(run));
     }
 
     void reply(std::string text, std::optional<ErrorCode> code = std::nullopt) {
@@ -200,30 +229,64 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         const auto& m = std::get<protocol::ClientMessage>(parsed);
         if (!player_ && m.type != MsgType::Hello && m.type != MsgType::Login)
             return fail(ErrorCode::NotAuthenticated, "say hello first", m.id, m.game);
-        // A new guest is stored only once it does something that needs a row (Hub::hello).
+        // A new guest is stored only once it does something that needs a row (Hub::hello), on
+        // the writer thread.
         if (player_ && !player_->id && Hub::needsStoredPlayer(m.type)) {
-            if (auto no = hub_.storeGuest(*player_, tokenHash_, ip_))
-                return fail(no->code, no->message, m.id, m.game);
+            using Stored = std::pair<std::optional<Hub::Refusal>, store::PlayerRow>;
+            return viaStore(
+                true,
+                [&hub = hub_, p = *player_, hash = tokenHash_, ip = ip_]() mutable {
+                    auto no = hub.storeGuest(p, hash, ip);
+                    return Stored{std::move(no), std::move(p)};
+                },
+                [this, m](const Stored& r) {
+                    if (r.first) return fail(r.first->code, r.first->message, m.id, m.game);
+                    if (!player_) return;
+                    player_ = r.second;
+                    route(m);
+                });
         }
+        route(m);
+    }
+
+    // A message from an identified sender (a hello or login aside), stored if it needs to be.
+    void route(const protocol::ClientMessage& m) {
         auto self = shared_from_this();
         switch (m.type) {
             case MsgType::Hello: {
                 if (player_) return fail(ErrorCode::BadMessage, "hello was already said", m.id);
-                // A store failure answers `internal` and changes nothing: the client keeps its
-                // token and says hello again (never a new guest in place of the player).
-                auto who = hub_.hello(m.token, m.name);
-                auto text = who ? hub_.welcome(*who) : Result<std::string>(who.error());
-                if (!text) {
-                    logEvent("store_error", {{"message", text.error().message}});
-                    return fail(ErrorCode::Internal,
+                // Read off the network threads; on the writer thread when it may rename the
+                // player (a token and a name).
+                const bool renames = !m.token.empty() && !m.name.empty();
+                using Welcome = std::pair<Hub::Identity, std::string>;
+                return viaStore(
+                    renames,
+                    [&hub = hub_, token = m.token, name = m.name]() -> Result<Welcome> {
+                        auto who = hub.hello(token, name);
+                        if (!who) return who.error();
+                        auto text = hub.welcome(*who);
+                        if (!text) return text.error();
+                        return Welcome{std::move(*who), std::move(*text)};
+                    },
+                    [this, id = m.id](Result<Welcome>& r) {
+                        // A store failure answers `internal` and changes nothing: the client
+                        // keeps its token and says hello again (never a new guest in place of
+                        // the player).
+                        if (!r) {
+                            logEvent("store_error", {{"message", r.error().message}});
+                            return fail(
+                                ErrorCode::Internal,
                                 "the server could not read or store your identity; say hello again",
-                                m.id);
-                }
-                player_ = who->player;
-                token_ = who->token;
-                tokenHash_ = hashToken(token_);
-                timer_.cancel();
-                return reply(std::move(*text));
+                                id);
+                        }
+                        if (player_)
+                            return fail(ErrorCode::BadMessage, "hello was already said", id);
+                        player_ = r->first.player;
+                        token_ = r->first.token;
+                        tokenHash_ = hashToken(token_);
+                        timer_.cancel();
+                        reply(std::move(r->second));
+                    });
             }
             case MsgType::Register:
             case MsgType::Login: {
@@ -246,40 +309,62 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                     hub_.login(ip_, m.username, m.password, std::move(done));
                 return;
             }
-            case MsgType::Logout: {
-                if (auto e = hub_.logout(token_)) {
-                    logEvent("store_error", {{"message", e->message}});
-                    return fail(ErrorCode::Internal, "the logout could not be stored", m.id);
-                }
-                logEvent("logout", {{"player", player_->publicId}});
-                dropIdentity();
-                awaitHello();
-                return reply(protocol::renderAck(m.id));
-            }
+            case MsgType::Logout:
+                return viaStore(
+                    true, [&hub = hub_, token = token_] { return hub.logout(token); },
+                    [this, id = m.id](const std::optional<Error>& e) {
+                        if (e) {
+                            logEvent("store_error", {{"message", e->message}});
+                            return fail(ErrorCode::Internal, "the logout could not be stored", id);
+                        }
+                        if (!player_) return reply(protocol::renderAck(id));
+                        logEvent("logout", {{"player", player_->publicId}});
+                        dropIdentity();
+                        awaitHello();
+                        reply(protocol::renderAck(id));
+                    });
             case MsgType::Create: {
                 if (rooms_.size() >= kMaxGamesPerConnection)
                     return fail(ErrorCode::BadMessage,
                                 "too many games on one connection; leave some", m.id);
-                // The creator follows the game: tracked so that closing unsubscribes it.
-                if (auto room = hub_.create(self, *player_, m)) rooms_[room->id()] = room;
-                return;
+                // The creator follows the game: tracked so that closing unsubscribes it. Stored
+                // on the writer thread.
+                return viaStore(
+                    true, [&hub = hub_, self, p = *player_, m] { return hub.create(self, p, m); },
+                    [this](const std::shared_ptr<GameRoom>& room) {
+                        if (room) rooms_[room->id()] = room;
+                    });
             }
             case MsgType::Rename: {
                 // Seats already taken keep the name they were taken with; new games use this one.
                 if (player_->kind == "account")
                     return fail(ErrorCode::BadMessage, "an account is named after its username",
                                 m.id);
-                if (auto e = hub_.store().renamePlayer(player_->id, m.name)) {
-                    logEvent("store_error", {{"message", e->message}});
-                    return fail(ErrorCode::Internal, "the name could not be stored", m.id);
-                }
-                player_->name = m.name;
-                return reply(
-                    Json{{"type", "ack"}, {"id", m.id}, {"player", Hub::playerJson(*player_)}}
-                        .dump());
+                return viaStore(
+                    true,
+                    [&hub = hub_, player = player_->id, name = m.name] {
+                        return hub.store().renamePlayer(player, name);
+                    },
+                    [this, id = m.id, name = m.name](const std::optional<Error>& e) {
+                        if (e) {
+                            logEvent("store_error", {{"message", e->message}});
+                            return fail(ErrorCode::Internal, "the name could not be stored", id);
+                        }
+                        if (!player_) return;
+                        player_->name = name;
+                        reply(
+                            Json{{"type", "ack"}, {"id", id}, {"player", Hub::playerJson(*player_)}}
+                                .dump());
+                    });
             }
-            case MsgType::Seek:
-                return hub_.seek(self, *player_, m);
+            case MsgType::Seek:  // may store a new game: on the writer thread
+                return viaStore(
+                    true,
+                    [&hub = hub_, self, p = *player_, m] {
+                        hub.seek(self, p, m);
+                        return true;
+                    },
+                    [](bool) {});
             case MsgType::Unseek:
                 hub_.unseek(this, player_->id);
                 return reply(protocol::renderAck(m.id));
@@ -298,16 +383,29 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
         else if (rooms_.size() >= kMaxGamesPerConnection)
             return fail(ErrorCode::BadMessage, "too many games on one connection; leave some", m.id,
                         m.game);
-        else if (auto opened = hub_.open(m.game))
-            room = *opened;
-        else
-            return fail(ErrorCode::Internal, "the game could not be read; try again", m.id, m.game);
+        else if (!(room = hub_.loaded(m.game)))
+            // Read and replayed on a reader thread (Hub::open takes no lock meanwhile).
+            return viaStore(
+                false, [&hub = hub_, id = m.game] { return hub.open(id); },
+                [this, m](const Result<std::shared_ptr<GameRoom>>& opened) {
+                    if (!opened)
+                        return fail(ErrorCode::Internal, "the game could not be read; try again",
+                                    m.id, m.game);
+                    toRoom(*opened, m);
+                });
+        toRoom(room, m);
+    }
+
+    // A game message, for `room` (null: no game has its id).
+    void toRoom(const std::shared_ptr<GameRoom>& room, const protocol::ClientMessage& m) {
         if (!room) return fail(ErrorCode::UnknownGame, "no game has this id", m.id, m.game);
+        if (!player_) return fail(ErrorCode::NotAuthenticated, "say hello first", m.id, m.game);
         if (m.type == MsgType::Leave)
             rooms_.erase(m.game);
         else
             rooms_[m.game] = room;
-        room->run([self, p = *player_, m](GameRoom& r) { r.handle(self, p, m); });
+        room->run(
+            [self = shared_from_this(), p = *player_, m](GameRoom& r) { r.handle(self, p, m); });
     }
 
     void authDone(MsgType type, const Json& id, const Hub::AuthReply& r) {
@@ -444,6 +542,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     std::unique_ptr<Admission::Ticket> ticket_;  // its place under the connection caps
     asio::steady_timer timer_;                   // the hello timeout, then the close grace
     bool authBusy_ = false;
+    bool waiting_ = false;  // for a store job (viaStore): the next message is read after it
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
     double tokens_ = 2.0 * hub_.config().ratePerSecond;
     std::chrono::steady_clock::time_point last_;
@@ -645,11 +744,19 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             hub_.advanceTime(intParam(query, "cs", 0, 0, 100000000));
             return respond(req, http::status::ok, "text/plain", "ok\n");
         }
-        // Test mode: the store fails on demand (?fail=1) or works again (?fail=0).
-        if (req.method() == http::verb::post && path == "/api/test/store" &&
-            hub_.config().testMode) {
-            hub_.store().injectFaults(queryParam(query, "fail") == "1");
-            return respond(req, http::status::ok, "text/plain", "ok\n");
+        // Test mode: the store fails on demand (?fail=1) or works again (?fail=0); its reads
+        // are slow on demand (?delay_reads=MS; 0 releases them). GET: the reads held now.
+        if (path == "/api/test/store" && hub_.config().testMode) {
+            if (req.method() == http::verb::get)
+                return respond(req, http::status::ok, json,
+                               Json{{"reads_delayed", hub_.store().readsDelayed()}}.dump());
+            if (req.method() == http::verb::post) {
+                if (const std::string ms = queryParam(query, "delay_reads"); !ms.empty())
+                    hub_.store().delayReads(intParam(query, "delay_reads", 0, 0, 600000));
+                else
+                    hub_.store().injectFaults(queryParam(query, "fail") == "1");
+                return respond(req, http::status::ok, "text/plain", "ok\n");
+            }
         }
         // Test mode: the next message handled in=connection|game|bot|http throws.
         if (req.method() == http::verb::post && path == "/api/test/throw" &&
@@ -690,39 +797,43 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             const std::string after = queryParam(query, "after");
             auto key = parseGameCursor(after);
             if (!after.empty() && !key) return badCursor(req);
-            return answer(req, gameListJson(hub_.store(), queryParam(query, "player"), status, key,
-                                            intParam(query, "per_page", 20, 1, 100)));
+            return fromStore(req, [player = queryParam(query, "player"), status, key,
+                                   n = intParam(query, "per_page", 20, 1, 100)](store::Store& s) {
+                return listed(gameListJson(s, player, status, key, n));
+            });
         }
         if (path.rfind("/api/games/", 0) == 0 && path.ends_with("/analysis"))
             return analysis(req, path.substr(11, path.size() - 11 - 9), query);
         if (path.rfind("/api/games/", 0) == 0 && path.ends_with("/record")) {
             const std::string id = path.substr(11, path.size() - 11 - 7);
-            auto r = gameRecordText(hub_.store(), id);
-            if (!r) return internal(req, r.error());
-            if (!*r) return respond(req, http::status::not_found, json, R"({"error":"no_record"})");
-            return respond(req, http::status::ok, "text/plain; charset=utf-8", std::move(**r),
-                           "attachment; filename=\"rainet-" + id + ".txt\"");
+            return fromStore(req, [id](store::Store& s) {
+                auto r = gameRecordText(s, id);
+                if (!r) return StoreAnswer::failed(r.error());
+                if (!*r)
+                    return StoreAnswer{http::status::not_found, "application/json",
+                                       R"({"error":"no_record"})"};
+                return StoreAnswer{http::status::ok, "text/plain; charset=utf-8", std::move(**r),
+                                   "attachment; filename=\"rainet-" + id + ".txt\""};
+            });
         }
-        if (path.rfind("/api/games/", 0) == 0) {
-            auto r = gameRecordJson(hub_.store(), path.substr(11));
-            if (!r) return internal(req, r.error());
-            if (*r) return respond(req, http::status::ok, json, std::move(**r));
-            return respond(req, http::status::not_found, json, R"({"error":"unknown_game"})");
-        }
+        if (path.rfind("/api/games/", 0) == 0)
+            return fromStore(req, [id = path.substr(11)](store::Store& s) {
+                return found(gameRecordJson(s, id), R"({"error":"unknown_game"})");
+            });
         if (path == "/api/leaderboard") {
             if (!firstPage(query)) return badPage(req);
             const std::string after = queryParam(query, "after");
             auto key = parseRankCursor(after);
             if (!after.empty() && !key) return badCursor(req);
-            return answer(
-                req, leaderboardJson(hub_.store(), key, intParam(query, "per_page", 20, 1, 100)));
+            return fromStore(req,
+                             [key, n = intParam(query, "per_page", 20, 1, 100)](store::Store& s) {
+                                 return listed(leaderboardJson(s, key, n));
+                             });
         }
-        if (path.rfind("/api/players/", 0) == 0) {
-            auto r = playerProfileJson(hub_.store(), path.substr(13));
-            if (!r) return internal(req, r.error());
-            if (*r) return respond(req, http::status::ok, json, std::move(**r));
-            return respond(req, http::status::not_found, json, R"({"error":"unknown_player"})");
-        }
+        if (path.rfind("/api/players/", 0) == 0)
+            return fromStore(req, [id = path.substr(13)](store::Store& s) {
+                return found(playerProfileJson(s, id), R"({"error":"unknown_player"})");
+            });
         if (path.rfind("/api/", 0) == 0)
             return respond(req, http::status::not_found, json, R"({"error":"not_found"})");
         serveStatic(req, path);
@@ -742,7 +853,19 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         const Side side = sideText == "1" ? Side::One : Side::Two;
         Analyses& analyses = *registry_.analyses;
         if (auto hit = analyses.cached(id, side)) return respond(req, http::status::ok, json, *hit);
-        auto found = hub_.store().loadGame(id);
+        // The record is read on a reader thread, then this goes on on the session's strand.
+        auto r = std::make_shared<http::request<http::string_body>>(req);
+        hub_.store().read([self = shared_from_this(), r, id, side] {
+            auto found =
+                std::make_shared<store::Lookup<store::GameData>>(self->hub_.store().loadGame(id));
+            asio::post(self->stream_.get_executor(),
+                       [self, r, id, side, found] { self->analyse(*r, id, side, *found); });
+        });
+    }
+    void analyse(const http::request<http::string_body>& req, const std::string& id, Side side,
+                 const store::Lookup<store::GameData>& found) {
+        const auto json = "application/json";
+        Analyses& analyses = *registry_.analyses;
         if (!found) return internal(req, found.error());
         const auto unknown = [&] {
             respond(req, http::status::not_found, json, R"({"error":"unknown_game"})");
@@ -792,9 +915,41 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         respond(req, http::status::internal_server_error, "application/json",
                 R"({"error":"internal"})");
     }
-    void answer(const http::request<http::string_body>& req, Result<std::string> r) {
-        if (!r) return internal(req, r.error());
-        respond(req, http::status::ok, "application/json", std::move(*r));
+    // An answer read from the store, made on a reader thread.
+    struct StoreAnswer {
+        http::status status;
+        const char* type;
+        std::string body;
+        std::string disposition = {};
+        // The store failed: 500, logged, nothing said about what is stored.
+        static StoreAnswer failed(const Error& e) {
+            logEvent("store_error", {{"message", e.message}});
+            return {http::status::internal_server_error, "application/json",
+                    R"({"error":"internal"})"};
+        }
+    };
+    static StoreAnswer listed(Result<std::string> r) {
+        if (!r) return StoreAnswer::failed(r.error());
+        return {http::status::ok, "application/json", std::move(*r)};
+    }
+    static StoreAnswer found(store::Lookup<std::string> r, const char* unknown) {
+        if (!r) return StoreAnswer::failed(r.error());
+        if (!*r) return {http::status::not_found, "application/json", unknown};
+        return {http::status::ok, "application/json", std::move(**r)};
+    }
+    // Reads on the store's reader threads (a slow archive page holds no network thread), then
+    // answers on this session's strand. The session reads its next request only after answering
+    // this one: one store job per HTTP connection at most.
+    template <class Read>
+    void fromStore(const http::request<http::string_body>& req, Read read) {
+        auto request = std::make_shared<http::request<http::string_body>>(req);
+        hub_.store().read([self = shared_from_this(), request, read = std::move(read)]() mutable {
+            auto answer = std::make_shared<StoreAnswer>(read(self->hub_.store()));
+            asio::post(self->stream_.get_executor(), [self, request, answer] {
+                self->respond(*request, answer->status, answer->type, std::move(answer->body),
+                              answer->disposition);
+            });
+        });
     }
     // Listings are paged by cursor (`after`); `page` is accepted as 1 only (the first page), so
     // that links made before cursors keep working and no page is read by skipping rows.
@@ -1012,7 +1167,7 @@ int serve(const Config& config) {
         runIo();
         for (auto& t : threads) t.join();
         // Commits still queued are made (and their callbacks posted) while the executors exist.
-        store->stopWriter();
+        store->stopThreads();
         logEvent("stopped");
     }
     return status;

@@ -47,4 +47,25 @@ std::optional<Error> FaultInjection::beginRead() {
     return inner_->beginRead();
 }
 
+void ReadDelay::set(std::int64_t ms) {
+    {
+        std::lock_guard lock(mu_);
+        ms_ = ms;
+    }
+    changed_.notify_all();
+}
+
+void ReadDelay::wait() {
+    std::unique_lock lock(mu_);
+    if (ms_ <= 0) return;
+    ++waiting_;
+    changed_.wait_for(lock, std::chrono::milliseconds(ms_), [&] { return ms_ <= 0; });
+    --waiting_;
+}
+
+std::size_t ReadDelay::waiting() const {
+    std::lock_guard lock(mu_);
+    return waiting_;
+}
+
 }  // namespace rainet::store

@@ -3,8 +3,13 @@
 // begin and commit fails with "store: injected fault", as when the disk is full or the database
 // server is gone; otherwise each call goes to the real connection. It lets the server tests check
 // that a store failure is answered as an error, never as an absence, and changes nothing.
+// ReadDelay makes reads slow on demand instead, to check that a slow read stalls nobody else.
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <memory>
+#include <mutex>
 
 #include "store/database.h"
 
@@ -33,6 +38,21 @@ class FaultInjection final : public Database {
     bool failing() const { return failing_.load(std::memory_order_relaxed); }
     std::unique_ptr<Database> inner_;
     const std::atomic<bool>& failing_;
+};
+
+// Test mode only: while set, each read waits that long before it takes a connection (the store
+// calls wait() first); setting it to 0 releases every read waiting.
+class ReadDelay {
+  public:
+    void set(std::int64_t ms);
+    void wait();
+    std::size_t waiting() const;
+
+  private:
+    mutable std::mutex mu_;
+    std::condition_variable changed_;
+    std::int64_t ms_ = 0;
+    std::size_t waiting_ = 0;
 };
 
 }  // namespace rainet::store

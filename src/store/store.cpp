@@ -166,8 +166,18 @@ bool Store::injectFaults(bool on) {
     return true;
 }
 
+bool Store::delayReads(std::int64_t ms) {
+    if (!faultInjection_) return false;
+    readDelay_.set(ms);
+    return true;
+}
+
+std::size_t Store::readsDelayed() const {
+    return readDelay_.waiting();
+}
+
 Store::~Store() {
-    stopWriter();
+    stopThreads();
 }
 
 Store::Lease Store::lease(Pool& p) {
@@ -198,6 +208,7 @@ Store::Lease Store::lease() {
 }
 
 Store::Lease Store::readLease() {
+    if (faultInjection_) readDelay_.wait();
     {
         std::lock_guard lock(readers_.mu);
         if (readers_.max == 0) return lease(writers_);
@@ -634,29 +645,85 @@ std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
 }
 
 void Store::saveActionBatched(const GameRow& g, const ActionRow& a, Done done) {
+    enqueueWrite({g.id, a, std::move(done), nullptr});
+}
+
+void Store::write(Job job) {
+    enqueueWrite({{}, {}, nullptr, std::move(job)});
+}
+
+void Store::enqueueWrite(QueuedWrite w) {
     {
         std::lock_guard lock(writeMu_);
         if (!writerStopped_) {
             if (!writer_.joinable()) writer_ = std::thread(&Store::writeLoop, this);
-            writes_.push_back({g.id, a, std::move(done)});
+            writes_.push_back(std::move(w));
             writeCv_.notify_one();
             return;
         }
     }
-    done(saveAction(g, a));
+    if (w.job) return w.job();
+    std::optional<Error> e;
+    {
+        auto db = lease();
+        e = insertAction(*db, w.game, w.action);
+    }
+    w.done(e);
 }
 
-void Store::stopWriter() {
+void Store::read(Job job) {
+    {
+        std::lock_guard lock(readMu_);
+        if (!readersStopped_) {
+            if (readThreads_.empty())
+                for (std::size_t i = 0; i < kReadThreads; ++i)
+                    readThreads_.emplace_back(&Store::readLoop, this);
+            reads_.push_back(std::move(job));
+            readCv_.notify_one();
+            return;
+        }
+    }
+    job();
+}
+
+void Store::stopThreads() {
     {
         std::lock_guard lock(writeMu_);
         writerStopped_ = true;
     }
     writeCv_.notify_one();
     if (writer_.joinable()) writer_.join();
+    {
+        std::lock_guard lock(readMu_);
+        readersStopped_ = true;
+    }
+    readDelay_.set(0);
+    readCv_.notify_all();
+    for (auto& t : readThreads_) t.join();
+    readThreads_.clear();
+}
+
+void Store::readLoop() {
+    while (true) {
+        Job job;
+        {
+            std::unique_lock lock(readMu_);
+            readCv_.wait(lock, [&] { return readersStopped_ || !reads_.empty(); });
+            if (reads_.empty()) return;  // stopped, and everything queued is read
+            job = std::move(reads_.front());
+            reads_.pop_front();
+        }
+        // A reader thread's top: jobs report their own errors; one that throws anyway is lost
+        // alone, the thread goes on.
+        try {
+            job();
+        } catch (...) {
+        }
+    }
 }
 
 void Store::writeLoop() {
-    std::vector<QueuedAction> batch;
+    std::vector<QueuedWrite> batch;
     while (true) {
         {
             std::unique_lock lock(writeMu_);
@@ -668,20 +735,41 @@ void Store::writeLoop() {
                 writes_.pop_front();
             }
         }
-        // The writer thread's top: an exception fails its batch (each caller told), not the
-        // process.
-        try {
-            commitBatch(batch);
-        } catch (const std::exception& e) {
-            for (auto& q : batch)
-                if (q.done)
-                    std::exchange(q.done, nullptr)(Error{std::string("store: ") + e.what()});
-        }
+        commitBatch(batch);
         batch.clear();
     }
 }
 
-void Store::commitBatch(std::vector<QueuedAction>& batch) {
+void Store::commitBatch(std::vector<QueuedWrite>& batch) {
+    // Runs of consecutive actions commit together; a job runs in its place in the queue, so that
+    // a game's writes keep their order.
+    std::size_t i = 0;
+    while (i < batch.size()) {
+        if (batch[i].job) {
+            // The writer thread's top: a job that throws is lost alone.
+            try {
+                std::exchange(batch[i].job, nullptr)();
+            } catch (...) {
+            }
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < batch.size() && !batch[j].job) ++j;
+        std::span<QueuedWrite> actions(batch.data() + i, j - i);
+        // An exception fails this group (each caller told), not the process.
+        try {
+            commitActions(actions);
+        } catch (const std::exception& e) {
+            for (auto& q : actions)
+                if (q.done)
+                    std::exchange(q.done, nullptr)(Error{std::string("store: ") + e.what()});
+        }
+        i = j;
+    }
+}
+
+void Store::commitActions(std::span<QueuedWrite> batch) {
     std::optional<Error> e;
     {
         auto db = lease();

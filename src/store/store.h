@@ -15,12 +15,14 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/error.h"
 #include "store/database.h"
+#include "store/fault_injection.h"
 
 namespace rainet::store {
 
@@ -187,9 +189,21 @@ class Store {
     // that fails its batch fails alone (the batch is retried one write per transaction).
     using Done = std::function<void(std::optional<Error>)>;
     void saveActionBatched(const GameRow& g, const ActionRow& a, Done done);
-    // Writes what is queued and stops the writer thread (at shutdown, while the callers' executors
-    // still exist); later batched writes are then made at once, on the caller's thread.
-    void stopWriter();
+    // The store's executor, so that no network thread waits for the database. write(): `job` runs
+    // on the writer thread after everything queued before it (batched actions and jobs alike), so
+    // that one game's writes commit in the order they were queued. read(): `job` runs on one of
+    // kReadThreads reader threads, which take the read connections. A job calls the synchronous
+    // methods below and hands its result back itself (posting to its caller's strand); it must
+    // not throw. Both queues are bounded by their callers: a room or a connection has at most one
+    // job queued at a time (docs/architecture.md).
+    using Job = std::function<void()>;
+    void write(Job job);
+    void read(Job job);
+    static constexpr std::size_t kReadThreads = 2;
+    // Runs what is queued and stops the writer and reader threads (at shutdown, while the
+    // callers' executors still exist); later jobs and batched writes then run at once, on the
+    // caller's thread.
+    void stopThreads();
     static constexpr std::size_t kMaxBatch = 256;
     // Appends a chat line of game `game` (store/chat_store.h).
     std::optional<Error> saveChat(const std::string& game, const ChatRow& line);
@@ -208,6 +222,12 @@ class Store {
     // Test mode only (open(..., faultInjection = true)): while on, every statement, begin and
     // commit fails, as when the disk or the database server is gone. False if not enabled.
     bool injectFaults(bool on);
+    // Test mode only: every read waits `ms` before it takes a connection (0: none; setting 0
+    // releases the reads waiting), as a slow disk or database server would make it. False if not
+    // enabled.
+    bool delayReads(std::int64_t ms);
+    // The reads waiting in that delay now (tests sync on it).
+    std::size_t readsDelayed() const;
 
     // Connections a PostgreSQL store opens at most (when calls overlap), reads and writes.
     static constexpr std::size_t kPostgresConnections = 4;
@@ -232,23 +252,35 @@ class Store {
     Lease lease();      // for writes (and reads that must see them: none yet)
     Lease readLease();  // for reads: the readers, if any
     std::optional<Error> migrate(Database& db);
-    struct QueuedAction {
+    // A batched action (job empty) or a write job.
+    struct QueuedWrite {
         std::string game;
         ActionRow action;
         Done done;
+        Job job;
     };
+    void enqueueWrite(QueuedWrite w);
     void writeLoop();
-    void commitBatch(std::vector<QueuedAction>& batch);
+    // Commits the batched actions of `batch` in one transaction (jobs in it run in their place).
+    void commitBatch(std::vector<QueuedWrite>& batch);
+    void commitActions(std::span<QueuedWrite> actions);
+    void readLoop();
     Dialect dialect_;
     Pool writers_;
     Pool readers_;  // max 0: reads use writers_
     bool faultInjection_ = false;
     std::mutex writeMu_;  // guards the writer's queue
     std::condition_variable writeCv_;
-    std::deque<QueuedAction> writes_;
+    std::deque<QueuedWrite> writes_;
     bool writerStopped_ = false;
     std::thread writer_;
+    std::mutex readMu_;  // guards the readers' queue
+    std::condition_variable readCv_;
+    std::deque<Job> reads_;
+    bool readersStopped_ = false;
+    std::vector<std::thread> readThreads_;
     std::atomic<bool> failing_{false};
+    ReadDelay readDelay_;
 };
 
 }  // namespace rainet::store

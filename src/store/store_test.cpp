@@ -47,6 +47,16 @@ class StoreTest : public ::testing::TestWithParam<Dialect> {
         store_.reset();
         if (!path_.empty()) removeFiles();
     }
+    // A stored game in play, "g1", of a new player.
+    GameRow gameInPlay() {
+        auto a = store_->createPlayer("pA", "ha", "alice");
+        GameRow g;
+        g.id = "g1";
+        g.creator = g.player[0] = a ? a->id : 0;
+        g.status = "playing";
+        EXPECT_FALSE(store_->insertGame(g));
+        return g;
+    }
     void reopen(bool faultInjection = false) {
         store_.reset();
         auto s = Store::open(target_, "normal", faultInjection);
@@ -756,6 +766,84 @@ TEST_P(StoreTest, BatchedActionsAreEachCommittedOrFailedAlone) {
         EXPECT_EQ(d->actions[4].action, "d2-d3");
         EXPECT_EQ(d->game.version, kPlies);
     }
+}
+
+// The store's executor: write jobs run on the writer thread in their place among the batched
+// actions (a game's writes commit in the order they were queued), each seeing what was queued
+// before it committed.
+TEST_P(StoreTest, WriteJobsRunInQueueOrderAmongBatchedActions) {
+    const GameRow g = gameInPlay();
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<int> order;
+    std::vector<std::size_t> seen;  // actions stored when each job ran
+    auto record = [&](int n) {
+        std::lock_guard lock(mu);
+        order.push_back(n);
+        cv.notify_all();
+    };
+    constexpr int kRounds = 10;
+    for (int i = 0; i < kRounds; ++i) {
+        store_->saveActionBatched(g, {i, "d2-d3", "", 0, i + 1}, [&, i](std::optional<Error> e) {
+            EXPECT_FALSE(e);
+            record(2 * i);
+        });
+        store_->write([&, i] {
+            auto d = store_->loadGame("g1");
+            std::size_t n = d && *d ? (**d).actions.size() : 0;
+            {
+                std::lock_guard lock(mu);
+                seen.push_back(n);
+            }
+            record(2 * i + 1);
+        });
+    }
+    {
+        std::unique_lock lock(mu);
+        ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60),
+                                [&] { return order.size() == 2 * kRounds; }));
+    }
+    for (int i = 0; i < 2 * kRounds; ++i) EXPECT_EQ(order[i], i);
+    for (int i = 0; i < kRounds; ++i) EXPECT_EQ(seen[i], static_cast<std::size_t>(i + 1));
+}
+
+// A read made slow on demand (test mode) holds its reader thread only: writes and their
+// callbacks go on meanwhile, and releasing the delay lets the read finish.
+TEST_P(StoreTest, ASlowReadStallsNoWrite) {
+    reopen(true);
+    const GameRow g = gameInPlay();
+    ASSERT_TRUE(store_->delayReads(600000));
+    std::mutex mu;
+    std::condition_variable cv;
+    bool read = false, written = false;
+    std::size_t listed = 0;
+    store_->read([&] {
+        auto rows = store_->listGames("", "", std::nullopt, 10);
+        std::lock_guard lock(mu);
+        listed = rows ? rows->size() : 0;
+        read = true;
+        cv.notify_all();
+    });
+    // Synced on the read being held in the delay, then a write goes through.
+    while (store_->readsDelayed() == 0) std::this_thread::yield();
+    store_->saveActionBatched(g, {0, "d2-d3", "", 0, 1}, [&](std::optional<Error> e) {
+        EXPECT_FALSE(e);
+        std::lock_guard lock(mu);
+        written = true;
+        cv.notify_all();
+    });
+    {
+        std::unique_lock lock(mu);
+        ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return written; }));
+        EXPECT_FALSE(read);  // still held
+    }
+    ASSERT_TRUE(store_->delayReads(0));
+    {
+        std::unique_lock lock(mu);
+        ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return read; }));
+    }
+    EXPECT_EQ(listed, 1u);
+    EXPECT_EQ(store_->readsDelayed(), 0u);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // request concerned while the server keeps serving everyone else.
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include "players.h"
 
 namespace rainet::test {
@@ -132,6 +134,40 @@ TEST(Exceptions, AnHttpRequestThatThrowsIsAnswered500) {
     EXPECT_EQ(server.http("GET", "/api/leaderboard"),
               (std::pair<int, std::string>{500, R"({"error":"internal"})"}));
     EXPECT_EQ(server.http("GET", "/healthz").first, 200);
+}
+
+// The store's reads run on its reader threads, never on a network thread: listings made slow on
+// demand (test mode: POST /api/test/store?delay_reads=MS), more of them than there are network
+// threads, hold no game up, nor does a hello waiting for its read. Synced on events: the reads are
+// seen held in the delay, a game's action is acknowledged and broadcast, and only then are the
+// listings released and answered.
+TEST(StoreDelay, ASlowArchiveListingStallsNoGame) {
+    ServerProcess server(dbPath("slowread"));
+    Player a(server.port()), b(server.port());
+    const std::string g = startGame(a, b);
+    ASSERT_EQ(server.http("POST", "/api/test/store?delay_reads=600000").first, 200);
+    std::vector<std::future<std::pair<int, std::string>>> listings;
+    for (int i = 0; i < 3; ++i)  // the server under test has 2 network threads
+        listings.push_back(std::async(
+            std::launch::async, [&] { return server.http("GET", "/api/games?status=playing"); }));
+    // Held: as many as there are reader threads (the others wait for one).
+    while (Json::parse(server.http("GET", "/api/test/store").second)["reads_delayed"] < 2)
+        std::this_thread::yield();
+    // A hello (its player is read from the store) waits for the reads too, on no network thread.
+    WsClient c(server.port());
+    c.send(Json{{"type", "hello"}, {"id", 1}, {"token", a.token()}});
+    playOne(a, b, g, a.game(g).legal[0]);
+    playOne(a, b, g, b.game(g).legal[0]);
+    for (auto& f : listings)
+        EXPECT_EQ(f.wait_for(std::chrono::seconds(0)), std::future_status::timeout);
+    EXPECT_TRUE(c.log().empty());  // not answered while the reads are held
+    ASSERT_EQ(server.http("POST", "/api/test/store?delay_reads=0").first, 200);
+    EXPECT_EQ(c.waitType("welcome")["player"]["id"], a.id());
+    for (auto& f : listings) {
+        auto [status, body] = f.get();
+        EXPECT_EQ(status, 200);
+        EXPECT_NE(body.find(g), std::string::npos);
+    }
 }
 
 }  // namespace
