@@ -458,7 +458,15 @@ int run(const Args& args) {
                 std::cout << "server RSS            " << rssEnd / 1024.0 << " MiB ("
                           << static_cast<double>(rssEnd) / o.games << " KiB per game)\n"
                           << "server CPU            "
-                          << 100 * (serverEnd.first - serverStart.first) / measured << " %\n";
+                          << 100 * (serverEnd.first - serverStart.first) / measured
+                          << " %\n"
+                          // The cost of an action, robust to how much of the cores the server
+                          // got on a shared machine (docs/performance.md).
+                          << "server CPU per action "
+                          << (stats.actions ? 1e6 * (serverEnd.first - serverStart.first) /
+                                                  static_cast<double>(stats.actions)
+                                            : 0.0)
+                          << " us\n";
             std::cout << "loadtest CPU          "
                       << 100 * (selfEnd.first - selfStart.first) / measured << " %\n";
             std::cout.flush();

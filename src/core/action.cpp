@@ -14,30 +14,53 @@ Result<Square> parseSquare(std::string_view t) {
     return makeSquare(t[0] - 'a', t[1] - '1');
 }
 
-std::string toString(Action a, Notation n) {
-    const std::string from = squareName(a.from());
+void appendTo(std::string& out, Action a, Notation n) {
+    auto square = [&out](Square s) {
+        out += static_cast<char>('a' + fileOf(s));
+        out += static_cast<char>('1' + rankOf(s));
+    };
     switch (a.type()) {
         case ActionType::Move:
-            return from + "-" + squareName(a.to());
+            square(a.from());
+            out += '-';
+            square(a.to());
+            return;
         case ActionType::Enter:
-            return from + "-srv";
+            square(a.from());
+            out += "-srv";
+            return;
         case ActionType::BoostAttach:
-            return "LB+" + from;
+            out += "LB+";
+            break;
         case ActionType::BoostDetach:
-            return "LB-" + from;
+            out += "LB-";
+            break;
         case ActionType::FirewallPlace:
-            return "FW+" + from;
+            out += "FW+";
+            break;
         case ActionType::FirewallRemove:
-            return "FW-" + from;
+            out += "FW-";
+            break;
         case ActionType::Check:
-            return "VC+" + from;
-        case ActionType::NotFound: {
-            std::string s = "NF+" + from + squareName(a.to());
-            if (n == Notation::Full) s += a.swap() ? ":swap" : ":keep";
-            return s;
-        }
+            out += "VC+";
+            break;
+        case ActionType::NotFound:
+            out += "NF+";
+            square(a.from());
+            square(a.to());
+            if (n == Notation::Full) out += a.swap() ? ":swap" : ":keep";
+            return;
+        default:
+            out += '?';
+            return;
     }
-    return "?";
+    square(a.from());
+}
+
+std::string toString(Action a, Notation n) {
+    std::string s;
+    appendTo(s, a, n);
+    return s;
 }
 
 Result<Action> parseAction(std::string_view t, bool allowPublicNotFound) {

@@ -75,6 +75,8 @@ enum class Notation { Full, Public };
 std::string squareName(Square s);
 Result<Square> parseSquare(std::string_view text);
 std::string toString(Action a, Notation n = Notation::Full);
+// The same appended to `out` (renderers writing many actions into one message).
+void appendTo(std::string& out, Action a, Notation n = Notation::Full);
 // Reads the full form; with allowPublicNotFound, also `NF+SQSQ` (returned with swap = false).
 Result<Action> parseAction(std::string_view text, bool allowPublicNotFound = false);
 

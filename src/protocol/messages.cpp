@@ -1,6 +1,7 @@
 #include "protocol/messages.h"
 
 #include "core/action.h"
+#include "protocol/server_messages.h"
 #include "protocol/text.h"
 
 namespace rainet::protocol {
@@ -349,10 +350,7 @@ std::string renderError(ErrorCode code, std::string_view message, const Json& id
 }
 
 std::string renderAck(const Json& id, std::string_view game, std::optional<std::int64_t> v) {
-    Json j = {{"type", "ack"}, {"id", id}};
-    if (!game.empty()) j["game"] = game;
-    if (v) j["v"] = *v;
-    return j.dump();
+    return render(Ack{id, game, v});
 }
 
 Json clockJson(int initial, int increment) {

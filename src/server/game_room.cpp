@@ -171,16 +171,15 @@ std::int64_t GameRoom::remaining(Side s) const {
     return std::max<std::int64_t>(r, 0);
 }
 
+std::optional<protocol::Clocks> GameRoom::clocks() const {
+    if (!isTimed()) return std::nullopt;
+    protocol::Clocks c{{remaining(Side::One), remaining(Side::Two)}, std::nullopt};
+    if (row_.status == "playing" && pos_) c.running = pos_->toMove();
+    return c;
+}
+
 GameRoom::Json GameRoom::clocksJson() const {
-    if (!isTimed()) return nullptr;
-    Json j;
-    j["1"] = remaining(Side::One);
-    j["2"] = remaining(Side::Two);
-    if (row_.status == "playing" && pos_)
-        j["running"] = sideName(pos_->toMove());
-    else
-        j["running"] = nullptr;
-    return j;
+    return protocol::toJson(clocks());
 }
 
 GameRoom::Json GameRoom::playerJson(Side s) const {
@@ -335,9 +334,7 @@ template <class Render>
 void GameRoom::emit(Render render) {
     // Sent with `legal` to the side to move; held (for replay) without it, which keeps the held
     // events small: replay() adds the current legal actions to the last one it sends.
-    Event ev;
-    ev.v = row_.version;
-    std::shared_ptr<const std::string> live[3];
+    Texts live, held;
     for (Viewer v : kViewers) {
         Json j{{"type", "event"}, {"game", id_}, {"v", row_.version}};
         render(v, j);
@@ -345,13 +342,20 @@ void GameRoom::emit(Render render) {
         live[i] = std::make_shared<const std::string>(j.dump());
         if (j.contains("legal")) {
             j.erase("legal");
-            ev.text[i] = std::make_shared<const std::string>(j.dump());
+            held[i] = std::make_shared<const std::string>(j.dump());
         } else {
-            ev.text[i] = live[i];
+            held[i] = live[i];
         }
     }
+    publish(live, held);
+}
+
+void GameRoom::publish(const Texts& live, const Texts& held) {
     for (const Sub& sub : subs_)
         if (auto c = sub.client.lock()) c->send(live[static_cast<int>(sub.role)]);
+    Event ev;
+    ev.v = row_.version;
+    for (int i = 0; i < 3; ++i) ev.text[i] = held[i];
     events_.push_back(std::move(ev));
     if (events_.size() > kEventsHeld) events_.pop_front();
 }
@@ -914,19 +918,26 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     if (botKnows_) botKnows_->observe(observe(before, a, viewerOf(*botSide_)));
     ack(c, s, m);
     const bool over = pos_->isOver();
-    const Json clocks = clocksJson();
-    emit([&](Viewer v, Json& j) {
-        const Observation o = observe(before, a, v);
-        j["kind"] = "action";
-        j["ply"] = before.ply();
-        j["side"] = sideName(s);
-        j["action"] = toString(o.action, o.swapKnown ? Notation::Full : Notation::Public);
-        if (o.revealedLink) j["revealed"] = *o.revealedLink ? "link" : "virus";
-        j["view"] = View::of(*pos_, v).toString();
-        if (!over && viewerOf(pos_->toMove()) == v) j["legal"] = legalJson(v);
-        j["clocks"] = clocks;
-        j["draw_offer"] = nullptr;
-    });
+    // Written directly (protocol/server_messages.h), once per viewer class; the viewer to move
+    // gets its legal actions live, the held copy goes without them as in emit().
+    protocol::ActionEvent e{id_, row_.version, before.ply(), s, {}, {}, nullptr, clocks()};
+    Texts live, held;
+    for (Viewer v : kViewers) {
+        const int i = static_cast<int>(v);
+        const View view = View::of(*pos_, v);
+        const std::string viewText = view.toString();
+        e.seen = observe(before, a, v);
+        e.view = viewText;
+        e.legal = nullptr;
+        held[i] = std::make_shared<const std::string>(protocol::render(e));
+        live[i] = held[i];
+        if (!over && viewerOf(pos_->toMove()) == v) {
+            const ActionList legal = view.legalActions();
+            e.legal = &legal;
+            live[i] = std::make_shared<const std::string>(protocol::render(e));
+        }
+    }
+    publish(live, held);
     if (over) {
         const Outcome o = pos_->outcome();
         const EndReason r = pos_->endReason();

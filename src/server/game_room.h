@@ -22,6 +22,7 @@
 #include "core/random.h"
 #include "core/view.h"
 #include "protocol/messages.h"
+#include "protocol/server_messages.h"
 #include "server/client.h"
 #include "server/expiry.h"
 #include "server/metrics.h"
@@ -107,6 +108,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     bool isTimed() const { return row_.clockInitial > 0; }
 
     // Rendering for one role.
+    std::optional<protocol::Clocks> clocks() const;
     Json clocksJson() const;
     Json playerJson(Side s) const;
     Json resultJson() const;
@@ -123,6 +125,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // Sends a new event (row_.version already incremented and stored) rendered per role.
     template <class Render>
     void emit(Render render);
+    // Sends each subscriber its role's text of the new event and holds the texts for replay.
+    using Texts = std::shared_ptr<const std::string>[3];  // by Viewer
+    void publish(const Texts& live, const Texts& held);
     // Sends the held events after version `after` (the caller checked they are all held).
     void replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after);
     // Sends the held chat lines of the role's room numbered after `after`.
