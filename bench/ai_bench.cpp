@@ -2,6 +2,7 @@
 // with its committed node count is `rainet bench` (src/ai/bench.h).
 #include <benchmark/benchmark.h>
 
+#include "ai/analysis.h"
 #include "ai/belief.h"
 #include "ai/bench.h"
 #include "ai/greedy_bot.h"
@@ -56,5 +57,33 @@ void BM_GreedyAction(benchmark::State& state) {
 BENCHMARK(BM_GreedyAction)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
+
+// The analysis of one whole game for one side (GET /api/games/{id}/analysis): a greedy self-play
+// game from a fixed seed, every ply searched with the server's budget (the argument, iterations).
+void BM_AnalyseGame(benchmark::State& state) {
+    Rng rng(7);
+    ai::GreedyBot one, two;
+    Position p = *Position::fromSetups(one.chooseSetup(Side::One, Rules::standard(), rng),
+                                       two.chooseSetup(Side::Two, Rules::standard(), rng));
+    const Position start = p;
+    InfoSet k1(View::of(p, Viewer::Side1)), k2(View::of(p, Viewer::Side2));
+    std::vector<Action> actions;
+    while (!p.isOver() && actions.size() < 400) {
+        const Action a = (p.toMove() == Side::One ? one : two)
+                             .chooseAction(p.toMove() == Side::One ? k1 : k2, {}, rng);
+        (void)k1.observe(observe(p, a, Viewer::Side1));
+        (void)k2.observe(observe(p, a, Viewer::Side2));
+        p.doAction(a);
+        actions.push_back(a);
+    }
+    ai::AnalysisConfig config;
+    config.nodes = static_cast<std::uint64_t>(state.range(0));
+    std::size_t plies = 0;
+    for (auto _ : state) plies += ai::analyseGame(start, actions, Side::One, config)->size();
+    state.counters["game plies"] = static_cast<double>(actions.size() + 1);
+    state.counters["plies/s"] =
+        benchmark::Counter(static_cast<double>(plies), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_AnalyseGame)->Arg(1000)->Unit(benchmark::kMillisecond)->Iterations(2);
 
 BENCHMARK_MAIN();

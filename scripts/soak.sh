@@ -14,8 +14,10 @@ OUT=${OUT:-/tmp/rainet-soak-$$}
 PORT=${PORT:-18790}
 mkdir -p "$OUT"
 rm -f "$OUT"/soak.db*
+# Every load client comes from 127.0.0.1: lift the per-address connection and identity caps.
 ./build/rainet serve --listen 127.0.0.1:$PORT --db "$OUT/soak.db" --web /nonexistent \
   --expire-open 60 --expire-setup 120 --expire-abandoned 120 --expire-computer 60 \
+  --max-connections 0 --max-per-address 0 --identities-per-minute 0 \
   > "$OUT/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT

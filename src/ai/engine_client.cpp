@@ -53,17 +53,30 @@ Result<std::uint8_t> EngineClient::newGame(Side side, const Rules& rules) {
     return *links;
 }
 
-Result<Action> EngineClient::act(const InfoSet& knowledge, const Budget& budget) {
-    if (!start_) return Error{"engine: act before the game started"};
-    const std::string pos = formatPositionCommand(*start_, knowledge.history());
-    send(pos);
+std::string formatGo(const GoLimits& l) {
     std::string go = "go";
-    if (budget.nodes) go += " nodes " + std::to_string(budget.nodes);
-    if (budget.movetime.count()) go += " movetime " + std::to_string(budget.movetime.count());
-    send(go);
-    const int timeout =
-        budget.movetime.count() ? static_cast<int>(budget.movetime.count()) + 5000 : 600000;
-    auto line = expect("bestaction ", timeout);
+    if (l.nodes) go += " nodes " + std::to_string(l.nodes);
+    if (l.movetime.count()) go += " movetime " + std::to_string(l.movetime.count());
+    for (int i = 0; i < 2; ++i)
+        if (l.time[i]) go += " time" + std::to_string(i + 1) + " " + std::to_string(*l.time[i]);
+    for (int i = 0; i < 2; ++i)
+        if (l.inc[i]) go += " inc" + std::to_string(i + 1) + " " + std::to_string(*l.inc[i]);
+    return go;
+}
+
+Result<Action> EngineClient::act(const InfoSet& knowledge, const Budget& budget) {
+    GoLimits l;
+    l.nodes = budget.nodes;
+    l.movetime = budget.movetime;
+    if (budget.movetime.count()) l.timeout = budget.movetime + std::chrono::milliseconds(5000);
+    return act(knowledge, l);
+}
+
+Result<Action> EngineClient::act(const InfoSet& knowledge, const GoLimits& limits) {
+    if (!start_) return Error{"engine: act before the game started"};
+    if (!send(formatPositionCommand(*start_, knowledge.history())) || !send(formatGo(limits)))
+        return Error{"engine: cannot write (it exited?)"};
+    auto line = expect("bestaction ", static_cast<int>(limits.timeout.count()));
     if (!line.ok()) return line.error();
     auto a = parseAction(line->substr(11));
     if (!a.ok()) return Error{"bad action in '" + *line + "'"};

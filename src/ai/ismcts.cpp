@@ -270,6 +270,12 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
         if (c.visits > b.visits || (c.visits == b.visits && c.reward > b.reward)) best = i;
     }
     if (nodes_[best].visits > 0) result.value = nodes_[best].reward / nodes_[best].visits;
+    result.root.reserve(root.childCount);
+    for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i)
+        result.root.push_back({nodes_[i].action, nodes_[i].visits, nodes_[i].reward});
+    // Ties keep the prior order (children are stored best prior first): the same every run.
+    std::stable_sort(result.root.begin(), result.root.end(),
+                     [](const RootChild& x, const RootChild& y) { return x.visits > y.visits; });
     if (config_.concealment > 0 && nodes_[best].visits > 0) best = concealedChoice(knowledge, best);
     result.best = nodes_[best].action;
     result.bestLine = principalLine();

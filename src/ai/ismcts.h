@@ -40,6 +40,14 @@ struct SearchConfig {
     bool uniformSetups = false;
 };
 
+// One child of the root after a search: how often it was tried and its summed reward (from the
+// view of the side to move at the root).
+struct RootChild {
+    Action action;
+    std::uint32_t visits = 0;
+    double reward = 0.0;
+};
+
 // What one search found (also reported through SearchInfo).
 struct SearchResult {
     Action best;
@@ -47,6 +55,7 @@ struct SearchResult {
     std::uint64_t plies = 0;  // actions simulated, tree and rollouts
     std::vector<Action> bestLine;
     double value = 0.5;  // mean reward of the most visited root child (0.5 with no iteration)
+    std::vector<RootChild> root;  // every root child, most visited first (analysis, ai/analysis.h)
 };
 
 class Ismcts {

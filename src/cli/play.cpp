@@ -23,6 +23,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -38,6 +39,7 @@
 #include "cli/options.h"
 #include "cli/play_follower.h"
 #include "cli/play_input.h"
+#include "cli/play_local.h"
 #include "cli/play_render.h"
 #include "cli/ws_client.h"
 
@@ -778,14 +780,58 @@ class PlayClient {
 int run(const Args& args);
 const Command kPlay{"play",
                     "play [GAME] [--server ws://HOST:PORT/ws] [--name NAME] [--token-file FILE] "
-                    "[--computer LEVEL] [--no-color]",
-                    "play or watch a game in the terminal: commands at a prompt or from stdin "
-                    "(docs/terminal-client.md)",
+                    "[--computer LEVEL] [--no-color] | play --local [--names NAME1,NAME2] "
+                    "[--preset standard|official] [--seed N] [--no-color]",
+                    "play or watch a game in the terminal: commands at a prompt or from stdin; "
+                    "--local: two players at this terminal, no server (docs/terminal-client.md)",
                     run};
 
+// `rainet play --local`: pass and play in-process (play_local.h).
+int runLocalGame(const Options& o) {
+    for (const char* remote : {"server", "name", "token-file", "computer"})
+        if (o.has(remote))
+            return usageError(kPlay, std::string("--local plays without a server: no --") + remote);
+    if (!o.positional.empty()) return usageError(kPlay, "--local plays a new game: no GAME");
+    play::LocalOptions lo;
+    const auto rules = Rules::byName(o.get("preset", "standard"));
+    if (!rules) return usageError(kPlay, "--preset: standard or official");
+    lo.rules = *rules;
+    if (o.has("names")) {
+        const std::string names = o.get("names");
+        const auto comma = names.find(',');
+        const std::string a = names.substr(0, comma);
+        const std::string b = comma == std::string::npos ? "" : names.substr(comma + 1);
+        const auto fits = [](const std::string& n) {
+            return !n.empty() && n.size() <= 24 && n.find(',') == std::string::npos &&
+                   std::none_of(n.begin(), n.end(),
+                                [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+        };
+        if (!fits(a) || !fits(b))
+            return usageError(kPlay, "--names: two names separated by a comma, 1-24 bytes each");
+        lo.names = {a, b};
+    }
+    if (o.has("seed")) {
+        const std::string seed = o.get("seed");
+        const bool digits =
+            !seed.empty() && seed.size() <= 19 &&
+            std::all_of(seed.begin(), seed.end(), [](unsigned char c) { return std::isdigit(c); });
+        lo.seed = digits ? std::stoull(seed) : 0;
+        if (lo.seed == 0) return usageError(kPlay, "--seed: a positive number");
+    }
+    lo.color = ::isatty(1) && !o.has("no-color");
+    lo.interactive = ::isatty(0);
+    return play::runLocal(std::cin, std::cout, lo);
+}
+
 int run(const Args& args) {
-    Options o = parseOptions(args, {"server", "name", "token-file", "computer"}, {"no-color"});
+    Options o =
+        parseOptions(args, {"server", "name", "token-file", "computer", "names", "preset", "seed"},
+                     {"no-color", "local"});
     if (!o.error.empty()) return usageError(kPlay, o.error);
+    if (o.has("local")) return runLocalGame(o);
+    for (const char* local : {"names", "preset", "seed"})
+        if (o.has(local))
+            return usageError(kPlay, std::string("--") + local + " goes with --local");
     if (o.positional.size() > 1) return usageError(kPlay, "at most one GAME");
     Config c;
     c.urlText = o.get("server", "ws://127.0.0.1:8080/ws");

@@ -312,8 +312,25 @@ Result<Input> parseInput(std::string_view line) {
     return Error{"unknown command '" + w[0] + "' (type help for the list)"};
 }
 
-const char* helpText() {
-    return R"(commands:
+const char* gameCommandsHelp() {
+    return R"(  setup SQ SQ SQ SQ           put your links on these four setup squares, viruses on the rest
+  ACTION                      play an action in notation, e.g. d2-d3, LB+d2, FW+e5, VC+e7,
+                              NF+d2e2:swap, d8-srv (only one of those `legal` lists)
+  legal                       list your legal actions
+  board                       show the game again
+  history                     the actions played so far
+)";
+}
+
+const char* boardLegendHelp() {
+    return R"(board: 1L/1V side 1's link/virus, 2? a card whose identity you cannot see; marks: + LB,
+       ! face up (VC), # on its owner's firewall; F1/F2 a firewall, [] an empty exit
+)";
+}
+
+const std::string& helpText() {
+    static const std::string text =
+        std::string(R"(commands:
   lobby                       list the open games and the seeks waiting
   new [computer LEVEL|open|invite] [standard|official] [side 1|2|random] [clock MIN+INC|none]
       [rated|casual]          create a game (default: open, standard, random side, no clock,
@@ -325,13 +342,8 @@ const char* helpText() {
   join GAME                   take the free seat of a game (join alone: the game shown)
   watch GAME                  follow a game (as its player if you are seated in it)
   setup random                let the server arrange your cards
-  setup SQ SQ SQ SQ           put your links on these four setup squares, viruses on the rest
-  ACTION                      play an action in notation, e.g. d2-d3, LB+d2, FW+e5, VC+e7,
-                              NF+d2e2:swap, d8-srv (only one of those `legal` lists)
-  legal                       list your legal actions
-  board                       show the game again
-  history                     the actions played so far
-  wait                        read no more input until it is your turn or the game ends
+)") + gameCommandsHelp() +
+        R"(  wait                        read no more input until it is your turn or the game ends
   resign                      give up the game
   draw / accept / decline     offer a draw; accept or decline an offer (draw or rematch)
   rematch                     after the end: ask for (or accept) a rematch, sides swapped
@@ -346,9 +358,8 @@ const char* helpText() {
   name NEW                    change your display name (guests only)
   help                        this list
   quit                        leave (the game goes on; `rainet play GAME` comes back to it)
-board: 1L/1V side 1's link/virus, 2? a card whose identity you cannot see; marks: + LB,
-       ! face up (VC), # on its owner's firewall; F1/F2 a firewall, [] an empty exit
-)";
+)" + boardLegendHelp();
+    return text;
 }
 
 }  // namespace rainet::cli::play

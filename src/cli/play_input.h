@@ -99,6 +99,10 @@ struct ServerUrl {
 Result<ServerUrl> parseServerUrl(std::string_view text);
 
 // The text of `help`.
-const char* helpText();
+const std::string& helpText();
+// Parts of it shared with the help of `rainet play --local`: the commands acting in a game (from
+// `setup SQ...` to `history`) and the legend of the board.
+const char* gameCommandsHelp();
+const char* boardLegendHelp();
 
 }  // namespace rainet::cli::play

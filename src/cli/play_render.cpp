@@ -84,10 +84,12 @@ std::string seatLine(const GameState& s, const detail::PositionFields* f, int i,
         line += "  " + (seat->name.empty() ? seat->id : seat->name);
         if (seat->rating) line.append(" (").append(std::to_string(*seat->rating)).append(")");
         if (s.you == side) line += " (you)";
-        if (seat->bot && seat->name.find("computer") == std::string::npos)
-            line += " (computer)";
-        else if (!seat->connected && s.you != side)
-            line += " (away)";
+        if (seat->bot && !seat->rating) {  // the server's computer (it has no rating)
+            if (seat->name.find("computer") == std::string::npos) line += " (computer)";
+        } else {
+            if (seat->bot) line += " (bot)";  // an account played by a program
+            if (!seat->connected && s.you != side) line += " (away)";
+        }
     }
     if (s.clocks) {
         line += "  clock " + formatClock(remainingCs(s, i, o.now));
@@ -153,8 +155,10 @@ std::string renderGame(const GameState& s, const RenderOptions& o) {
     const bool ended = s.ending.has_value();
     out << paint("game " + s.game, kBold, o.color) << "  " << s.preset << "  ";
     if (s.rated) out << (*s.rated ? "rated  " : "casual  ");
-    out << (s.isPlayer() ? "you are side " + s.you : std::string("you are watching")) << "  "
-        << s.status;
+    out << (s.isPlayer()            ? "you are side " + s.you
+            : s.opponent == "local" ? std::string("pass and play")
+                                    : std::string("you are watching"))
+        << "  " << s.status;
     if (s.opponent == "computer" && s.level) out << "  (computer level " << *s.level << ")";
     if (s.initialCs)
         out << "  clock " << formatClock(*s.initialCs) << "+" << *s.incrementCs / 100 << "s";
@@ -296,6 +300,7 @@ std::string renderLobby(const Json& j) {
                 << "  by " << (creator.is_object() ? creator.value("name", "?") : "?");
             if (creator.is_object() && creator.contains("rating") && creator["rating"].is_number())
                 out << " (" << static_cast<int>(creator["rating"].get<double>()) << ")";
+            if (creator.is_object() && creator.value("bot", false)) out << " (bot)";
             out << "  creator's side " << g.value("side", "") << "\n";
         }
     }

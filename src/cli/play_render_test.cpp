@@ -165,6 +165,23 @@ TEST(PlayRender, RatingsInSeatLinesAndRatedInTheHeader) {
     EXPECT_NE(text.find("side 1  alice  stack"), std::string::npos) << text;
 }
 
+// A bot account (rated, flagged bot) is marked "(bot)", and "(away)" still shows when it has no
+// connection; the server's computer (flagged bot, no rating) is never marked away.
+TEST(PlayRender, BotAccountsAreMarkedAndTheComputerIsNot) {
+    GameState s = playing("2", kSide2Start);
+    s.seats[0]->rating = 1500;
+    s.seats[0]->bot = true;
+    std::string text = renderGame(s, RenderOptions{});
+    EXPECT_NE(text.find("side 1  alice (1500) (bot)  stack"), std::string::npos) << text;
+    s.seats[0]->connected = false;
+    text = renderGame(s, RenderOptions{});
+    EXPECT_NE(text.find("side 1  alice (1500) (bot) (away)  stack"), std::string::npos) << text;
+    s.seats[0]->rating.reset();
+    s.seats[0]->name = "computer (level 2)";
+    text = renderGame(s, RenderOptions{});
+    EXPECT_NE(text.find("side 1  computer (level 2)  stack"), std::string::npos) << text;
+}
+
 TEST(PlayRender, RatingChangeAtTheEndOfARatedGame) {
     GameState s = playing("1", "xxx2xxx/3xx3/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/- 0 0");
     s.status = "finished";

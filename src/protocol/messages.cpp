@@ -309,6 +309,10 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
                 return bad("'username' must be 3 to 24 letters, digits, '_' or '-'");
             if (!str("password", m.password, 1024) || !validPassword(m.password))
                 return bad("'password' must be a string of 8 to 128 characters");
+            if (auto it = j.find("bot"); it != j.end() && !it->is_null()) {
+                if (!it->is_boolean()) return bad("'bot' must be a boolean");
+                m.bot = it->get<bool>();
+            }
             break;
         case MsgType::Login:
             if (!str("username", m.username, 64) || m.username.empty())

@@ -110,6 +110,7 @@ struct ClientMessage {
     std::string action;
     // register / login (register checks the rules below; login only the sizes)
     std::string username, password;
+    bool bot = false;  // register: a bot account (played by a program, docs/bot.md)
     // chat: 1 to kMaxChat characters, trimmed, no control characters
     std::string text;
 };

@@ -36,8 +36,10 @@ Result<Json> playerJson(store::Store& store, const store::GameRow& g, int i) {
     if (g.player[i]) {
         auto p = store.playerById(g.player[i]);
         if (!p) return p.error();
-        if (*p) return Json{{"id", (*p)->publicId}, {"name", (*p)->name}};
-        return Json(nullptr);
+        if (!*p) return Json(nullptr);
+        Json j{{"id", (*p)->publicId}, {"name", (*p)->name}};
+        if ((*p)->bot) j["bot"] = true;
+        return j;
     }
     if (g.opponent == "computer" && g.status != "open")
         return Json{{"id", "computer"},
@@ -240,12 +242,13 @@ Lookup<std::string> playerProfileJson(store::Store& store, const std::string& pu
     if (!*found) return std::nullopt;
     const store::PlayerStats& s = **found;
     const store::PlayerRow& p = s.player;
-    return Json{{"id", p.publicId},        {"name", p.name},
-                {"kind", p.kind},          {"rating", std::lround(p.rating)},
-                {"rd", std::lround(p.rd)}, {"rated_games", p.ratedGames},
-                {"games", s.games},        {"wins", s.wins},
-                {"draws", s.draws},        {"losses", s.losses}}
-        .dump();
+    Json j{{"id", p.publicId},        {"name", p.name},
+           {"kind", p.kind},          {"rating", std::lround(p.rating)},
+           {"rd", std::lround(p.rd)}, {"rated_games", p.ratedGames},
+           {"games", s.games},        {"wins", s.wins},
+           {"draws", s.draws},        {"losses", s.losses}};
+    if (p.bot) j["bot"] = true;
+    return j.dump();
 }
 
 // rank_ratingbits_ratedgames_id: the rank of the last row shown, then its sort key (the rating's
@@ -296,7 +299,7 @@ Result<std::string> leaderboardJson(store::Store& store, const std::optional<Ran
     if (more) list->pop_back();
     Json players = Json::array();
     std::int64_t rank = after ? after->rank : 0;
-    for (const auto& p : *list)
+    for (const auto& p : *list) {
         players.push_back({{"rank", ++rank},
                            {"id", p.publicId},
                            {"name", p.name},
@@ -304,6 +307,8 @@ Result<std::string> leaderboardJson(store::Store& store, const std::optional<Ran
                            {"rating", std::lround(p.rating)},
                            {"rd", std::lround(p.rd)},
                            {"rated_games", p.ratedGames}});
+        if (p.bot) players.back()["bot"] = true;
+    }
     Json next = nullptr;
     if (more) {
         const store::PlayerRow& last = list->back();

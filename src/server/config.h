@@ -15,6 +15,9 @@ struct Config {
     std::string sync = "normal";  // off, normal, full (store/store.h)
     int threads = 2;              // network threads
     int botThreads = 1;           // the computer thinks here, never on a network thread
+    // Search iterations per ply of a finished game's analysis (server/analysis.h): fixed, not a
+    // time, so that an analysis is the same on every run.
+    std::uint64_t analysisNodes = 1000;
     int ratePerSecond = 20;       // per connection; the burst is twice this
     std::int64_t graceCs = 6000;  // claim_win after the opponent has been gone this long
     ExpiryConfig expiry;          // games nobody attends end (server/expiry.h)

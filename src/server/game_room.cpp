@@ -64,6 +64,7 @@ GameRoom::GameRoom(Hub& hub, store::GameRow row)
             seat.publicId = (*p)->publicId;
             seat.name = (*p)->name;
             seat.rating = (*p)->rating;
+            seat.botAccount = (*p)->bot;
         }
     }
 }
@@ -189,7 +190,7 @@ GameRoom::Json GameRoom::playerJson(Side s) const {
            {"name", seat.name},
            {"rating", seat.bot ? Json(nullptr) : Json(std::lround(seat.rating))},
            {"connected", seat.bot || seat.connections > 0},
-           {"bot", seat.bot}};
+           {"bot", seat.bot || seat.botAccount}};
     // How long the seat has been without a connection, so that clients can count down to the
     // moment the opponent may claim the win.
     if (!seat.bot && seat.connections == 0) j["away"] = hub_.time().nowCs() - seat.goneSince;
@@ -728,6 +729,7 @@ void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
     seat.name = who.name;
     auto fresh = hub_.store().playerById(who.id);  // who's rating may be older
     seat.rating = fresh && *fresh ? (*fresh)->rating : who.rating;
+    seat.botAccount = who.bot;
     seat.goneSince = hub_.time().nowCs();
     hub_.setLobbyEntry(id_, nullptr);
     c->send(protocol::renderAck(m.id, id_, row_.version));
@@ -736,6 +738,7 @@ void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
         j["side"] = sideName(sideAt(i));
         j["player"] = {
             {"id", seat.publicId}, {"name", seat.name}, {"rating", std::lround(seat.rating)}};
+        if (seat.botAccount) j["player"]["bot"] = true;
     });
     subscribe(c, viewerOf(sideAt(i)));
     c->send(snapshot(viewerOf(sideAt(i))));

@@ -84,7 +84,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
         std::int64_t player = 0;
         std::string publicId, name;
         double rating = 1500;
-        bool bot = false;
+        bool bot = false;         // the server's computer player
+        bool botAccount = false;  // an account played by a program (`rainet bot`)
         int connections = 0;
         std::int64_t goneSince = 0;  // cs, while connections == 0
     };

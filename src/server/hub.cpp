@@ -130,8 +130,10 @@ Result<Json> Hub::activeGames(const store::PlayerRow& p) {
 }
 
 Json Hub::playerJson(const store::PlayerRow& p) {
-    return {
+    Json j{
         {"id", p.publicId}, {"name", p.name}, {"kind", p.kind}, {"rating", std::lround(p.rating)}};
+    if (p.bot) j["bot"] = true;
+    return j;
 }
 
 Result<std::string> Hub::welcome(const Identity& who, const Json& id) {
@@ -164,7 +166,7 @@ void guarded(const char* what, const Hub::AuthDone& done, F f) {
 
 void Hub::registerAccount(const store::PlayerRow& p, const std::string& tokenHash,
                           const std::string& address, std::string username, std::string password,
-                          AuthDone done) {
+                          bool bot, AuthDone done) {
     if (config_.identitiesPerMinute)
         if (const std::int64_t wait = identities_.tryTake({address}, time_.nowCs()))
             return done(AuthReply{std::nullopt, ErrorCode::RateLimited,
@@ -172,7 +174,7 @@ void Hub::registerAccount(const store::PlayerRow& p, const std::string& tokenHas
                                       std::to_string((wait + 99) / 100) + " s",
                                   std::nullopt});
     auto job = [this, p, tokenHash, username = std::move(username), password = std::move(password),
-                done] {
+                bot, done] {
         guarded("register", done, [&] {
             AuthReply r;
             auto hash = hashPassword(password, cheapHashes());
@@ -202,7 +204,7 @@ void Hub::registerAccount(const store::PlayerRow& p, const std::string& tokenHas
                 who = *stored;
                 r.guest = who;
             }
-            auto outcome = store_.registerAccount(who.id, username, *hash);
+            auto outcome = store_.registerAccount(who.id, username, *hash, bot);
             if (!outcome) {
                 logEvent("store_error", {{"message", outcome.error().message}});
                 r.message = "the account could not be stored";
@@ -512,15 +514,12 @@ std::optional<Error> Hub::loadUnfinished() {
 
 Json Hub::lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator) {
     const Json clock = protocol::clockJson(g.clockInitial, g.clockIncrement);
-    return {{"game", g.id},
-            {"preset", g.preset},
-            {"clock", clock},
-            {"creator",
-             {{"id", creator.publicId},
-              {"name", creator.name},
-              {"rating", std::lround(creator.rating)}}},
-            {"side", g.sideWish},
-            {"rated", g.rated}};
+    Json who{
+        {"id", creator.publicId}, {"name", creator.name}, {"rating", std::lround(creator.rating)}};
+    if (creator.bot) who["bot"] = true;
+    return {{"game", g.id},       {"preset", g.preset},
+            {"clock", clock},     {"creator", std::move(who)},
+            {"side", g.sideWish}, {"rated", g.rated}};
 }
 
 std::string Hub::lobbyMessage() {

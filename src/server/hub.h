@@ -89,7 +89,7 @@ class Hub {
     // taken name writes nothing.
     void registerAccount(const store::PlayerRow& p, const std::string& tokenHash,
                          const std::string& address, std::string username, std::string password,
-                         AuthDone done);
+                         bool bot, AuthDone done);
     // Failed logins are throttled per client address `ip` and per (address, username), with
     // backoff; never per username alone, so that nobody can lock another player out.
     void login(const std::string& ip, std::string username, std::string password, AuthDone done);

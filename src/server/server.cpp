@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "server/admission.h"
+#include "server/analysis.h"
 #include "server/archive.h"
 #include "server/config.h"
 #include "server/game_room.h"
@@ -62,6 +63,7 @@ struct Registry {
     std::unordered_map<WsSession*, std::weak_ptr<WsSession>> sessions;
     Admission admission;
     std::vector<Cidr> trusted;
+    Analyses* analyses = nullptr;  // set by serve() for the life of the io_context's handlers
 };
 
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
@@ -238,7 +240,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
                                [self, id, type, r = std::move(r)] { self->authDone(type, id, r); });
                 };
                 if (m.type == MsgType::Register)
-                    hub_.registerAccount(*player_, tokenHash_, ip_, m.username, m.password,
+                    hub_.registerAccount(*player_, tokenHash_, ip_, m.username, m.password, m.bot,
                                          std::move(done));
                 else
                     hub_.login(ip_, m.username, m.password, std::move(done));
@@ -661,6 +663,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             hub_.armTestThrow(where);
             return respond(req, http::status::ok, "text/plain", "ok\n");
         }
+        // Test mode: no analysis starts while held (?hold=1) until released (?hold=0).
+        if (req.method() == http::verb::post && path == "/api/test/analysis" &&
+            hub_.config().testMode) {
+            registry_.analyses->hold(queryParam(query, "hold") == "1");
+            return respond(req, http::status::ok, "text/plain", "ok\n");
+        }
         if (hub_.takeTestThrow(Hub::TestThrow::Http))
             throw std::runtime_error("test: thrown on demand in an HTTP request");
         if (req.method() != http::verb::get && req.method() != http::verb::head)
@@ -685,6 +693,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             return answer(req, gameListJson(hub_.store(), queryParam(query, "player"), status, key,
                                             intParam(query, "per_page", 20, 1, 100)));
         }
+        if (path.rfind("/api/games/", 0) == 0 && path.ends_with("/analysis"))
+            return analysis(req, path.substr(11, path.size() - 11 - 9), query);
         if (path.rfind("/api/games/", 0) == 0 && path.ends_with("/record")) {
             const std::string id = path.substr(11, path.size() - 11 - 7);
             auto r = gameRecordText(hub_.store(), id);
@@ -716,6 +726,64 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         if (path.rfind("/api/", 0) == 0)
             return respond(req, http::status::not_found, json, R"({"error":"not_found"})");
         serveStatic(req, path);
+    }
+
+    // GET /api/games/{id}/analysis?side=1|2 (server/analysis.h). Anything but a finished game
+    // answers exactly as an unknown game: a game in play is never analysed, and the answer does
+    // not tell which games exist unfinished. The network thread only reads the record; the
+    // analysis runs on the analysis thread and its answer is posted back to this session.
+    void analysis(const http::request<http::string_body>& req, const std::string& id,
+                  const std::string& query) {
+        const auto json = "application/json";
+        const std::string sideText = queryParam(query, "side");
+        if (sideText != "1" && sideText != "2")
+            return respond(req, http::status::bad_request, json,
+                           R"({"error":"bad_side","message":"side=1 or side=2"})");
+        const Side side = sideText == "1" ? Side::One : Side::Two;
+        Analyses& analyses = *registry_.analyses;
+        if (auto hit = analyses.cached(id, side)) return respond(req, http::status::ok, json, *hit);
+        auto found = hub_.store().loadGame(id);
+        if (!found) return internal(req, found.error());
+        const auto unknown = [&] {
+            respond(req, http::status::not_found, json, R"({"error":"unknown_game"})");
+        };
+        if (!*found) return unknown();
+        const store::GameData& d = **found;
+        if (d.game.status != "finished" || d.setup[0] < 0 || d.setup[1] < 0) return unknown();
+        auto start = Position::fromSetups(static_cast<std::uint8_t>(d.setup[0]),
+                                          static_cast<std::uint8_t>(d.setup[1]),
+                                          Rules::byName(d.game.preset).value_or(Rules::standard()));
+        if (!start) return unknown();
+        Analyses::Job job{id, side, *start, {}};
+        for (const auto& row : d.actions) {
+            auto a = parseAction(row.action);
+            if (!a) break;
+            job.actions.push_back(*a);
+        }
+        auto r = std::make_shared<http::request<http::string_body>>(req);
+        stream_.expires_never();  // no read is pending while the analysis runs
+        const bool queued =
+            analyses.request(std::move(job), [self = shared_from_this(), r](auto body) {
+                asio::post(self->stream_.get_executor(), [self, r, body] {
+                    self->stream_.expires_after(std::chrono::seconds(30));
+                    if (!body) return self->busy(*r);  // dropped: the server is stopping
+                    self->respond(*r, http::status::ok, "application/json", *body);
+                });
+            });
+        if (!queued) busy(req);
+    }
+    // Too many analyses waiting: 503, try again later.
+    void busy(const http::request<http::string_body>& req) {
+        auto res = std::make_shared<http::response<http::string_body>>(
+            http::status::service_unavailable, req.version());
+        res->set(http::field::server, "rainet");
+        res->set(http::field::content_type, "application/json");
+        res->set(http::field::cache_control, "no-store");
+        res->set(http::field::retry_after, "5");
+        res->keep_alive(req.keep_alive());
+        if (req.method() != http::verb::head) res->body() = R"({"error":"busy"})";
+        res->prepare_payload();
+        write(res);
     }
 
     // The store failed: 500, logged, nothing said about what is stored.
@@ -865,6 +933,9 @@ int serve(const Config& config) {
     int status = 0;
     {
         Hub hub(io, *store, *time, *ids, metrics, config);
+        // Destroyed before the hub, while the io_context exists (its answers post to sessions).
+        Analyses analyses(config.analysisNodes);
+        registry.analyses = &analyses;
         tcp::acceptor acceptor(io);
         const tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
         acceptor.open(endpoint.protocol(), ec);

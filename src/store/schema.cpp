@@ -23,6 +23,9 @@ CREATE INDEX games_player2_created ON games(player2, created DESC, id);
 CREATE INDEX players_ranked ON players(rating DESC, rated_games DESC, id) WHERE rated_games > 0;
 )sql";
 
+// Migration 5, the same in both dialects.
+constexpr const char* kBotFlag = "ALTER TABLE players ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;";
+
 constexpr Migration kMigrations[] = {
     // 1: players, games, setups, actions. SQLite databases made before migrations existed hold
     // exactly these tables at user_version 0, hence IF NOT EXISTS.
@@ -221,6 +224,9 @@ CREATE TABLE chat (
 );
 ALTER TABLE players ADD COLUMN rated_at BIGINT NOT NULL DEFAULT 0;
 )sql"},
+    // 5: bot accounts (players.bot = 1): accounts played by a program through `rainet bot`,
+    // flagged in every player object of the protocol (docs/bot.md).
+    {kBotFlag, kBotFlag},
 };
 
 }  // namespace

@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kPlayerColumns =
     "p.id, p.public_id, p.name, p.kind, p.rating, p.rating_rd, p.rating_volatility, "
-    "p.rated_games, p.rated_at";
+    "p.rated_games, p.rated_at, p.bot";
 
 constexpr const char* kGameColumns =
     "id, preset, clock_initial, clock_increment, opponent, level, side_wish, creator, player1, "
@@ -38,6 +38,7 @@ PlayerRow readPlayerRow(const Statement& st, int at = 0) {
     p.volatility = st.real(at + 6);
     p.ratedGames = static_cast<int>(st.integer(at + 7));
     p.ratedAt = st.integer(at + 8);
+    p.bot = st.integer(at + 9) != 0;
     return p;
 }
 
@@ -337,7 +338,7 @@ std::optional<Error> Store::revokeToken(const std::string& tokenHash) {
 }
 
 Result<Registration> Store::registerAccount(std::int64_t player, const std::string& username,
-                                            const std::string& passwordHash) {
+                                            const std::string& passwordHash, bool bot) {
     auto db = lease();
     if (auto e = db->begin()) return *e;
     auto finish = [&](std::optional<Error> e, Registration r) -> Result<Registration> {
@@ -369,10 +370,11 @@ Result<Registration> Store::registerAccount(std::int64_t player, const std::stri
                                                    : Registration::UsernameTaken);
     }
     if (auto e = done(*ins)) return finish(e, {});
-    auto up =
-        db->prepare("UPDATE players SET kind = 'account', name = ? WHERE id = ? RETURNING id");
+    auto up = db->prepare(
+        "UPDATE players SET kind = 'account', name = ?, bot = ? WHERE id = ? RETURNING id");
     up->bind(1, username);
-    up->bind(2, player);
+    up->bind(2, static_cast<std::int64_t>(bot ? 1 : 0));
+    up->bind(3, player);
     if (up->step() != Step::Row)
         return finish(Error{"store: no player " + std::to_string(player)}, {});
     return finish(done(*up), Registration::Registered);

@@ -34,6 +34,7 @@ struct PlayerRow {
     double rating = 1500, rd = 350, volatility = 0.06;  // Glicko-2 (store/glicko2.h)
     int ratedGames = 0;
     std::int64_t ratedAt = 0;  // unix ms: when the rating was last updated (0: never)
+    bool bot = false;          // an account played by a program (`register` with bot: true)
 };
 
 struct AccountRow {
@@ -155,9 +156,10 @@ class Store {
     std::optional<Error> revokeToken(const std::string& tokenHash);
 
     // Accounts. Usernames are unique case-insensitively (ASCII). Registering makes the player an
-    // account named after its username; nothing changes unless the answer is Registered.
+    // account named after its username (a bot account when `bot`); nothing changes unless the
+    // answer is Registered.
     Result<Registration> registerAccount(std::int64_t player, const std::string& username,
-                                         const std::string& passwordHash);
+                                         const std::string& passwordHash, bool bot = false);
     Lookup<AccountRow> accountByUsername(const std::string& username);
 
     // Ratings and profiles.

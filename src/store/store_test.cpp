@@ -164,6 +164,24 @@ TEST_P(StoreTest, SeveralTokensPerPlayerAndRevocation) {
     EXPECT_EQ(ok(store_->playerByTokenHash("hb"))->id, p->id);
 }
 
+// A bot account keeps its flag (players.bot, migration 5); other players have none.
+TEST_P(StoreTest, BotAccountsAreFlagged) {
+    auto a = store_->createPlayer("pA", "ha", "guest-A");
+    auto b = store_->createPlayer("pB", "hb", "guest-B");
+    ASSERT_TRUE(a && b);
+    EXPECT_FALSE(a->bot);
+    EXPECT_EQ(*store_->registerAccount(a->id, "robo", "hash-1", true), Registration::Registered);
+    EXPECT_EQ(*store_->registerAccount(b->id, "alice", "hash-2"), Registration::Registered);
+    EXPECT_TRUE(ok(store_->playerById(a->id))->bot);
+    EXPECT_TRUE(ok(store_->playerByTokenHash("ha"))->bot);
+    EXPECT_FALSE(ok(store_->playerById(b->id))->bot);
+    // A refused registration changes nothing, the flag included.
+    auto c = store_->createPlayer("pC", "hc", "guest-C");
+    ASSERT_TRUE(c);
+    EXPECT_EQ(*store_->registerAccount(c->id, "ROBO", "hash-3", true), Registration::UsernameTaken);
+    EXPECT_FALSE(ok(store_->playerById(c->id))->bot);
+}
+
 TEST_P(StoreTest, AccountsAreUniqueCaseInsensitively) {
     auto a = store_->createPlayer("pA", "ha", "guest-A");
     auto b = store_->createPlayer("pB", "hb", "guest-B");

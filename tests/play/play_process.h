@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -137,14 +138,15 @@ class Server {
     pid_t pid_ = -1;
 };
 
-// `rainet play ARGS` with stdin and stdout (stderr merged) on pipes.
+// `rainet play ARGS` (or another subcommand: `rainet bot`) with stdin and stdout (stderr merged)
+// on pipes.
 class Play {
   public:
-    explicit Play(std::vector<std::string> args) {
+    explicit Play(std::vector<std::string> args, const char* command = "play") {
         int in[2], out[2];
         // Close-on-exec: no other child may hold this one's stdin open (it would never see EOF).
         if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) ADD_FAILURE() << "pipe";
-        args.insert(args.begin(), {RAINET_BIN, "play"});
+        args.insert(args.begin(), {RAINET_BIN, command});
         pid_ = spawn(args, in[0], out[1]);
         ::close(in[0]);
         ::close(out[1]);
@@ -252,5 +254,28 @@ class Play {
     std::string out_text_;
     std::size_t mark_ = 0;
 };
+
+// The legal actions printed by `legal` once it is this player's turn (after `wait`); empty when
+// the wait ended otherwise (the game is over).
+inline std::vector<std::string> legalAfterWait(Play& p) {
+    p.type("wait");
+    p.type("legal");
+    if (p.expectOneOf({"legal (", "no legal actions"}, 20s) != 0) return {};
+    const std::string line = p.restOfLine();  // "N): a b c"
+    std::istringstream in(line.substr(line.find("): ") + 3));
+    std::vector<std::string> actions;
+    for (std::string a; in >> a;) actions.push_back(a);
+    return actions;
+}
+
+// Waits for this player's turn and plays a random legal action; false when the game ended.
+inline bool playTurn(Play& p, std::mt19937& rng, std::string* played = nullptr) {
+    auto legal = legalAfterWait(p);
+    if (legal.empty()) return false;
+    const std::string a = legal[rng() % legal.size()];
+    p.type(a);
+    if (played) *played = a;
+    return true;
+}
 
 }  // namespace rainet::test

@@ -10,6 +10,7 @@
 #include <random>
 #include <regex>
 
+#include "cli/play_local.h"
 #include "cli/play_render.h"
 #include "core/view.h"
 #include "play/play_process.h"
@@ -40,29 +41,6 @@ std::string sorted(const std::string& line) {
     std::string out;
     for (const auto& x : w) out += (out.empty() ? "" : " ") + x;
     return out;
-}
-
-// The legal actions printed by `legal` once it is this player's turn (after `wait`); empty when
-// the wait ended otherwise (the game is over).
-std::vector<std::string> legalAfterWait(Play& p) {
-    p.type("wait");
-    p.type("legal");
-    if (p.expectOneOf({"legal (", "no legal actions"}, 20s) != 0) return {};
-    const std::string line = p.restOfLine();  // "N): a b c"
-    std::istringstream in(line.substr(line.find("): ") + 3));
-    std::vector<std::string> actions;
-    for (std::string a; in >> a;) actions.push_back(a);
-    return actions;
-}
-
-// Waits for this player's turn and plays a random legal action; false when the game ended.
-bool playTurn(Play& p, std::mt19937& rng, std::string* played = nullptr) {
-    auto legal = legalAfterWait(p);
-    if (legal.empty()) return false;
-    const std::string a = legal[rng() % legal.size()];
-    p.type(a);
-    if (played) *played = a;
-    return true;
 }
 
 // The text from the last board header ("game gN ...") of `out` on.
@@ -316,6 +294,105 @@ TEST(Play, CommandLineErrors) {
     Play unreachable({"--server", "ws://127.0.0.1:1/ws", "--token-file", tempPath("none")});
     unreachable.expect("rainet play: cannot reach ws://127.0.0.1:1/ws");
     EXPECT_EQ(unreachable.wait(), 1);
+}
+
+// `rainet play --local`: two people at one terminal, driven through stdin as they would type. Every
+// hand-over prompt stands alone on a cleared screen (the board before it is cleared away, and the
+// next board is drawn only after Enter and another clear); each board shows the other side's
+// face-down cards as `?`; the game ends with the result its final position says.
+TEST(Play, LocalGameHandsOverOnACleanScreenAndEndsWithTheRightResult) {
+    Play p({"--local", "--seed", "9", "--names", "Alice,Bob"});
+    for (int setup = 0; setup < 2; ++setup) {
+        p.expect("press Enter");
+        p.type("");
+        p.type("setup random");
+    }
+    std::mt19937 rng(21);
+    int turns = 0;
+    while (p.expectOneOf({"press Enter", "game over: "}, 10s) == 0) {
+        ASSERT_LT(++turns, 3000);
+        p.type("");
+        p.type("legal");
+        p.expect("legal (");
+        const std::string line = p.restOfLine();
+        std::istringstream in(line.substr(line.find("): ") + 3));
+        std::vector<std::string> legal;
+        for (std::string a; in >> a;) legal.push_back(a);
+        ASSERT_FALSE(legal.empty()) << line;
+        p.type(legal[rng() % legal.size()]);
+    }
+    EXPECT_EQ(p.wait(), 0);
+    EXPECT_GT(turns, 0);
+
+    // Split at each screen clear: a hand-over part holds its prompt alone.
+    const std::string& out = p.output();
+    const std::string clear = cli::play::kClearScreen;
+    std::vector<std::string> parts;
+    std::size_t at = 0;
+    for (auto c = out.find(clear); c != std::string::npos; c = out.find(clear, at)) {
+        parts.push_back(out.substr(at, c - at));
+        at = c + clear.size();
+    }
+    parts.push_back(out.substr(at));
+    int handovers = 0;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        if (!parts[i].starts_with("Pass to ")) continue;
+        ++handovers;
+        EXPECT_EQ(parts[i].find('\n'), std::string::npos) << "more than the prompt: " << parts[i];
+        EXPECT_TRUE(cardCells(parts[i]).empty());
+        const char side = parts[i].starts_with("Pass to Alice (side 1)") ? '1' : '2';
+        const std::string& board = parts[i + 1];
+        EXPECT_TRUE(
+            board.starts_with(std::string("game local  standard  casual  you are side ") + side))
+            << board.substr(0, 200);
+        // Until the end, this side's board hides the other side's identities.
+        const std::string shown = board.substr(0, board.find("\ngame local"));
+        expectHidden(shown, side == '1' ? '2' : '1');
+    }
+    EXPECT_EQ(handovers, turns + 2);
+
+    // The right result: the one the final position (all identities shown) says.
+    const std::string end = out.substr(out.rfind("game over: "));
+    static const std::regex seat(R"(side ([12])  (Alice|Bob)  stack (\d) links? (\d) virus(es)?)");
+    int links[2] = {-1, -1}, viruses[2] = {-1, -1};
+    const std::string final = out.substr(out.rfind("\ngame local"));
+    for (auto it = std::sregex_iterator(final.begin(), final.end(), seat);
+         it != std::sregex_iterator(); ++it) {
+        const int i = (*it)[1].str()[0] - '1';
+        links[i] = std::stoi((*it)[3]);
+        viruses[i] = std::stoi((*it)[4]);
+    }
+    ASSERT_GE(links[0], 0) << final;
+    ASSERT_GE(links[1], 0) << final;
+    if (end.starts_with("game over: 1-0")) {
+        EXPECT_TRUE(links[0] == 4 || viruses[1] == 4) << final;
+        EXPECT_NE(end.find("Alice (side 1): won, Bob (side 2): lost"), std::string::npos) << end;
+    } else if (end.starts_with("game over: 0-1")) {
+        EXPECT_TRUE(links[1] == 4 || viruses[0] == 4) << final;
+        EXPECT_NE(end.find("Alice (side 1): lost, Bob (side 2): won"), std::string::npos) << end;
+    } else {
+        EXPECT_TRUE(end.starts_with("game over: 1/2-1/2, drawn by no progress")) << end;
+        EXPECT_NE(end.find("Alice (side 1): draw, Bob (side 2): draw"), std::string::npos) << end;
+    }
+    RecordProperty("turns", turns);
+}
+
+TEST(Play, LocalCommandLineErrors) {
+    Play server({"--local", "--server", "ws://127.0.0.1:1/ws"});
+    server.expect("--local plays without a server: no --server");
+    EXPECT_EQ(server.wait(), 2);
+    Play names({"--local", "--names", "Alice"});
+    names.expect("--names: two names separated by a comma");
+    EXPECT_EQ(names.wait(), 2);
+    Play seed({"--local", "--seed", "-1"});
+    seed.expect("--seed: a positive number");
+    EXPECT_EQ(seed.wait(), 2);
+    Play rules({"--local", "--preset", "house"});
+    rules.expect("--preset: standard or official");
+    EXPECT_EQ(rules.wait(), 2);
+    Play preset({"--preset", "official"});
+    preset.expect("--preset goes with --local");
+    EXPECT_EQ(preset.wait(), 2);
 }
 
 // The number after `code` in the server's /metrics errors counter (-1 when absent).

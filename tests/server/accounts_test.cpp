@@ -168,6 +168,65 @@ TEST(Accounts, FailedLoginsAreThrottled) {
     EXPECT_EQ(loginFirst(other, "frank", kPassword)["type"], "welcome");
 }
 
+// A bot account (register with bot: true) is flagged in every player object: the ack, the
+// welcome of a later login, the lobby's creator, the joined event, snapshots, the profile and the
+// game record; a person's account is not. A `bot` that is not a boolean is refused.
+TEST(Accounts, BotAccountsAreFlaggedEverywhere) {
+    ServerProcess server(dbPath("botaccount"));
+    Player bot(server.port()), person(server.port());
+    Json bad = bot.request(
+        {{"type", "register"}, {"username", "robo"}, {"password", kPassword}, {"bot", "yes"}});
+    EXPECT_EQ(bad.value("code", bad.dump()), "bad_message");
+    EXPECT_EQ(bad.value("message", ""), "'bot' must be a boolean");
+    Json ack = bot.request(
+        {{"type", "register"}, {"username", "robo"}, {"password", kPassword}, {"bot", true}});
+    ASSERT_EQ(ack["type"], "ack") << ack.dump();
+    EXPECT_EQ(ack["player"], Json({{"id", bot.id()},
+                                   {"name", "robo"},
+                                   {"kind", "account"},
+                                   {"rating", 1500},
+                                   {"bot", true}}));
+    ASSERT_EQ(registerAs(person, "alice")["type"], "ack");
+    WsClient other(server.port());
+    Json w = loginFirst(other, "robo", kPassword);
+    EXPECT_EQ(w["player"]["bot"], true) << w.dump();
+
+    // The bot creates an open game: the lobby flags its creator; the person joins it.
+    person.ws().send(Json{{"type", "lobby_subscribe"}});
+    person.take([](const Json& j) { return j["type"] == "lobby"; });
+    Json created = bot.request({{"type", "create"}, {"side", "1"}});
+    ASSERT_EQ(created["type"], "ack") << created.dump();
+    const std::string g = created["game"];
+    Json lobby = person.take([&](const Json& j) {
+        return j["type"] == "lobby" && !j["games"].empty() && j["games"][0]["game"] == g;
+    });
+    EXPECT_EQ(lobby["games"][0]["creator"]["bot"], true) << lobby.dump();
+    EXPECT_EQ(person.request({{"type", "join"}, {"game", g}})["type"], "ack");
+    Json snap = person.take([](const Json& j) { return j["type"] == "snapshot"; });
+    EXPECT_EQ(snap["players"]["1"]["bot"], true) << snap.dump();
+    EXPECT_EQ(snap["players"]["2"]["bot"], false) << snap.dump();
+    EXPECT_EQ(snap["players"]["1"]["rating"], 1500);  // an account, not the computer
+    Json joined =
+        bot.take([](const Json& j) { return j["type"] == "event" && j["kind"] == "joined"; });
+    EXPECT_FALSE(joined["player"].contains("bot")) << joined.dump();
+    // The other way round: the bot joins the person's game.
+    Json mine = person.request({{"type", "create"}, {"side", "1"}, {"opponent", "invite"}});
+    const std::string g2 = mine["game"];
+    EXPECT_EQ(bot.request({{"type", "join"}, {"game", g2}})["type"], "ack");
+    Json botJoined = person.take([&](const Json& j) {
+        return j["type"] == "event" && j["game"] == g2 && j["kind"] == "joined";
+    });
+    EXPECT_EQ(botJoined["player"]["bot"], true) << botJoined.dump();
+
+    EXPECT_EQ(profile(server, bot.id())["bot"], true);
+    EXPECT_FALSE(profile(server, person.id()).contains("bot"));
+    auto [status, body] = server.http("GET", "/api/games/" + g);
+    ASSERT_EQ(status, 200) << body;
+    const Json record = Json::parse(body);
+    EXPECT_EQ(record["players"]["1"]["bot"], true) << body;
+    EXPECT_FALSE(record["players"]["2"].contains("bot")) << body;
+}
+
 TEST(Ratings, AFinishedGameRatesBothPlayersAndSurvivesARestart) {
     ServerProcess server(dbPath("ratings"));
     Player a(server.port()), b(server.port());

@@ -194,7 +194,7 @@ TEST(Limits, AcceptBacksOffWhenOutOfDescriptors) {
         } catch (const std::exception&) {
             return false;
         }
-    }));
+    })) << server.logText();
 }
 
 // A client that sends but never reads (a small receive buffer, so the server's queue fills).

@@ -76,12 +76,25 @@ async function main(): Promise<void> {
       for (let i = 0; i < Math.floor(n / 2); i++) await alice.page.keyboard.press('ArrowRight');
       await alice.page.waitForSelector(`[data-replay="${id}"][data-ply="${Math.floor(n / 2)}"]`);
       await shot(alice, 'replay');
+      // The analysis of the same game for Alice, at the same ply (on a phone the panel is under
+      // the board: scrolled to).
+      await alice.page.click('[data-action="analysis"]');
+      await alice.page.waitForSelector('[data-analysis="ready"]', { timeout: 120000 });
+      await alice.page.evaluate(() => document.querySelector('[data-analysis]')?.scrollIntoView({ block: 'start' }));
+      await shot(alice, 'analysis');
       await alice.page.goto(`${server.url}/account`);
       await alice.page.waitForSelector('[data-account]');
       await shot(alice, 'account');
       await alice.page.goto(`${server.url}/leaderboard`);
       await alice.page.waitForSelector('[data-leaderboard]');
       await shot(alice, 'leaderboard');
+      // Pass and play: the hand-over screen between two turns.
+      await alice.page.goto(`${server.url}/local`);
+      await alice.page.fill('[data-field="local-name-1"]', 'Alice');
+      await alice.page.fill('[data-field="local-name-2"]', 'Bob');
+      await alice.page.click('[data-action="local-start"]');
+      await alice.page.waitForSelector('[data-handover="1"]');
+      await shot(alice, 'handover');
       for (const p of [alice, bob, carol]) await p.ctx.close();
     }
   } finally {

@@ -152,7 +152,7 @@ function seated(p: any, now: number): Player | null {
 /** When the opponent on `side` may be claimed against (performance.now() ms), or null. */
 export function claimableAt(s: GameState, side: SideId): number | null {
   const p = s.players[side];
-  if (!p || p.bot || p.connected !== false || p.awaySince === undefined) return null;
+  if (!p || p.connected !== false || p.awaySince === undefined) return null;
   return p.awaySince + (s.grace ?? 6000) * 10;
 }
 

@@ -9,6 +9,7 @@ import { describeAction } from './describe.ts';
 import { type App, clockLabel, renderHand, renderStack, sideDot, type TerminalKind } from './ui.ts';
 import { cardExplanation, cardName } from './cards.ts';
 import { onLangChange, renderLangSwitch, t } from './i18n.ts';
+import { playSounds, SoundCues } from './sound.ts';
 import { type Side, type ViewModel, parseView, SETUP_SQUARES, squareIndex, opponent } from './view.ts';
 
 interface Ui {
@@ -49,7 +50,12 @@ export function shuffledArrangement(side: Side, random: () => number = Math.rand
 
 const EMPTY_BOARD = '8/8/8/8/8/8/8/8 1 CNcn -/- 0 0';
 
-export function renderGamePage(app: App, id: string): { el: HTMLElement; update: () => void; dispose: () => void } {
+/**
+ * `local`: a seat of a pass-and-play game (localpage.ts): the game stays followed when the page
+ * goes at a hand-over; the end is told with names, not as "You win"; no chat, no draw offers and no
+ * rematch (the two players share this page).
+ */
+export function renderGamePage(app: App, id: string, opts: { local?: boolean } = {}): { el: HTMLElement; update: () => void; dispose: () => void } {
   const { client } = app;
   client.follow(id);
   const ui: Ui = {
@@ -132,7 +138,10 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     }
   };
   document.addEventListener('keydown', onKey);
-  const tick = setInterval(() => updateClocks(), 200);
+  // Sounds of this game's changes (the local page plays those of a pass-and-play game itself).
+  const cues = new SoundCues();
+  const cue = (s: GameState) => { if (!opts.local) playSounds(cues.update(s, performance.now())); };
+  const tick = setInterval(() => { updateClocks(); const s = client.game(id); if (s) cue(s); }, 200);
 
   function updateClocks(): void {
     const s = client.game(id);
@@ -177,6 +186,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       if (s.status !== 'playing') ui.confirm = null;
     }
     announce(s);
+    cue(s);
     keepViews(s);
     if (rematchSeen && s.rematch.next && !rematchSeen.next && s.you !== 'spectator') {
       const next = s.rematch.next;
@@ -192,7 +202,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
     el.replaceChildren(renderScreen(s, me));
     let dialog: HTMLElement | null = null;
     if (ui.nfPair) el.appendChild((dialog = nfDialog()));
-    if ((s.status === 'finished' || s.status === 'aborted') && !ui.endSeen) el.appendChild((dialog = endOverlay(s)));
+    if ((s.status === 'finished' || s.status === 'aborted') && !ui.endSeen && !opts.local) el.appendChild((dialog = endOverlay(s)));
     updateClocks();
     // Keyboard users land in an open dialog; otherwise the focus stays on the square it was on.
     if (dialog) dialog.querySelector<HTMLElement>('button')?.focus();
@@ -349,9 +359,9 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       return h('div.player-bar', { class: `${where}${isTurn ? ' turn' : ''}`, 'data-player': sid },
         h('div.bar-head',
           h('span.name', sideDot(side), p ? h('span.pname', p.name) : h('span.hint', t('game.bar.waiting')), me === side ? h('span.you', t('game.bar.you')) : null,
-            p?.bot ? h('span.tag', t('game.bar.bot')) : null,
+            p?.bot ? h('span.tag', { 'data-bot': sid }, t('game.bar.bot')) : null,
             p && typeof p.rating === 'number' ? h('span.rating', { 'data-rating': sid }, String(p.rating)) : null),
-          p && p.connected === false && !p.bot ? h('span.offline', { 'data-offline': sid }, t('game.bar.disconnected')) : null,
+          p && p.connected === false ? h('span.offline', { 'data-offline': sid }, t('game.bar.disconnected')) : null,
           h('span.grow'),
           renderStack(view ? view.stacks[side - 1] : [], side, me),
           s.clocks ? h('span.clock', { class: s.clocks.running === sid && playing ? 'running' : '', 'data-clock': sid, role: 'timer', 'aria-label': t('game.bar.clock', { name: nameOf(s, side) }) }, '') : null),
@@ -370,7 +380,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       h('div.zone-board', board),
       h('div.zone-top', bar(top, 'top')),
       h('div.zone-ctl', controlPanel(s, me, view, myTurn, browsing, setupSquares ? me : null)),
-      h('div.zone-more', movesPanel(s), chatPanel(s, me), infoPanel(s, me)),
+      h('div.zone-more', movesPanel(s), opts.local ? null : chatPanel(s, me), infoPanel(s, me)),
       h('div.zone-bottom', bar(bottom, 'bottom')));
   }
 
@@ -455,7 +465,8 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
         }, e.action, e.revealed ? h('span.rev', ` {${e.revealed === 'link' ? 'L' : 'V'}}`) : null));
       }
     }
-    const box = h('div.moves', { 'data-history': '' }, rows.length ? rows : h('span.hint', { style: { gridColumn: '1 / -1' } }, t('game.history.none')));
+    // Focusable: a long list scrolls, and keyboard users must reach it when its buttons are disabled (the end).
+    const box = h('div.moves', { 'data-history': '', tabindex: 0 }, rows.length ? rows : h('span.hint', { style: { gridColumn: '1 / -1' } }, t('game.history.none')));
     requestAnimationFrame(() => {
       const cur = box.querySelector<HTMLElement>('.cur');
       if (ui.browse !== null && cur) box.scrollTop = cur.offsetTop - box.clientHeight / 2;
@@ -509,14 +520,17 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       controls.push(h('button.btn', { type: 'button', 'data-action': 'abort', on: { click: () => void send('abort') } }, t('game.abort')));
     let confirmBox: HTMLElement | null = null;
     if (seated && s.status === 'playing') {
-      if (s.drawOffer === oppSide)
-        controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'draw-accept', on: { click: () => void send('draw_accept') } }, t('game.draw.accept')),
-          h('button.btn', { type: 'button', 'data-action': 'draw-decline', on: { click: () => void send('draw_decline') } }, t('game.decline')));
-      else if (s.drawOffer === s.you) controls.push(h('button.btn', { type: 'button', disabled: true }, t('game.draw.offered')));
-      else controls.push(h('button.btn', { type: 'button', 'data-action': 'draw-offer', 'aria-expanded': ui.confirm === 'draw' ? 'true' : 'false', on: { click: () => confirm('draw') } }, t('game.draw.offer')));
+      // Pass and play has no draw offers: the offer would wait for a seat whose turn never comes.
+      if (!opts.local) {
+        if (s.drawOffer === oppSide)
+          controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'draw-accept', on: { click: () => void send('draw_accept') } }, t('game.draw.accept')),
+            h('button.btn', { type: 'button', 'data-action': 'draw-decline', on: { click: () => void send('draw_decline') } }, t('game.decline')));
+        else if (s.drawOffer === s.you) controls.push(h('button.btn', { type: 'button', disabled: true }, t('game.draw.offered')));
+        else controls.push(h('button.btn', { type: 'button', 'data-action': 'draw-offer', 'aria-expanded': ui.confirm === 'draw' ? 'true' : 'false', on: { click: () => confirm('draw') } }, t('game.draw.offer')));
+      }
       controls.push(h('button.btn.danger', { type: 'button', 'data-action': 'resign', 'aria-expanded': ui.confirm === 'resign' ? 'true' : 'false', on: { click: () => confirm('resign') } }, t('game.resign')));
       const opp = oppSide ? s.players[oppSide] : null;
-      if (opp && opp.connected === false && !opp.bot) {
+      if (opp && opp.connected === false) {
         const button = h('button.btn', { type: 'button', 'data-action': 'claim', title: t('game.claim.title', { s: ((s.grace ?? 6000) / 100).toFixed(0) }), on: { click: () => void send('claim_win') } }, t('game.claim'));
         button.dataset.due = String(claimableAt(s, oppSide!) ?? 0);
         controls.push(button);
@@ -610,7 +624,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
 
   function endWords(s: GameState) {
     const last = s.history.length ? s.history[s.history.length - 1].action : null;
-    return endText({ result: s.result!, names: { '1': nameOf(s, 1), '2': nameOf(s, 2) }, you: s.you, lastAction: last, position: s.result?.position ?? null });
+    return endText({ result: s.result!, names: { '1': nameOf(s, 1), '2': nameOf(s, 2) }, you: opts.local ? 'spectator' : s.you, lastAction: last, position: s.result?.position ?? null });
   }
 
   function endPanel(s: GameState): HTMLElement {
@@ -624,10 +638,10 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
         return t('game.end.rating', { name: nameOf(s, sd), rating: r.ratings![sd].after, change: `${d >= 0 ? '+' : ''}${d}` });
       }).join(' · ')) : null,
       r.position ? h('div.hint', t('game.end.revealed')) : null,
-      rematchNote(s),
+      opts.local ? null : rematchNote(s),
       h('div.row',
         s.status === 'finished' ? h('a.btn', { href: `/replay/${id}`, 'data-link': '', 'data-action': 'replay' }, t('game.end.replay')) : null,
-        ...rematchControls(s),
+        ...(opts.local ? [] : rematchControls(s)),
         h('a.btn', { href: '/', 'data-link': '' }, t('game.end.home'))));
   }
 
@@ -663,7 +677,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       h('div.panel.dialog.endpanel', { role: 'dialog', 'aria-label': t('game.end.aria') },
         h('div.result', end.headline),
         h('div.reason', end.reason),
-        rematchNote(s),
+        opts.local ? null : rematchNote(s),
         h('div.row', h('button.btn', { type: 'button', 'data-action': 'see-board', on: { click: close } }, t('game.end.seeBoard')), ...rematchControls(s))));
   }
 
@@ -692,7 +706,7 @@ export function renderGamePage(app: App, id: string): { el: HTMLElement; update:
       document.removeEventListener('keydown', onKey);
       clearInterval(tick);
       document.title = 'rainet · Rai-Net Access Battlers';
-      client.unfollow(id);
+      if (!opts.local) client.unfollow(id);
     },
   };
 }

@@ -1,6 +1,6 @@
-// Home / lobby: what the game is and the four ways in (the computer, a friend, quick pairing,
-// learning), then custom game options, the live list of open games, games being played, your
-// recent games.
+// Home / lobby: what the game is and the five ways in (the computer, a friend, quick pairing,
+// a friend on this device, learning), then custom game options, the live list of open games,
+// games being played, your recent games.
 import { h, svg, ICON } from './dom.ts';
 import { type Key, onLangChange, renderLangSwitch, t, tNodes } from './i18n.ts';
 import { type App, clockLabel, fetchJson } from './ui.ts';
@@ -152,7 +152,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
           h('tbody', lobby.map((g) => {
             const mine = g.creator?.id === client.player?.id;
             return h('tr', { 'data-open-game': g.game },
-              h('td', g.creator?.name ?? '?', g.creator?.rating ? h('span.rating', ` ${g.creator.rating}`) : null, g.rated ? null : h('span.tag', t('game.info.casual'))), h('td', presetWord(g.preset)), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? t('home.form.random') : t('home.col.creatorPlays', { n: g.side })),
+              h('td', g.creator?.name ?? '?', g.creator?.bot ? h('span.tag', { 'data-bot': '' }, t('game.bar.bot')) : null, g.creator?.rating ? h('span.rating', ` ${g.creator.rating}`) : null, g.rated ? null : h('span.tag', t('game.info.casual'))), h('td', presetWord(g.preset)), h('td.mono', clockLabel(g.clock)), h('td', g.side === 'random' ? t('home.form.random') : t('home.col.creatorPlays', { n: g.side })),
               h('td', mine ? h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, t('home.open.yours')) :
                 h('button.btn.small.primary', { type: 'button', 'data-join': g.game, on: { click: () => join(g.game) } }, t('home.join'))));
           }))),
@@ -232,6 +232,8 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
       h('div.big-card', h('button.big-btn', { type: 'button', 'data-action': 'play-friend', on: { click: () => void create(null, 'invite') } },
         svg(ICON.friend, 'icon big-icon'), h('span.big-title', t('home.friend')), h('span.big-sub', t('home.friend.sub')))),
       quickCard,
+      h('div.big-card', h('a.big-btn', { href: '/local', 'data-link': '', 'data-action': 'play-local' },
+        svg(ICON.friend, 'icon big-icon'), h('span.big-title', t('home.local')), h('span.big-sub', t('home.local.sub')))),
       h('div.big-card', h('a.big-btn.learn', { href: '/learn', 'data-link': '', 'data-action': 'learn' },
         svg(ICON.book, 'icon big-icon'), h('span.big-title', t('nav.learn')), h('span.big-sub', t('home.learn.sub'))))),
     errBox);

@@ -1,15 +1,17 @@
 // Entry point: the connection, the router (/, /game/<id>, /replay/<id>, /leaderboard,
-// /player/<id>, /account, /rules, /learn[/<lesson>]) and the header.
+// /player/<id>, /account, /local[/<id>], /rules, /learn[/<lesson>]) and the header.
 import { renderAccountPage } from './accountpage.ts';
 import { Client } from './client.ts';
 import { h, svg, ICON } from './dom.ts';
 import { renderGamePage } from './gamepage.ts';
 import { lang, onLangChange, t } from './i18n.ts';
+import { renderLocalGame, renderLocalStart } from './localpage.ts';
 import { renderLobby } from './lobby.ts';
 import { renderLeaderboard, renderPlayerPage } from './playerspages.ts';
 import { renderReplayPage } from './replaypage.ts';
 import { renderRulesPage } from './rulespage.ts';
 import type { SocketLike } from './socket.ts';
+import { armSound, isSoundOn, onSoundChange, setSound } from './sound.ts';
 import { renderTutorial } from './tutorial.ts';
 import type { App } from './ui.ts';
 
@@ -62,6 +64,8 @@ function route(): void {
   if ((m = path.match(/^\/game\/([A-Za-z0-9]+)\/?$/))) screen = renderGamePage(app, m[1]);
   else if ((m = path.match(/^\/replay\/([A-Za-z0-9]+)\/?$/))) screen = renderReplayPage(app, m[1]);
   else if ((m = path.match(/^\/player\/([A-Za-z0-9]+)\/?$/))) screen = renderPlayerPage(app, m[1]);
+  else if ((m = path.match(/^\/local\/([A-Za-z0-9]+)\/?$/))) screen = renderLocalGame(app, m[1]);
+  else if (/^\/local\/?$/.test(path)) screen = renderLocalStart(app);
   else if (/^\/leaderboard\/?$/.test(path)) screen = renderLeaderboard(app);
   else if (/^\/account\/?$/.test(path)) screen = renderAccountPage(app);
   else if (/^\/rules\/?$/.test(path)) screen = renderRulesPage();
@@ -72,13 +76,26 @@ function route(): void {
   window.scrollTo(0, 0);
 }
 
-/** The header: the logo, the site's links, the player, the account link, the connection. */
+/** The header: the logo, the site's links, the player, the sound switch, the account link, the connection. */
 function topBar(path: string): HTMLElement {
   const nav = (href: string, key: string, text: string) => h('a.nav', { href, 'data-link': '', 'data-nav': key, 'aria-current': path.startsWith(href) ? 'page' : false }, text);
   return h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'),
     h('nav.links', { 'aria-label': t('nav.site') }, nav('/learn', 'learn', t('nav.learnShort')), nav('/rules', 'rules', t('nav.rules')), nav('/leaderboard', 'leaderboard', t('nav.leaderboard'))),
-    meBox, h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': t('nav.account'), title: t('nav.account') }, svg(ICON.gear)), connBox);
+    meBox, soundSwitch(), h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': t('nav.account'), title: t('nav.account') }, svg(ICON.gear)), connBox);
 }
+
+/** The sound switch: a toggle button (remembered in localStorage by sound.ts). */
+function soundSwitch(): HTMLElement {
+  const on = isSoundOn();
+  return h('button.nav.sound-switch', { type: 'button', 'data-action': 'sound', 'aria-pressed': on ? 'true' : 'false', 'aria-label': t('sound.label'), title: t(on ? 'sound.on' : 'sound.off'),
+    on: { click: () => setSound(!isSoundOn()) } }, svg(on ? ICON.sound : ICON.mute));
+}
+armSound();
+onSoundChange(() => {
+  const focused = document.activeElement?.matches('[data-action="sound"]');
+  root.querySelector('[data-action="sound"]')?.replaceWith(soundSwitch());
+  if (focused) root.querySelector<HTMLElement>('[data-action="sound"]')?.focus();
+});
 
 // Another language: the header is drawn again (each screen redraws itself).
 onLangChange(() => {
@@ -104,7 +121,8 @@ client.subscribe(() => {
   }
   app.redraw();
 });
+// For tests and debugging: the client is reachable from the console (set before the first page,
+// which may add the seats of a pass-and-play game to it).
+(window as unknown as { rainet: unknown }).rainet = { client };
 client.start();
 route();
-// For tests and debugging: the client is reachable from the console.
-(window as unknown as { rainet: unknown }).rainet = { client };

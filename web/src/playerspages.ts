@@ -36,7 +36,7 @@ export function renderLeaderboard(_app: App): Screen {
         h('table.games', h('thead', h('tr', h('th', '#'), h('th', t('players.col.player')), h('th', t('players.col.rating')), h('th', t('players.col.rated')))),
           h('tbody', data.players.map((p: any) => h('tr', { 'data-leader': p.id },
             h('td.mono', String(p.rank)),
-            h('td', link(`/player/${p.id}`, p.name), p.kind === 'guest' ? h('span.tag', t('players.kind.guest')) : null),
+            h('td', link(`/player/${p.id}`, p.name), p.kind === 'guest' ? h('span.tag', t('players.kind.guest')) : null, p.bot ? h('span.tag', { 'data-bot': p.id }, t('game.bar.bot')) : null),
             h('td.mono', { 'data-leader-rating': p.id }, `${p.rating}`, h('span.hint', ` ±${2 * p.rd}`)),
             h('td.mono', String(p.rated_games)))))),
       data && pages > 1 ? h('div.row',
@@ -75,7 +75,7 @@ export function renderPlayerPage(_app: App, id: string): Screen {
     const p = profile;
     el.replaceChildren(h('div.lobby',
       h('div.col', h('section.panel', { 'data-profile': p.id },
-        h('h2', p.name, ' ', h('span.tag', p.kind === 'account' ? t('players.kind.account') : p.kind === 'guest' ? t('players.kind.guest') : p.kind)),
+        h('h2', p.name, ' ', h('span.tag', p.kind === 'account' ? t('players.kind.account') : p.kind === 'guest' ? t('players.kind.guest') : p.kind), p.bot ? h('span.tag', { 'data-bot': p.id }, t('game.bar.bot')) : null),
         h('div.status', tNodes('players.rating', { rating: h('b', { 'data-profile-rating': '' }, String(p.rating)) }), h('span.hint', ` ${t('players.ratingMore', { rd: 2 * p.rd, n: p.rated_games })}`)),
         h('div', { 'data-profile-record': '' }, t('players.record', { games: p.games, wins: p.wins, draws: p.draws, losses: p.losses })),
         h('p', link('/leaderboard', t('nav.leaderboard')), ' · ', link('/', t('game.end.home'))))),

@@ -1,6 +1,8 @@
 // Replay of a finished game from the archive: every identity shown, stepped with buttons, the
-// slider, a click on an action, or the keyboard (arrows, Home, End).
+// slider, a click on an action, or the keyboard (arrows, Home, End). The Analysis toggle shows
+// the computer's analysis for the side at the bottom (analysis.ts).
 import { actionSquares, parseAction } from './actions.ts';
+import { type AnalysisState, analysisPanel, loadAnalysis, markBeliefs } from './analysis.ts';
 import { renderBoard } from './board.ts';
 import { h } from './dom.ts';
 import { endText } from './endtext.ts';
@@ -16,6 +18,17 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
   let error: { key: Key; params?: Record<string, string> } | null = null;
   let ply = 0;
   let bottom: Side = 1;
+  let showAnalysis = false;
+  const analyses: Partial<Record<Side, AnalysisState>> = {};
+  const stops: (() => void)[] = [];
+  // The analysis of the side at the bottom, asked for once per side while the panel is shown.
+  const wantAnalysis = () => {
+    if (!showAnalysis || analyses[bottom]) return;
+    const side = bottom;
+    analyses[side] = { status: 'loading' };
+    stops.push(loadAnalysis(id, side, (s) => { analyses[side] = s; update(); }));
+  };
+  const flip = () => { bottom = bottom === 1 ? 2 : 1; wantAnalysis(); update(); };
 
   const go = (n: number) => {
     ply = Math.max(0, Math.min(positions.length - 1, n));
@@ -29,7 +42,7 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     else if (k === 'ArrowLeft' || k === 'ArrowUp') go(ply - 1);
     else if (k === 'Home') go(0);
     else if (k === 'End') go(positions.length - 1);
-    else if (k === 'f') { bottom = bottom === 1 ? 2 : 1; update(); }
+    else if (k === 'f') flip();
     else return;
     ev.preventDefault();
   };
@@ -92,7 +105,15 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
       h('input', { type: 'range', min: 0, max: positions.length - 1, value: ply, 'aria-label': t('replay.slider'), on: { input: (e: Event) => go(Number((e.target as HTMLInputElement).value)) } }),
       h('button.btn.small', { type: 'button', 'data-nav': 'next', 'aria-label': t('game.nav.next'), on: { click: () => go(ply + 1) } }, '▶'),
       h('button.btn.small', { type: 'button', 'data-nav': 'last', 'aria-label': t('replay.nav.last'), on: { click: () => go(positions.length - 1) } }, '»'),
-      h('button.btn.small', { type: 'button', 'data-nav': 'flip', on: { click: () => { bottom = bottom === 1 ? 2 : 1; update(); } } }, `⇅ ${t('game.flip')}`));
+      h('button.btn.small', { type: 'button', 'data-nav': 'flip', on: { click: flip } }, `⇅ ${t('game.flip')}`));
+    // Beside the status line, which has room for it: the controls keep their height on a phone.
+    const toggle = h('button.btn.small', {
+      type: 'button', 'data-action': 'analysis', 'aria-pressed': showAnalysis ? 'true' : 'false',
+      on: { click: () => { showAnalysis = !showAnalysis; wantAnalysis(); update(); } },
+    }, t('analysis.toggle'));
+    const state = showAnalysis ? analyses[bottom] : undefined;
+    if (state?.status === 'ready' && state.analysis.plies[ply]) markBeliefs(board, state.analysis.plies[ply]);
+    const panel = state ? analysisPanel(state, ply, nameOf(bottom), board, go) : null;
     const who = ply > 0 ? nameOf((ply - 1) % 2 === 0 ? 1 : 2) : '';
     const winner = record.result === '1-0' ? '1' : record.result === '0-1' ? '2' : null;
     const end = endText({ result: { result: record.result ?? null, winner, reason: record.reason ?? '' }, names: { '1': nameOf(1), '2': nameOf(2) }, you: 'spectator', lastAction: actions.at(-1) ?? null, position: record.position });
@@ -102,12 +123,12 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
       h('div.zone-ctl', h('div.panel.ctl',
         h('div.endpanel', h('div.result', end.headline), h('div.reason', end.reason),
           h('div.hint', [t(record.preset === 'official' ? 'game.preset.official' : 'game.preset.standard'), clockLabel(record.clock), t('replay.shown')].join(' · '))),
-        h('div.status', { 'data-replay-ply': ply }, ply > 0
+        h('div.status-row', h('div.status', { 'data-replay-ply': ply }, ply > 0
           ? t('replay.ply', { n: ply, total: actions.length, name: who, action: `${actions[ply - 1].split(' ')[0]}${revealed(ply - 1)}` })
-          : t('replay.start', { total: actions.length })),
+          : t('replay.start', { total: actions.length })), toggle),
         nav,
         h('div.hint.kbd', t('replay.keys')))),
-      h('div.zone-more', h('section.panel.moves-panel', { 'aria-label': t('game.actions.aria') }, h('h2', t('game.actions')), moves),
+      h('div.zone-more', panel, h('section.panel.moves-panel', { 'aria-label': t('game.actions.aria') }, h('h2', t('game.actions')), moves),
         h('div.panel.info', h('div.row', h('a.btn.small', { href: `/api/games/${id}/record`, download: `rainet-${id}.txt`, 'data-action': 'download-record' }, t('replay.download')),
           h('a.btn.small', { href: '/', 'data-link': '' }, t('game.end.home'))))),
       h('div.zone-bottom', bar(bottom, 'bottom'))));
@@ -117,6 +138,6 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
 
   update();
   const offLang = onLangChange(update);
-  return { el, update: () => {}, dispose: () => { offLang(); document.removeEventListener('keydown', onKey); } };
+  return { el, update: () => {}, dispose: () => { offLang(); for (const stop of stops) stop(); document.removeEventListener('keydown', onKey); } };
 }
 

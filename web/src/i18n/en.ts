@@ -313,6 +313,20 @@ export const en = {
   'replay.start': 'Start position ({total} actions)',
   'replay.keys': '← → step · Home/End · f flips the board',
   'replay.download': 'Download record',
+  'analysis.toggle': 'Analysis',
+  'analysis.title': 'Analysis for {name}',
+  'analysis.loading': 'The computer is analysing the game…',
+  'analysis.busy': 'The server is busy; asking again shortly…',
+  'analysis.error': 'Could not analyse the game: {error}',
+  'analysis.graph': 'Win chance of {name} over the game; click to go to an action',
+  'analysis.win': 'Win chance: {p}%',
+  'analysis.nodes': '{n} playouts per position',
+  'analysis.best': 'Best actions',
+  'analysis.action': '{win}% win · {share}% of the search',
+  'analysis.notTurn': 'Not the turn of {name}: see the next position.',
+  'analysis.over': 'The game is over.',
+  'analysis.virus': 'virus {p}%',
+  'analysis.note': 'From what {name} knew at that point only; percentages on cards: chance of a virus.',
 
   // The leaderboard and a player's page (playerspages.ts).
   'players.none': 'No rated game has been played yet.',
@@ -505,6 +519,33 @@ export const en = {
   'lesson.lose.wrong': 'This lesson asks you to move your link on d4.',
   'lesson.lose.done': 'Right: a fourth virus in your stack would have lost the game. Keep away from viruses, and put your own viruses where your opponent will want to capture them.',
   'lesson.lose.trap': 'That was your fourth virus: four viruses in your stack lose the game. Try again and leave d5 alone.',
+
+  // Pass and play (localpage.ts).
+  'home.local': 'Play a friend on this device',
+  'home.local.sub': 'Pass and play: the board hides between turns',
+  'local.title': 'Pass and play',
+  'local.intro': 'Two players, one device. The board is hidden whenever the device changes hands, so neither of you sees the other’s cards.',
+  'local.player': 'Player {n}',
+  'local.start': 'Start the game',
+  'local.error.start': 'Could not start the game: {error}',
+  'local.handover.setup': '{name}, set up your cards',
+  'local.handover.turn': '{name}, your turn',
+  'local.handover.hide': 'Pass the device over. {other}, please look away.',
+  'local.handover.tap': 'Tap to continue',
+  'local.result.line': '{name} (side {n}): {outcome}',
+  'local.result.win': 'won',
+  'local.result.loss': 'lost',
+  'local.result.draw': 'draw',
+  'local.result.none': 'no result: the game was aborted',
+  'local.again': 'Play again',
+  'local.notLocal': 'This game is not a pass-and-play game of this device.',
+  'local.openGame': 'Open the game',
+  'local.new': 'New pass-and-play game',
+
+  // The sound switch in the header (sound.ts).
+  'sound.label': 'Sound',
+  'sound.on': 'Sound on (click to mute)',
+  'sound.off': 'Sound off (click to turn on)',
 } as const;
 
 export type Key = keyof typeof en;

@@ -1,9 +1,14 @@
 // End to end, through the UI: two players register accounts in their browsers, play a rated game
 // (one resigns), and both see their ratings change on the game screen and in the leaderboard; one
-// of them logs in from a second browser context and finds the same player, name and games.
+// of them logs in from a second browser context and finds the same player, name and games. A bot
+// account (`rainet bot`) joins a game and is marked BOT.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gameIdOf, Player, useServerAndBrowser } from './harness.ts';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, gameIdOf, Player, useServerAndBrowser } from './harness.ts';
 
 const env = useServerAndBrowser();
 const players = env.players;
@@ -132,4 +137,47 @@ test('accounts: register, play a rated game, ratings change in the UI and the le
   for (const p of players) assert.ok(!p.frames.some((f) => /argon2|ann password|ben password/.test(f)), `${p.name}: no password material`);
   const annTokens = ann.messages().filter((m) => m.type === 'welcome').map((m) => m.token);
   for (const p of [ben, eve]) assert.ok(!p.frames.some((f) => annTokens.some((t) => f.includes(t))), `${p.name}: no token of Ann`);
+});
+
+test('a bot account (rainet bot) is marked BOT in the game bars and on its player page', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rainet-bot-'));
+  const password = join(dir, 'password');
+  writeFileSync(password, 'robot password\n');
+  const ws = env.server.url.replace('http', 'ws') + '/ws';
+  const bot = spawn(BIN, ['bot', '--server', ws, '--engine', `${BIN} engine --bot random`, '--user', 'robo', '--password-file', password,
+    '--register', '--accept', 'challenges', '--games', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  bot.stdout!.on('data', (d) => (out += d));
+  bot.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => bot.once('exit', (code) => r(code)));
+  try {
+    const cid = await open('cid', '/');
+    await cid.page.check('[data-field="opponent-open"]');
+    await cid.page.check('[data-field="side-1"]');
+    await cid.page.click('[data-action="create"]');
+    await cid.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+    const id = gameIdOf(cid.page);
+    // The bot joins the open game: its bar carries the badge, the person's does not.
+    await cid.page.waitForSelector('[data-status="setup"]', { timeout: 20000 });
+    await cid.page.waitForSelector('[data-bot="2"]', { timeout: 10000 });
+    assert.equal(await text(cid, '[data-bot="2"]'), 'BOT');
+    assert.equal(await cid.page.$('[data-bot="1"]'), null, 'the person has no badge');
+    const botId = (await cid.game(id)).players['2'].id;
+    await cid.page.click('[data-action="setup-random"]');
+    await cid.page.click('[data-action="setup-confirm"]');
+    await cid.page.waitForSelector('[data-status="playing"]', { timeout: 20000 });
+    assert.equal(await text(cid, '[data-bot="2"]'), 'BOT');
+    await cid.page.click('[data-action="resign"]');
+    await cid.page.click('[data-action="resign-confirm"]');
+    await cid.page.waitForSelector('[data-status="finished"]');
+    assert.equal(await exited, 0, out);
+    // Its player page says so too.
+    await cid.page.goto(`${env.server.url}/player/${botId}`);
+    await cid.page.waitForSelector(`[data-profile="${botId}"]`);
+    await cid.page.waitForSelector(`[data-bot="${botId}"]`, { timeout: 10000 });
+    assert.equal(await text(cid, `[data-bot="${botId}"]`), 'BOT');
+  } finally {
+    if (bot.exitCode === null) bot.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
