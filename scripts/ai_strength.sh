@@ -13,9 +13,12 @@ if [[ -z "${SKIP_400:-}" ]]; then
   arena strong random --games 400 > "$out/strong_random.txt"
   arena strong greedy --games 400 > "$out/strong_greedy.txt"
 fi
-for pair in "level2 level1" "level3 level2" "level4 level3" "level5 level4"; do
+# The level ladder as calibrated in docs/ai.md ("Calibration by arena"): levels 2-5 are
+# strong:nodes=30/200/2000/20000 (named so, the matches do not depend on the levels' 1 s cap).
+for pair in "strong:nodes=30 level1" "strong:nodes=200 strong:nodes=30" \
+  "strong:nodes=2000 strong:nodes=200" "strong:nodes=20000 strong:nodes=2000"; do
   set -- $pair
-  arena "$1" "$2" --games 100 > "$out/ladder_$1_$2.txt"
+  arena "$1" "$2" --games 300 --sprt 147 300 > "$out/ladder_${1//:/_}_${2//:/_}.txt"
 done
 for n in 100 300 1000; do
   arena "strong:nodes=$n" greedy --games 100 > "$out/budget_$n.txt"

@@ -16,7 +16,7 @@ namespace rainet::ai {
 
 // A player description: "NAME" or "NAME:nodes=N:movetime=MS" for a built-in bot (bot.h names),
 // or "engine:COMMAND" for an external engine speaking docs/engine-protocol.md. The tree-search
-// bots (strong, ismcts-v1, level3-5) also take "conceal=C" (type hiding, in hundredths: 15 is
+// bots (strong, ismcts-v1, level2-5) also take "conceal=C" (type hiding, in hundredths: 15 is
 // SearchConfig::concealment 0.15), "concealbelow=P" (hiding only below a mean reward of P / 100;
 // 101: always, as before) and "belief=uniform|heuristic|learned".
 struct PlayerSpec {

@@ -174,6 +174,39 @@ TEST(Bots, FavourablePositionsArePlayedWithoutHiding) {
     EXPECT_GT(openDiffer, 0);  // hiding still acts in open positions
 }
 
+// The levels as docs/ai.md ("Levels") describes them: level 1 greedy with half its actions
+// random, levels 2-5 strong's search (learned belief, type hiding, uniform setups) at budgets
+// that grow with the level, each capped at 1 s per action.
+TEST(Bots, LevelsAreStrongsSearchAtTheDocumentedBudgets) {
+    auto level1 = makeBot("level1");
+    ASSERT_NE(dynamic_cast<GreedyBot*>(level1.get()), nullptr);
+    EXPECT_EQ(level1->name(), "level1");
+    const std::uint64_t documented[] = {0, 0, 30, 200, 2000, 20000};
+    const SearchConfig strong = strongConfig();
+    for (int level = 2; level <= 5; ++level) {
+        const std::string name = "level" + std::to_string(level);
+        auto bot = makeBot(name);
+        auto* search = dynamic_cast<StrongBot*>(bot.get());
+        ASSERT_NE(search, nullptr) << name;
+        EXPECT_EQ(search->name(), name);
+        const SearchConfig& c = search->config();
+        EXPECT_EQ(c.maxIterations, documented[level]) << name;
+        EXPECT_EQ(c.iterations, documented[level]) << name;
+        EXPECT_EQ(levelNodes(level), documented[level]) << name;
+        EXPECT_EQ(c.maxMovetime, std::chrono::milliseconds(1000)) << name;
+        EXPECT_EQ(c.evidence, strong.evidence) << name;
+        EXPECT_EQ(c.concealment, strong.concealment) << name;
+        EXPECT_EQ(c.concealBelow, strong.concealBelow) << name;
+        EXPECT_EQ(c.uniformSetups, strong.uniformSetups) << name;
+        EXPECT_EQ(c.rolloutDepth, strong.rolloutDepth) << name;
+        if (level > 2) {
+            EXPECT_GT(levelNodes(level), levelNodes(level - 1));
+        }
+    }
+    EXPECT_EQ(levelNodes(1), 0u);
+    EXPECT_EQ(levelNodes(6), 0u);
+}
+
 TEST(Bots, DeterministicGivenSeed) {
     for (const char* name : {"greedy", "strong", "level1", "level3"}) {
         std::vector<Action> runs[2];

@@ -126,6 +126,11 @@ class Ismcts {
 // The configuration of `strong`. SearchConfig{} is `ismcts-v1`, the strong bot as it was before
 // issue 14 (heuristic belief), kept selectable as a frozen yardstick.
 SearchConfig strongConfig();
+// The iteration cap of player level 2..5 (0 for any other level: level 1 is no search).
+std::uint64_t levelNodes(int level);
+// Player levels 2..5: strong's configuration capped at levelNodes(level) iterations and 1 s per
+// action.
+SearchConfig levelConfig(int level);
 
 class StrongBot : public Bot {
   public:

@@ -20,17 +20,6 @@ std::uint8_t randomSetup(Rng& rng) {
     return links;
 }
 
-namespace {
-SearchConfig levelConfig(std::uint64_t iterations, int rolloutDepth) {
-    SearchConfig c;
-    c.iterations = iterations;
-    c.maxIterations = iterations;
-    c.rolloutDepth = rolloutDepth;
-    c.maxMovetime = std::chrono::milliseconds(1000);  // even on a slow machine: at most 1 s
-    return c;
-}
-}  // namespace
-
 SearchConfig strongConfig() {
     SearchConfig c;
     c.evidence = Evidence::Learned;
@@ -39,8 +28,33 @@ SearchConfig strongConfig() {
     return c;
 }
 
-// Levels for players: 1 greedy with half its actions random, 2 greedy, 3-5 ISMCTS capped at
-// 150 / 1000 / 6000 iterations and 1 s per action (a smaller budget from the caller, in nodes or
+std::uint64_t levelNodes(int level) {
+    // Chosen by arena (docs/ai.md, "Levels"): strength grows fast with the budget below about 200
+    // iterations and slowly above it, so the top steps are the widest (level 5 still answers well
+    // within 1 s on one core). Level 1 is greedy with half its actions random.
+    switch (level) {
+        case 2:
+            return 30;
+        case 3:
+            return 200;
+        case 4:
+            return 2000;
+        case 5:
+            return 20000;
+        default:
+            return 0;
+    }
+}
+
+SearchConfig levelConfig(int level) {
+    SearchConfig c = strongConfig();
+    c.iterations = c.maxIterations = levelNodes(level);
+    c.maxMovetime = std::chrono::milliseconds(1000);  // even on a slow machine: at most 1 s
+    return c;
+}
+
+// Levels for players: 1 greedy with half its actions random, 2-5 strong's search capped at
+// levelNodes(level) iterations and 1 s per action (a smaller budget from the caller, in nodes or
 // time, still applies).
 std::unique_ptr<Bot> makeBot(std::string_view name) {
     if (name == "random") return std::make_unique<RandomBot>();
@@ -49,10 +63,10 @@ std::unique_ptr<Bot> makeBot(std::string_view name) {
     if (name == "strong") return std::make_unique<StrongBot>("strong", strongConfig());
     if (name == "ismcts-v1") return std::make_unique<StrongBot>("ismcts-v1", SearchConfig{});
     if (name == "level1") return std::make_unique<GreedyBot>("level1", 0.5);
-    if (name == "level2") return std::make_unique<GreedyBot>("level2");
-    if (name == "level3") return std::make_unique<StrongBot>("level3", levelConfig(150, 8));
-    if (name == "level4") return std::make_unique<StrongBot>("level4", levelConfig(1000, 12));
-    if (name == "level5") return std::make_unique<StrongBot>("level5", levelConfig(6000, 12));
+    for (int level = 2; level <= 5; ++level) {
+        const std::string label = "level" + std::to_string(level);
+        if (name == label) return std::make_unique<StrongBot>(label, levelConfig(level));
+    }
     return nullptr;
 }
 
