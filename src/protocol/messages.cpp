@@ -124,12 +124,6 @@ bool validGameId(const std::string& g) {
 
 }  // namespace
 
-const char* typeName(MsgType t) {
-    for (const auto& e : kTypes)
-        if (e.type == t) return e.name;
-    return "?";
-}
-
 bool needsId(MsgType t) {
     switch (t) {
         case MsgType::Create:

@@ -77,7 +77,6 @@ enum class MsgType : std::uint8_t {
     Seek,
     Unseek,
 };
-const char* typeName(MsgType t);
 
 struct ClockSpec {
     int initial = 0;    // cs

@@ -476,11 +476,6 @@ void Hub::keepFinished(const std::string& id, const std::shared_ptr<GameRoom>& r
     sweepAt_ = std::max<std::size_t>(64, 2 * finished_.size());
 }
 
-std::size_t Hub::roomCount() {
-    std::lock_guard lock(roomsMu_);
-    return rooms_.size();
-}
-
 std::vector<std::shared_ptr<GameRoom>> Hub::rooms() {
     std::lock_guard lock(roomsMu_);
     std::vector<std::shared_ptr<GameRoom>> out;

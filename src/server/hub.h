@@ -128,7 +128,6 @@ class Hub {
     }
     // At start: every game not over, back in memory; an error if the store cannot be read.
     std::optional<Error> loadUnfinished();
-    std::size_t roomCount();
 
     // Matchmaking: `seek` pairs the player with the oldest compatible seek of another player
     // (same preset, clock and rated flag) in a new game, or queues it; answers the client.

@@ -1,7 +1,8 @@
 #pragma once
-// Test support for `rainet play`: a real `rainet serve --test-mode` on a fixed loopback port (so it
-// can be stopped, killed and restarted on the same address), and `rainet play` as a child process
-// driven through its stdin and read from its stdout like a person at a terminal would.
+// Test support for `rainet play`: a real `rainet serve --test-mode` on a loopback port that it
+// keeps across restarts (so it can be stopped, killed and restarted on the same address), and
+// `rainet play` as a child process driven through its stdin and read from its stdout like a person
+// at a terminal would.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -29,19 +31,6 @@ using namespace std::chrono_literals;
 
 inline std::string tempPath(const std::string& name) {
     return "/tmp/rainet_play_" + name + "_" + std::to_string(::getpid());
-}
-
-// A port that was free a moment ago.
-inline int freePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
 }
 
 inline pid_t spawn(const std::vector<std::string>& args, int in, int out) {
@@ -62,7 +51,7 @@ inline pid_t spawn(const std::vector<std::string>& args, int in, int out) {
 class Server {
   public:
     Server(const std::string& name)
-        : db_(tempPath(name) + ".db"), log_(tempPath(name) + ".log"), port_(freePort()) {
+        : db_(tempPath(name) + ".db"), log_(tempPath(name) + ".log"), port_(0) {
         for (const char* ext : {"", "-wal", "-shm"}) std::remove((db_ + ext).c_str());
         start();
     }
@@ -80,7 +69,14 @@ class Server {
         ::close(out);
         for (int i = 0; i < 500; ++i) {
             std::this_thread::sleep_for(10ms);
-            if (logText().find("\"listening\"") != std::string::npos) return;
+            // The first start listens on port 0 (no race for a free port) and reads back the
+            // port the kernel chose; a restart binds that same port again.
+            const std::string log = logText();
+            const auto at = log.find("\"listening\"");
+            if (at == std::string::npos) continue;
+            const auto port = log.find("\"port\":", at);
+            if (port != std::string::npos) port_ = std::atoi(log.c_str() + port + 7);
+            return;
         }
         ADD_FAILURE() << "the server did not start:\n" << logText();
     }
