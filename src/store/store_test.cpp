@@ -408,6 +408,39 @@ TEST(StoreCheckpoints, TheWalIsCopiedIntoTheDatabaseWhileOpen) {
     for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
 }
 
+// A read that holds an old snapshot lets the WAL grow past its bound (no checkpoint can reset
+// it meanwhile); once the read ends the checkpointer truncates the file instead of leaving it at
+// its high-water mark.
+TEST(StoreCheckpoints, TheWalShrinksBackOnceALongReadEnds) {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("rainet_store_walbound_" + std::to_string(::getpid()) + ".db"))
+                                 .string();
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+    auto s = Store::open(path);
+    ASSERT_TRUE(s) << s.error().message;
+    ASSERT_TRUE((*s)->createPlayer("p0", "h0", "x"));
+    sqlite3* reader = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &reader), SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(reader, "BEGIN; SELECT COUNT(*) FROM players;", nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    const std::string wal = path + "-wal";
+    for (int i = 1; std::filesystem::file_size(wal) < 24u << 20; ++i)
+        ASSERT_TRUE((*s)->createPlayer(std::string("p").append(std::to_string(i)),
+                                       std::string("h").append(std::to_string(i)),
+                                       std::string(200, 'n')));
+    ASSERT_EQ(sqlite3_exec(reader, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(reader);
+    // The checkpointer runs once a second: wait (at most 20 s) for the truncation.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::filesystem::file_size(wal) > 1u << 20 &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_LE(std::filesystem::file_size(wal), 1u << 20);
+    s->reset();
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+}
+
 // A database written by the schema before migrations existed (user_version 0, one token per
 // player in players.token_hash) opens at the current version: its guests keep their tokens, get
 // the default rating, and its games are unrated.
