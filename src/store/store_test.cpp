@@ -24,6 +24,21 @@ T ok(Result<T> r) {
     return r ? std::move(*r) : T{};
 }
 
+// Removes a SQLite database and its WAL and shared-memory files.
+void removeDb(const std::string& path) {
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+}
+
+// The path of a test's own SQLite database in the temporary folder, with no file of it left
+// (database, WAL, shared memory) from an earlier run.
+std::string freshDbPath(const std::string& name) {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("rainet_store_" + name + "_" + std::to_string(::getpid()) + ".db"))
+                                 .string();
+    removeDb(path);
+    return path;
+}
+
 // Every StoreTest runs on each backend: SQLite always, PostgreSQL when RAINET_TEST_PG holds the
 // URI of a maintenance database (each test then gets a database of its own).
 class StoreTest : public ::testing::TestWithParam<Dialect> {
@@ -36,9 +51,7 @@ class StoreTest : public ::testing::TestWithParam<Dialect> {
             ASSERT_TRUE(pg_->error().empty()) << pg_->error();
             target_ = pg_->uri();
         } else {
-            path_ = std::filesystem::temp_directory_path() /
-                    ("rainet_store_test_" + std::to_string(::getpid()) + ".db");
-            removeFiles();
+            path_ = freshDbPath("test");
             target_ = path_.string();
         }
         reopen();
@@ -64,9 +77,7 @@ class StoreTest : public ::testing::TestWithParam<Dialect> {
         store_ = std::move(*s);
         EXPECT_EQ(store_->dialect(), GetParam());
     }
-    void removeFiles() {
-        for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path_.string() + ext);
-    }
+    void removeFiles() { removeDb(path_.string()); }
     // The schema version recorded in the database, read and written behind the store's back.
     int recordedSchemaVersion() {
         if (pg_) return std::atoi(pg_->query("SELECT version FROM rainet_schema").c_str());
@@ -390,10 +401,7 @@ TEST_P(StoreTest, RatingDeviationGrowsWithIdleRatingPeriods) {
 // the WAL does not grow without end (it did: the checkpointer's connection never opened the WAL,
 // and the database file stayed one page while the WAL held everything).
 TEST(StoreCheckpoints, TheWalIsCopiedIntoTheDatabaseWhileOpen) {
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("rainet_store_checkpoint_" + std::to_string(::getpid()) + ".db"))
-                                 .string();
-    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+    const std::string path = freshDbPath("checkpoint");
     auto s = Store::open(path);
     ASSERT_TRUE(s) << s.error().message;
     for (int i = 0; i < 200; ++i)
@@ -405,17 +413,14 @@ TEST(StoreCheckpoints, TheWalIsCopiedIntoTheDatabaseWhileOpen) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     EXPECT_GT(std::filesystem::file_size(path), 4096u);
     s->reset();
-    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+    removeDb(path);
 }
 
 // A read that holds an old snapshot lets the WAL grow past its bound (no checkpoint can reset
 // it meanwhile); once the read ends the checkpointer truncates the file instead of leaving it at
 // its high-water mark.
 TEST(StoreCheckpoints, TheWalShrinksBackOnceALongReadEnds) {
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("rainet_store_walbound_" + std::to_string(::getpid()) + ".db"))
-                                 .string();
-    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+    const std::string path = freshDbPath("walbound");
     auto s = Store::open(path);
     ASSERT_TRUE(s) << s.error().message;
     ASSERT_TRUE((*s)->createPlayer("p0", "h0", "x"));
@@ -438,17 +443,14 @@ TEST(StoreCheckpoints, TheWalShrinksBackOnceALongReadEnds) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     EXPECT_LE(std::filesystem::file_size(wal), 1u << 20);
     s->reset();
-    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+    removeDb(path);
 }
 
 // A database written by the schema before migrations existed (user_version 0, one token per
 // player in players.token_hash) opens at the current version: its guests keep their tokens, get
 // the default rating, and its games are unrated.
 TEST(StoreMigration, OpensADatabaseOfTheFirstSchema) {
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("rainet_store_migration_" + std::to_string(::getpid()) + ".db"))
-                                 .string();
-    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+    const std::string path = freshDbPath("migration");
     {
         sqlite3* db = nullptr;
         ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -516,7 +518,7 @@ INSERT INTO games VALUES ('g1', 'standard', 0, 0, 'open', 0, '1', 1, 1, 2, 'fini
     EXPECT_EQ(sqlite3_column_int(st, 0), Store::schemaVersion());
     sqlite3_finalize(st);
     sqlite3_close(db);
-    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+    removeDb(path);
 }
 
 TEST_P(StoreTest, RecordsItsSchemaVersionAndRefusesANewerOne) {
