@@ -174,6 +174,26 @@ play_games() {
     echo "$what: $actions actions, $finished games finished"
 }
 
+step "cmake --install to another prefix (a staging directory)"
+stage=$tmp/stage
+DESTDIR=$stage cmake --install build --prefix /opt/rainet >"$tmp/install-prefix.log" 2>&1 ||
+    { cat "$tmp/install-prefix.log" >&2; fail "cmake --install"; }
+for f in bin/rainet share/rainet/web/index.html share/rainet/nginx/rainet.conf \
+    share/doc/rainet/deploy.md lib/systemd/system/rainet.service etc/default/rainet; do
+    [[ -f $stage/opt/rainet/$f ]] || fail "cmake --install --prefix /opt/rainet: no $f"
+done
+unit=$stage/opt/rainet/lib/systemd/system/rainet.service
+if ! grep -qx 'EnvironmentFile=/opt/rainet/etc/default/rainet' "$unit" ||
+    ! grep -q '^ExecStart=/opt/rainet/bin/rainet serve .* --web /opt/rainet/share/rainet/web ' "$unit"; then
+    fail "the installed unit does not name the prefix's files"
+fi
+# A second install keeps the operator's settings.
+echo "RAINET_OPTIONS=--edited" >>"$stage/opt/rainet/etc/default/rainet"
+DESTDIR=$stage cmake --install build --prefix /opt/rainet >"$tmp/install-prefix.log" 2>&1 ||
+    { cat "$tmp/install-prefix.log" >&2; fail "cmake --install, again"; }
+grep -qx 'RAINET_OPTIONS=--edited' "$stage/opt/rainet/etc/default/rainet" ||
+    fail "cmake --install overwrote an edited etc/default/rainet"
+
 step "building the package (cpack)"
 rm -f build/rainet_*.deb
 (cd build && cpack -G DEB >"$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log" >&2; fail "cpack"; }
