@@ -44,6 +44,17 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
             }
             continue;
         }
+        if (key == "eval" && searches && eq != std::string::npos) {
+            const std::string v = part.substr(eq + 1);
+            if (v == "heuristic") {
+                spec.eval = LeafEval::Heuristic;
+            } else if (v == "learned") {
+                spec.eval = LeafEval::Learned;
+            } else {
+                return Error{"player '" + text + "': bad eval '" + v + "'"};
+            }
+            continue;
+        }
         std::uint64_t value = 0;
         try {
             if (eq == std::string::npos) throw std::invalid_argument("no value");
@@ -59,6 +70,9 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
             spec.concealment = static_cast<double>(value) / 100.0;
         } else if (key == "concealbelow" && searches) {
             spec.concealBelow = static_cast<double>(value) / 100.0;
+        } else if (key == "rollout" && searches) {
+            if (value > 64) return Error{"player '" + text + "': rollout above 64 plies"};
+            spec.rolloutDepth = static_cast<int>(value);
         } else {
             return Error{"player '" + text + "': unknown option '" + key + "'"};
         }
@@ -99,6 +113,8 @@ Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t
             if (spec.concealment) c.concealment = *spec.concealment;
             if (spec.concealBelow) c.concealBelow = *spec.concealBelow;
             if (spec.evidence) c.evidence = *spec.evidence;
+            if (spec.eval) c.eval = *spec.eval;
+            if (spec.rolloutDepth) c.rolloutDepth = *spec.rolloutDepth;
             search->configure(c);
         }
         p = std::make_unique<BotPlayer>(std::move(bot), seed);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ai/belief.h"
+#include "ai/ismcts.h"
 #include "ai/referee.h"
 
 namespace rainet::ai {
@@ -18,7 +19,8 @@ namespace rainet::ai {
 // or "engine:COMMAND" for an external engine speaking docs/engine-protocol.md. The tree-search
 // bots (strong, ismcts-v1, level2-5) also take "conceal=C" (type hiding, in hundredths: 15 is
 // SearchConfig::concealment 0.15), "concealbelow=P" (hiding only below a mean reward of P / 100;
-// 101: always, as before) and "belief=uniform|heuristic|learned".
+// 101: always, as before), "belief=uniform|heuristic|learned", "eval=heuristic|learned" (the
+// evaluation after a rollout, SearchConfig::eval) and "rollout=N" (its plies, 0..64).
 struct PlayerSpec {
     std::string label;
     std::string botName;        // empty for an engine
@@ -27,6 +29,8 @@ struct PlayerSpec {
     std::optional<double> concealment;
     std::optional<double> concealBelow;  // "concealbelow=P": SearchConfig::concealBelow = P / 100
     std::optional<Evidence> evidence;
+    std::optional<LeafEval> eval;
+    std::optional<int> rolloutDepth;
 };
 Result<PlayerSpec> parsePlayerSpec(const std::string& text);
 // A fresh player for one game, seeded.

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 #include "ai/logistic.h"
+#include "ai/weights_text.h"
 
 namespace rainet::ai {
 
@@ -146,24 +146,10 @@ std::string formatEvidenceModel(const EvidenceModel& m, const std::string& origi
 }
 
 Result<EvidenceModel> parseEvidenceModel(const std::string& text) {
-    // The numbers of the lines that are not comments: the weights, then the escape log-odds.
-    std::vector<double> numbers;
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.rfind("//", 0) == 0) continue;
-        for (char& c : line)
-            if (c == '{' || c == '}' || c == ',') c = ' ';
-        std::istringstream in(line);
-        for (std::string word; in >> word;) {
-            try {
-                std::size_t used = 0;
-                numbers.push_back(std::stod(word, &used));
-                if (used != word.size()) return Error{"bad number '" + word + "'"};
-            } catch (const std::exception&) {
-                return Error{"bad number '" + word + "'"};
-            }
-        }
-    }
+    // The weights, then the escape log-odds.
+    auto read = readWeightNumbers(text);
+    if (!read.ok()) return read.error();
+    const std::vector<double>& numbers = *read;
     if (numbers.size() != kFeatureCount + 1)
         return Error{"expected " + std::to_string(kFeatureCount + 1) + " numbers, found " +
                      std::to_string(numbers.size())};
