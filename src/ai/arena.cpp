@@ -99,6 +99,20 @@ class BudgetedPlayer : public Player {
 };
 }  // namespace
 
+std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec) {
+    if (spec.botName.empty()) return std::nullopt;
+    const auto bot = makeBot(spec.botName);
+    const auto* search = dynamic_cast<const StrongBot*>(bot.get());
+    if (!search) return std::nullopt;
+    SearchConfig c = search->config();
+    if (spec.concealment) c.concealment = *spec.concealment;
+    if (spec.concealBelow) c.concealBelow = *spec.concealBelow;
+    if (spec.evidence) c.evidence = *spec.evidence;
+    if (spec.eval) c.eval = *spec.eval;
+    if (spec.rolloutDepth) c.rolloutDepth = *spec.rolloutDepth;
+    return c;
+}
+
 Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t seed) {
     std::unique_ptr<Player> p;
     if (!spec.engineCommand.empty()) {
@@ -108,15 +122,8 @@ Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t
     } else {
         auto bot = makeBot(spec.botName);
         if (!bot) return Error{"unknown bot '" + spec.botName + "'"};
-        if (auto* search = dynamic_cast<StrongBot*>(bot.get())) {
-            SearchConfig c = search->config();
-            if (spec.concealment) c.concealment = *spec.concealment;
-            if (spec.concealBelow) c.concealBelow = *spec.concealBelow;
-            if (spec.evidence) c.evidence = *spec.evidence;
-            if (spec.eval) c.eval = *spec.eval;
-            if (spec.rolloutDepth) c.rolloutDepth = *spec.rolloutDepth;
-            search->configure(c);
-        }
+        if (auto* search = dynamic_cast<StrongBot*>(bot.get()))
+            search->configure(*searchConfigOf(spec));
         p = std::make_unique<BotPlayer>(std::move(bot), seed);
     }
     return std::unique_ptr<Player>(std::make_unique<BudgetedPlayer>(std::move(p), spec.budget));

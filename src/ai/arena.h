@@ -33,6 +33,9 @@ struct PlayerSpec {
     std::optional<int> rolloutDepth;
 };
 Result<PlayerSpec> parsePlayerSpec(const std::string& text);
+// The search configuration a tree-search bot's description gives (its bot's, with the options
+// applied); nothing for a bot that does not search or an engine.
+std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec);
 // A fresh player for one game, seeded.
 Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t seed);
 
