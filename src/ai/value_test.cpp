@@ -214,6 +214,23 @@ TEST(ValueTraining, PredictionScores) {
     EXPECT_NEAR(s.brier, (0.25 + 0.01 + 0.64) / 3, 1e-12);
 }
 
+TEST(ValueTraining, HeuristicScaleRecalibratesTheSquashedScore) {
+    // Outcomes drawn with P(win) = sigmoid(0.5 * logit(h)): the fitted scale is about 0.5.
+    ValueDataset data;
+    Rng rng(11);
+    for (int i = 0; i < 20000; ++i) {
+        const double h = 0.02 + 0.96 * rng.uniform();
+        const double p = 1.0 / (1.0 + std::exp(-0.5 * std::log(h / (1 - h))));
+        data.heuristic.push_back(h);
+        data.won.push_back(rng.uniform() < p);
+    }
+    const double a = fitHeuristicScale(data);
+    EXPECT_NEAR(a, 0.5, 0.05);
+    EXPECT_NEAR(predictHeuristic(a, data)[0],
+                1.0 / (1.0 + std::exp(-a * std::log(data.heuristic[0] / (1 - data.heuristic[0])))),
+                1e-12);
+}
+
 TEST(ValueSearch, LearnedEvalWithoutRolloutsSearchesAndDiffers) {
     // strong with the learned value and no rollout plays legal actions, deterministically, and
     // not the same game as with the heuristic (the option reaches the search).

@@ -1,6 +1,7 @@
 #include "ai/value_training.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "ai/arena.h"
@@ -62,6 +63,27 @@ ValueModel fitValueModel(const ValueDataset& data, double l2) {
     ValueModel m;
     m.weights = fitLogistic(data.features, data.won, ValueFeatures{}, precision);
     return m;
+}
+
+namespace {
+double logit(double p) {
+    p = std::clamp(p, 1e-9, 1.0 - 1e-9);
+    return std::log(p / (1.0 - p));
+}
+}  // namespace
+
+double fitHeuristicScale(const ValueDataset& data) {
+    std::vector<std::array<double, 1>> x;
+    x.reserve(data.heuristic.size());
+    for (double h : data.heuristic) x.push_back({logit(h)});
+    return fitLogistic(x, data.won, std::array<double, 1>{1.0}, std::array<double, 1>{0.0})[0];
+}
+
+std::vector<double> predictHeuristic(double scale, const ValueDataset& data) {
+    std::vector<double> out;
+    out.reserve(data.heuristic.size());
+    for (double h : data.heuristic) out.push_back(1.0 / (1.0 + std::exp(-scale * logit(h))));
+    return out;
 }
 
 PredictionScore scorePredictions(const std::vector<double>& p, const std::vector<bool>& won) {

@@ -39,6 +39,12 @@ void addValueSamples(const Record& game, ValueDataset& data);
 // The logistic model of P(win | features); `l2` penalizes every weight.
 ValueModel fitValueModel(const ValueDataset& data, double l2);
 
+// The heuristic's squashed score recalibrated: P(win) = sigmoid(a * logit(heuristic)), with the
+// scale a fitted on the data (so that a comparison with the learned value is one of ranking, not
+// only of calibration).
+double fitHeuristicScale(const ValueDataset& data);
+std::vector<double> predictHeuristic(double scale, const ValueDataset& data);
+
 // Mean log loss (ln) and Brier score of predicted win probabilities against the outcomes.
 struct PredictionScore {
     int positions = 0;

@@ -99,6 +99,11 @@ int run(const Args& args) {
     printScore("constant",
                ai::scorePredictions(std::vector<double>(heldOut.won.size(), 0.5), heldOut.won));
     printScore("heuristic", ai::scorePredictions(heldOut.heuristic, heldOut.won));
+    const double scale = ai::fitHeuristicScale(fit);
+    printScore("heur-refit",
+               ai::scorePredictions(ai::predictHeuristic(scale, heldOut), heldOut.won));
+    std::printf("  (heur-refit: the heuristic's logit times %.4f, fitted on the same positions)\n",
+                scale);
     printScore("learned", ai::scorePredictions(ai::predict(model, heldOut), heldOut.won));
     return 0;
 }
