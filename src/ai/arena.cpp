@@ -73,6 +73,8 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
         } else if (key == "rollout" && searches) {
             if (value > 64) return Error{"player '" + text + "': rollout above 64 plies"};
             spec.rolloutDepth = static_cast<int>(value);
+        } else if (key == "squash" && searches) {
+            spec.squash = static_cast<double>(value) / 100.0;
         } else {
             return Error{"player '" + text + "': unknown option '" + key + "'"};
         }
@@ -110,6 +112,7 @@ std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec) {
     if (spec.evidence) c.evidence = *spec.evidence;
     if (spec.eval) c.eval = *spec.eval;
     if (spec.rolloutDepth) c.rolloutDepth = *spec.rolloutDepth;
+    if (spec.squash) c.squash = *spec.squash;
     return c;
 }
 

@@ -20,7 +20,8 @@ namespace rainet::ai {
 // bots (strong, ismcts-v1, level2-5) also take "conceal=C" (type hiding, in hundredths: 15 is
 // SearchConfig::concealment 0.15), "concealbelow=P" (hiding only below a mean reward of P / 100;
 // 101: always, as before), "belief=uniform|heuristic|learned", "eval=heuristic|learned" (the
-// evaluation after a rollout, SearchConfig::eval) and "rollout=N" (its plies, 0..64).
+// evaluation after a rollout, SearchConfig::eval) "rollout=N" (its plies, 0..64) and "squash=S"
+// (the heuristic's slope in hundredths, 110 by default).
 struct PlayerSpec {
     std::string label;
     std::string botName;        // empty for an engine
@@ -31,6 +32,7 @@ struct PlayerSpec {
     std::optional<Evidence> evidence;
     std::optional<LeafEval> eval;
     std::optional<int> rolloutDepth;
+    std::optional<double> squash;  // "squash=S": SearchConfig::squash = S / 100
 };
 Result<PlayerSpec> parsePlayerSpec(const std::string& text);
 // The search configuration a tree-search bot's description gives (its bot's, with the options

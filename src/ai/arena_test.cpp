@@ -123,6 +123,9 @@ TEST(Arena, SearchOptionsOfTreeSearchBots) {
     EXPECT_FALSE(parsePlayerSpec("greedy:eval=learned").ok());
     EXPECT_FALSE(parsePlayerSpec("strong:rollout=65").ok());
     EXPECT_FALSE(parsePlayerSpec("bait:rollout=4").ok());
+    EXPECT_DOUBLE_EQ(*parsePlayerSpec("strong:squash=32").value().squash, 0.32);
+    EXPECT_DOUBLE_EQ(searchConfigOf(parsePlayerSpec("strong:squash=32").value())->squash, 0.32);
+    EXPECT_FALSE(parsePlayerSpec("greedy:squash=32").ok());
     // The options reach the bot: a uniform belief plays differently from the learned one.
     auto player = [](const char* text) { return makePlayer(parsePlayerSpec(text).value(), 3); };
     std::vector<std::string> moves[2];

@@ -117,7 +117,8 @@ std::optional<double> Ismcts::rollout(Position& world, Side us, Rng& rng, std::u
 }
 
 double Ismcts::leafReward(const Position& world, Side us) const {
-    return config_.eval == LeafEval::Learned ? learnedReward(world, us) : evaluateReward(world, us);
+    return config_.eval == LeafEval::Learned ? learnedReward(world, us)
+                                             : evaluateReward(world, us, config_.squash);
 }
 
 std::uint32_t Ismcts::concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const {

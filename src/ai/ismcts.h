@@ -14,6 +14,7 @@
 
 #include "ai/belief.h"
 #include "ai/bot.h"
+#include "ai/eval.h"
 
 namespace rainet::ai {
 
@@ -27,6 +28,7 @@ struct SearchConfig {
     std::chrono::milliseconds maxMovetime{0};  // a cap on the time per action (levels); 0 = none
     int rolloutDepth = 12;                     // plies of heuristic rollout before the evaluation
     LeafEval eval = LeafEval::Heuristic;       // the evaluation after the rollout
+    double squash = kRewardSquash;             // the heuristic's slope into [0, 1] (eval.h)
     double exploration = 0.5;                  // UCB1 constant (rewards in [0, 1])
     double priorWeight = 0.3;                  // progressive-bias weight of the action prior
     double rolloutNoise = 0.25;                // probability of a random action in rollouts
