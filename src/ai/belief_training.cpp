@@ -128,21 +128,13 @@ BeliefScore scoreBelief(const std::vector<Record>& games, int ply, Evidence evid
 }
 
 std::string formatEvidenceModel(const EvidenceModel& m, const std::string& origin) {
-    std::string out = "// The learned belief model (belief.h), written by:\n//   " + origin +
-                      "\n// Weights by feature (behaviour.h):";
-    for (int j = 0; j < kFeatureCount; ++j) {
-        out += j % 4 == 0 ? "\n//  " : "";
-        out += std::string(" ") + featureName(j);
-    }
-    out += "\n{{";
-    char buf[64];
-    for (int j = 0; j < kFeatureCount; ++j) {
-        std::snprintf(buf, sizeof buf, "%s%.6f", j ? ", " : "", m.weights[j]);
-        out += buf;
-    }
-    std::snprintf(buf, sizeof buf, "}}, %.6f\n", m.escaped);
-    out += buf;
-    return out;
+    std::vector<std::string> names;
+    for (int j = 0; j < kFeatureCount; ++j) names.emplace_back(featureName(j));
+    char escaped[32];
+    std::snprintf(escaped, sizeof escaped, ", %.6f\n", m.escaped);
+    return formatWeights("The learned belief model (belief.h)", origin, names, 4,
+                         std::vector<double>(m.weights.begin(), m.weights.end())) +
+           escaped;
 }
 
 Result<EvidenceModel> parseEvidenceModel(const std::string& text) {

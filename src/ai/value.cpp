@@ -100,20 +100,11 @@ double valueProbability(const ValueModel& model, const ValueFeatures& x) {
 }
 
 std::string formatValueModel(const ValueModel& m, const std::string& origin) {
-    std::string out = "// The learned value model (value.h), written by:\n//   " + origin +
-                      "\n// Weights by feature (value.h):";
-    for (int j = 0; j < kValueFeatureCount; ++j) {
-        out += j % 6 == 0 ? "\n//  " : "";
-        out += std::string(" ") + valueFeatureName(j);
-    }
-    out += "\n{{";
-    char buf[32];
-    for (int j = 0; j < kValueFeatureCount; ++j) {
-        std::snprintf(buf, sizeof buf, "%s%.6f", j ? ", " : "", m.weights[j]);
-        out += buf;
-    }
-    out += "}}\n";
-    return out;
+    std::vector<std::string> names;
+    for (int j = 0; j < kValueFeatureCount; ++j) names.emplace_back(valueFeatureName(j));
+    return formatWeights("The learned value model (value.h)", origin, names, 6,
+                         std::vector<double>(m.weights.begin(), m.weights.end())) +
+           "\n";
 }
 
 Result<ValueModel> parseValueModel(const std::string& text) {

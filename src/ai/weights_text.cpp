@@ -1,5 +1,6 @@
 #include "ai/weights_text.h"
 
+#include <cstdio>
 #include <sstream>
 
 namespace rainet::ai {
@@ -23,6 +24,23 @@ Result<std::vector<double>> readWeightNumbers(const std::string& text) {
         }
     }
     return numbers;
+}
+
+std::string formatWeights(const std::string& header, const std::string& origin,
+                          const std::vector<std::string>& names, int namesPerLine,
+                          const std::vector<double>& weights) {
+    std::string out = "// " + header + ", written by:\n//   " + origin;
+    for (std::size_t j = 0; j < names.size(); ++j) {
+        out += j % static_cast<std::size_t>(namesPerLine) == 0 ? "\n//  " : "";
+        out += " " + names[j];
+    }
+    out += "\n{{";
+    char buf[32];
+    for (std::size_t j = 0; j < weights.size(); ++j) {
+        std::snprintf(buf, sizeof buf, "%s%.6f", j ? ", " : "", weights[j]);
+        out += buf;
+    }
+    return out + "}}";
 }
 
 }  // namespace rainet::ai

@@ -10,4 +10,10 @@ namespace rainet::ai {
 
 Result<std::vector<double>> readWeightNumbers(const std::string& text);
 
+// The header comment (what the model is, the command that wrote it, the feature names,
+// `namesPerLine` a line) and the braced weights "{{w0, w1, ...}}" (6 decimals), without a newline.
+std::string formatWeights(const std::string& header, const std::string& origin,
+                          const std::vector<std::string>& names, int namesPerLine,
+                          const std::vector<double>& weights);
+
 }  // namespace rainet::ai
