@@ -5,14 +5,27 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "ai/engine_client.h"
 #include "ai/ismcts.h"
 
 namespace rainet::ai {
+
+namespace {
+// The value called `name` among `choices`, if any.
+template <class T>
+std::optional<T> named(const std::string& name,
+                       std::initializer_list<std::pair<std::string_view, T>> choices) {
+    for (const auto& [n, value] : choices)
+        if (n == name) return value;
+    return std::nullopt;
+}
+}  // namespace
 
 Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
     PlayerSpec spec;
@@ -31,28 +44,20 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
     while (std::getline(in, part, ':')) {
         const auto eq = part.find('=');
         const std::string key = part.substr(0, eq);
-        if (key == "belief" && searches && eq != std::string::npos) {
+        if ((key == "belief" || key == "eval") && searches && eq != std::string::npos) {
             const std::string v = part.substr(eq + 1);
-            if (v == "uniform") {
-                spec.evidence = Evidence::None;
-            } else if (v == "heuristic") {
-                spec.evidence = Evidence::Heuristic;
-            } else if (v == "learned") {
-                spec.evidence = Evidence::Learned;
+            bool known = false;
+            if (key == "belief") {
+                spec.evidence = named<Evidence>(v, {{"uniform", Evidence::None},
+                                                    {"heuristic", Evidence::Heuristic},
+                                                    {"learned", Evidence::Learned}});
+                known = spec.evidence.has_value();
             } else {
-                return Error{"player '" + text + "': bad belief '" + v + "'"};
+                spec.eval = named<LeafEval>(
+                    v, {{"heuristic", LeafEval::Heuristic}, {"learned", LeafEval::Learned}});
+                known = spec.eval.has_value();
             }
-            continue;
-        }
-        if (key == "eval" && searches && eq != std::string::npos) {
-            const std::string v = part.substr(eq + 1);
-            if (v == "heuristic") {
-                spec.eval = LeafEval::Heuristic;
-            } else if (v == "learned") {
-                spec.eval = LeafEval::Learned;
-            } else {
-                return Error{"player '" + text + "': bad eval '" + v + "'"};
-            }
+            if (!known) return Error{"player '" + text + "': bad " + key + " '" + v + "'"};
             continue;
         }
         std::uint64_t value = 0;
