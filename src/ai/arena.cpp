@@ -5,14 +5,27 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "ai/engine_client.h"
 #include "ai/ismcts.h"
 
 namespace rainet::ai {
+
+namespace {
+// The value called `name` among `choices`, if any.
+template <class T>
+std::optional<T> named(const std::string& name,
+                       std::initializer_list<std::pair<std::string_view, T>> choices) {
+    for (const auto& [n, value] : choices)
+        if (n == name) return value;
+    return std::nullopt;
+}
+}  // namespace
 
 Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
     PlayerSpec spec;
@@ -31,17 +44,20 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
     while (std::getline(in, part, ':')) {
         const auto eq = part.find('=');
         const std::string key = part.substr(0, eq);
-        if (key == "belief" && searches && eq != std::string::npos) {
+        if ((key == "belief" || key == "eval") && searches && eq != std::string::npos) {
             const std::string v = part.substr(eq + 1);
-            if (v == "uniform") {
-                spec.evidence = Evidence::None;
-            } else if (v == "heuristic") {
-                spec.evidence = Evidence::Heuristic;
-            } else if (v == "learned") {
-                spec.evidence = Evidence::Learned;
+            bool known = false;
+            if (key == "belief") {
+                spec.evidence = named<Evidence>(v, {{"uniform", Evidence::None},
+                                                    {"heuristic", Evidence::Heuristic},
+                                                    {"learned", Evidence::Learned}});
+                known = spec.evidence.has_value();
             } else {
-                return Error{"player '" + text + "': bad belief '" + v + "'"};
+                spec.eval = named<LeafEval>(
+                    v, {{"heuristic", LeafEval::Heuristic}, {"learned", LeafEval::Learned}});
+                known = spec.eval.has_value();
             }
+            if (!known) return Error{"player '" + text + "': bad " + key + " '" + v + "'"};
             continue;
         }
         std::uint64_t value = 0;
@@ -59,6 +75,11 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
             spec.concealment = static_cast<double>(value) / 100.0;
         } else if (key == "concealbelow" && searches) {
             spec.concealBelow = static_cast<double>(value) / 100.0;
+        } else if (key == "rollout" && searches) {
+            if (value > 64) return Error{"player '" + text + "': rollout above 64 plies"};
+            spec.rolloutDepth = static_cast<int>(value);
+        } else if (key == "squash" && searches) {
+            spec.squash = static_cast<double>(value) / 100.0;
         } else {
             return Error{"player '" + text + "': unknown option '" + key + "'"};
         }
@@ -85,6 +106,21 @@ class BudgetedPlayer : public Player {
 };
 }  // namespace
 
+std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec) {
+    if (spec.botName.empty()) return std::nullopt;
+    const auto bot = makeBot(spec.botName);
+    const auto* search = dynamic_cast<const StrongBot*>(bot.get());
+    if (!search) return std::nullopt;
+    SearchConfig c = search->config();
+    if (spec.concealment) c.concealment = *spec.concealment;
+    if (spec.concealBelow) c.concealBelow = *spec.concealBelow;
+    if (spec.evidence) c.evidence = *spec.evidence;
+    if (spec.eval) c.eval = *spec.eval;
+    if (spec.rolloutDepth) c.rolloutDepth = *spec.rolloutDepth;
+    if (spec.squash) c.squash = *spec.squash;
+    return c;
+}
+
 Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t seed) {
     std::unique_ptr<Player> p;
     if (!spec.engineCommand.empty()) {
@@ -94,13 +130,8 @@ Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t
     } else {
         auto bot = makeBot(spec.botName);
         if (!bot) return Error{"unknown bot '" + spec.botName + "'"};
-        if (auto* search = dynamic_cast<StrongBot*>(bot.get())) {
-            SearchConfig c = search->config();
-            if (spec.concealment) c.concealment = *spec.concealment;
-            if (spec.concealBelow) c.concealBelow = *spec.concealBelow;
-            if (spec.evidence) c.evidence = *spec.evidence;
-            search->configure(c);
-        }
+        if (auto* search = dynamic_cast<StrongBot*>(bot.get()))
+            search->configure(*searchConfigOf(spec));
         p = std::make_unique<BotPlayer>(std::move(bot), seed);
     }
     return std::unique_ptr<Player>(std::make_unique<BudgetedPlayer>(std::move(p), spec.budget));

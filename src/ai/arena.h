@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ai/belief.h"
+#include "ai/ismcts.h"
 #include "ai/referee.h"
 
 namespace rainet::ai {
@@ -18,7 +19,9 @@ namespace rainet::ai {
 // or "engine:COMMAND" for an external engine speaking docs/engine-protocol.md. The tree-search
 // bots (strong, ismcts-v1, level2-5) also take "conceal=C" (type hiding, in hundredths: 15 is
 // SearchConfig::concealment 0.15), "concealbelow=P" (hiding only below a mean reward of P / 100;
-// 101: always, as before) and "belief=uniform|heuristic|learned".
+// 101: always, as before), "belief=uniform|heuristic|learned", "eval=heuristic|learned" (the
+// evaluation after a rollout, SearchConfig::eval) "rollout=N" (its plies, 0..64) and "squash=S"
+// (the heuristic's slope in hundredths, 110 by default).
 struct PlayerSpec {
     std::string label;
     std::string botName;        // empty for an engine
@@ -27,8 +30,14 @@ struct PlayerSpec {
     std::optional<double> concealment;
     std::optional<double> concealBelow;  // "concealbelow=P": SearchConfig::concealBelow = P / 100
     std::optional<Evidence> evidence;
+    std::optional<LeafEval> eval;
+    std::optional<int> rolloutDepth;
+    std::optional<double> squash;  // "squash=S": SearchConfig::squash = S / 100
 };
 Result<PlayerSpec> parsePlayerSpec(const std::string& text);
+// The search configuration a tree-search bot's description gives (its bot's, with the options
+// applied); nothing for a bot that does not search or an engine.
+std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec);
 // A fresh player for one game, seeded.
 Result<std::unique_ptr<Player>> makePlayer(const PlayerSpec& spec, std::uint64_t seed);
 

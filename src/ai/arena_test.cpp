@@ -112,6 +112,20 @@ TEST(Arena, SearchOptionsOfTreeSearchBots) {
     EXPECT_FALSE(parsePlayerSpec("greedy:concealbelow=60").ok());
     EXPECT_FALSE(parsePlayerSpec("strong:belief=psychic").ok());
     EXPECT_FALSE(parsePlayerSpec("random:belief=learned").ok());
+    auto e = parsePlayerSpec("strong:eval=learned:rollout=4");
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    EXPECT_EQ(*e->eval, LeafEval::Learned);
+    EXPECT_EQ(*e->rolloutDepth, 4);
+    EXPECT_EQ(*parsePlayerSpec("ismcts-v1:eval=heuristic:rollout=0").value().eval,
+              LeafEval::Heuristic);
+    EXPECT_FALSE(parsePlayerSpec("strong").value().eval.has_value());
+    EXPECT_FALSE(parsePlayerSpec("strong:eval=oracle").ok());
+    EXPECT_FALSE(parsePlayerSpec("greedy:eval=learned").ok());
+    EXPECT_FALSE(parsePlayerSpec("strong:rollout=65").ok());
+    EXPECT_FALSE(parsePlayerSpec("bait:rollout=4").ok());
+    EXPECT_DOUBLE_EQ(*parsePlayerSpec("strong:squash=32").value().squash, 0.32);
+    EXPECT_DOUBLE_EQ(searchConfigOf(parsePlayerSpec("strong:squash=32").value())->squash, 0.32);
+    EXPECT_FALSE(parsePlayerSpec("greedy:squash=32").ok());
     // The options reach the bot: a uniform belief plays differently from the learned one.
     auto player = [](const char* text) { return makePlayer(parsePlayerSpec(text).value(), 3); };
     std::vector<std::string> moves[2];

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 #include "ai/logistic.h"
+#include "ai/weights_text.h"
 
 namespace rainet::ai {
 
@@ -128,42 +128,20 @@ BeliefScore scoreBelief(const std::vector<Record>& games, int ply, Evidence evid
 }
 
 std::string formatEvidenceModel(const EvidenceModel& m, const std::string& origin) {
-    std::string out = "// The learned belief model (belief.h), written by:\n//   " + origin +
-                      "\n// Weights by feature (behaviour.h):";
-    for (int j = 0; j < kFeatureCount; ++j) {
-        out += j % 4 == 0 ? "\n//  " : "";
-        out += std::string(" ") + featureName(j);
-    }
-    out += "\n{{";
-    char buf[64];
-    for (int j = 0; j < kFeatureCount; ++j) {
-        std::snprintf(buf, sizeof buf, "%s%.6f", j ? ", " : "", m.weights[j]);
-        out += buf;
-    }
-    std::snprintf(buf, sizeof buf, "}}, %.6f\n", m.escaped);
-    out += buf;
-    return out;
+    std::vector<std::string> names;
+    for (int j = 0; j < kFeatureCount; ++j) names.emplace_back(featureName(j));
+    char escaped[32];
+    std::snprintf(escaped, sizeof escaped, ", %.6f\n", m.escaped);
+    return formatWeights("The learned belief model (belief.h)", origin, names, 4,
+                         std::vector<double>(m.weights.begin(), m.weights.end())) +
+           escaped;
 }
 
 Result<EvidenceModel> parseEvidenceModel(const std::string& text) {
-    // The numbers of the lines that are not comments: the weights, then the escape log-odds.
-    std::vector<double> numbers;
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.rfind("//", 0) == 0) continue;
-        for (char& c : line)
-            if (c == '{' || c == '}' || c == ',') c = ' ';
-        std::istringstream in(line);
-        for (std::string word; in >> word;) {
-            try {
-                std::size_t used = 0;
-                numbers.push_back(std::stod(word, &used));
-                if (used != word.size()) return Error{"bad number '" + word + "'"};
-            } catch (const std::exception&) {
-                return Error{"bad number '" + word + "'"};
-            }
-        }
-    }
+    // The weights, then the escape log-odds.
+    auto read = readWeightNumbers(text);
+    if (!read.ok()) return read.error();
+    const std::vector<double>& numbers = *read;
     if (numbers.size() != kFeatureCount + 1)
         return Error{"expected " + std::to_string(kFeatureCount + 1) + " numbers, found " +
                      std::to_string(numbers.size())};

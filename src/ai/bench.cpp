@@ -28,12 +28,12 @@ std::vector<InfoSet> benchPositions() {
     return out;
 }
 
-BenchResult runBench(std::uint64_t iterations, std::uint64_t seed) {
+BenchResult runBench(std::uint64_t iterations, std::uint64_t seed, const SearchConfig& config) {
     const auto positions = benchPositions();
     BenchResult r;
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < positions.size(); ++i) {
-        Ismcts search(strongConfig());
+        Ismcts search(config);
         Rng rng(seed + i);
         Budget budget;
         budget.nodes = iterations;

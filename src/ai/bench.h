@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ai/ismcts.h"
 #include "core/infoset.h"
 
 namespace rainet::ai {
@@ -20,6 +21,8 @@ struct BenchResult {
 // The bench positions, as each side to move knows them (reached by fixed-seed greedy play).
 std::vector<InfoSet> benchPositions();
 constexpr std::uint64_t kBenchIterations = 400;
-BenchResult runBench(std::uint64_t iterations = kBenchIterations, std::uint64_t seed = 1);
+// With strong's search unless another configuration is given (to compare speeds side by side).
+BenchResult runBench(std::uint64_t iterations = kBenchIterations, std::uint64_t seed = 1,
+                     const SearchConfig& config = strongConfig());
 
 }  // namespace rainet::ai

@@ -68,11 +68,11 @@ double evaluate(const Position& p, Side us) {
     return mine - theirs;
 }
 
-double evaluateReward(const Position& p, Side us) {
+double evaluateReward(const Position& p, Side us, double squash) {
     const double e = evaluate(p, us);
     if (e >= kWinScore) return 1.0;
     if (e <= -kWinScore) return 0.0;
-    return 1.0 / (1.0 + std::exp(-1.1 * e));
+    return 1.0 / (1.0 + std::exp(-squash * e));
 }
 
 double actionPrior(const Position& p, Action a) {

@@ -14,8 +14,9 @@ int exitDistance(Square s, Bitboard exits);
 // is worth about 1). Finished games give +/-kWinScore.
 constexpr double kWinScore = 100.0;
 double evaluate(const Position& p, Side us);
-// The evaluation squashed into a reward in [0, 1] (1 = sure win for `us`).
-double evaluateReward(const Position& p, Side us);
+// The evaluation squashed into a reward in [0, 1] (1 = sure win for `us`): 1 / (1 + e^(-k e)).
+constexpr double kRewardSquash = 1.1;
+double evaluateReward(const Position& p, Side us, double squash = kRewardSquash);
 
 // A quick preference for action `a` of the side to move in `p`, using only what that side may
 // know: its own identities, and the opponent's identities only when public (face up). Higher is

@@ -6,6 +6,7 @@
 
 #include "ai/eval.h"
 #include "ai/greedy_bot.h"
+#include "ai/value.h"
 
 namespace rainet::ai {
 
@@ -112,7 +113,12 @@ std::optional<double> Ismcts::rollout(Position& world, Side us, Rng& rng, std::u
         world.doAction(chosen);
         ++plies;
     }
-    return evaluateReward(world, us);
+    return leafReward(world, us);
+}
+
+double Ismcts::leafReward(const Position& world, Side us) const {
+    return config_.eval == LeafEval::Learned ? learnedReward(world, us)
+                                             : evaluateReward(world, us, config_.squash);
 }
 
 std::uint32_t Ismcts::concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const {
@@ -227,7 +233,7 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
         std::optional<double> reward;
         for (;;) {
             if (world.isOver()) {
-                reward = evaluateReward(world, us);
+                reward = leafReward(world, us);
                 break;
             }
             if (!nodes_[node].expanded) {

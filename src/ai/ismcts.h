@@ -14,14 +14,21 @@
 
 #include "ai/belief.h"
 #include "ai/bot.h"
+#include "ai/eval.h"
 
 namespace rainet::ai {
+
+// The evaluation at the end of a rollout: eval.h's hand-set heuristic, squashed, or the learned
+// value (value.h).
+enum class LeafEval : std::uint8_t { Heuristic, Learned };
 
 struct SearchConfig {
     std::uint64_t iterations = 2000;           // default when the budget gives no limit
     std::uint64_t maxIterations = 0;           // a cap whatever the budget (levels); 0 = none
     std::chrono::milliseconds maxMovetime{0};  // a cap on the time per action (levels); 0 = none
     int rolloutDepth = 12;                     // plies of heuristic rollout before the evaluation
+    LeafEval eval = LeafEval::Heuristic;       // the evaluation after the rollout
+    double squash = kRewardSquash;             // the heuristic's slope into [0, 1] (eval.h)
     double exploration = 0.5;                  // UCB1 constant (rewards in [0, 1])
     double priorWeight = 0.3;                  // progressive-bias weight of the action prior
     double rolloutNoise = 0.25;                // probability of a random action in rollouts
@@ -80,6 +87,8 @@ class Ismcts {
     // The evaluation after a short heuristic playout; nothing if the deadline passed meanwhile.
     std::optional<double> rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies,
                                   Clock::time_point deadline) const;
+    // The reward of a world for `us` by the configured evaluation.
+    double leafReward(const Position& world, Side us) const;
     std::vector<Action> principalLine() const;
     // The root child to play when hiding our types (SearchConfig::concealment).
     std::uint32_t concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const;

@@ -25,6 +25,10 @@ SearchConfig strongConfig() {
     c.evidence = Evidence::Learned;
     c.uniformSetups = true;
     c.concealment = 0.15;
+    // The learned value after a 4-ply rollout (docs/ai.md, "Learned value"): scored 91.5% against
+    // the heuristic after 12 plies at equal iterations, each iteration about 1.7 times cheaper.
+    c.eval = LeafEval::Learned;
+    c.rolloutDepth = 4;
     return c;
 }
 

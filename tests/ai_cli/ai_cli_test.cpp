@@ -176,6 +176,52 @@ TEST(CliBench, PrintsTheCommittedNodeCount) {
     EXPECT_NE(r.out.find("Nodes/second: "), std::string::npos);
 }
 
+TEST(CliBench, SearchesWithAGivenPlayersConfiguration) {
+    // The learned value without rollouts: as many plies as the tree descents, a different count.
+    const CliRun r = run("bench 50 strong:eval=learned:rollout=0");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("Iterations: 750\n"), std::string::npos) << r.out;
+    const CliRun plain = run("bench 50");
+    EXPECT_NE(r.out.substr(r.out.find("Nodes searched")),
+              plain.out.substr(plain.out.find("Nodes searched")));
+    EXPECT_EQ(run("bench 50 greedy").status, 2);  // greedy does not search
+    EXPECT_EQ(run("bench 50 strong:eval=oracle").status, 2);
+    EXPECT_EQ(run("bench 50 strong extra").status, 2);
+}
+
+TEST(CliValue, TrainsWritesTheWeightsAndScores) {
+    const std::string dir = ::testing::TempDir() + "/rainet-cli-value";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string out = dir + "/value.inc";
+    const CliRun r = run("value train --games 5 --nodes 5 --seed 2 --out " + out);
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("5 games: "), std::string::npos) << r.out;
+    for (const char* row : {"  constant ", "  heuristic ", "  learned ", "  tempo "})
+        EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+    std::ifstream written(out);
+    std::string first, origin;
+    std::getline(written, first);
+    std::getline(written, origin);
+    EXPECT_EQ(first, "// The learned value model (value.h), written by:");
+    EXPECT_NE(origin.find("--games 5 --nodes 5 --seed 2 --player strong"), std::string::npos);
+    // The same seed writes the same weights.
+    const std::string again = dir + "/again.inc";
+    ASSERT_EQ(run("value train --games 5 --nodes 5 --seed 2 --out " + again).status, 0);
+    auto body = [](const std::string& file) {
+        std::ifstream in(file);
+        std::string line, last;
+        while (std::getline(in, line)) last = line;
+        return last;
+    };
+    EXPECT_EQ(body(out), body(again));
+    EXPECT_EQ(run("value train --games 5").status, 2);  // no --out
+    EXPECT_EQ(run("value train --games 2 --out " + out).status, 2);
+    EXPECT_EQ(run("value train --nodes x --out " + out).status, 2);
+    EXPECT_EQ(run("value train --player nobody --games 5 --out " + out).status, 1);
+    EXPECT_EQ(run("value fit").status, 2);
+}
+
 TEST(CliArena, PlaysAndWritesRecords) {
     const std::string dir = ::testing::TempDir() + "/rainet-cli-arena";
     std::filesystem::remove_all(dir);
