@@ -29,11 +29,11 @@ struct Player {
     void describe(V& w) const {
         w.field("id", id);
         w.field("name", name);
-        w.optional("kind", kind);
-        w.optional("rating", rating);
-        w.optional("connected", connected);
-        w.optional("bot", bot);
-        w.optional("away", away);
+        w.optional("kind", kind, "welcome and ack: guest or account");
+        w.optional("rating", rating, "Glicko-2 rating, rounded; null for the computer");
+        w.optional("connected", connected, "snapshot: has a connection following the game now");
+        w.optional("bot", bot, "the computer or a bot account");
+        w.optional("away", away, "snapshot: cs since the seat lost its last connection");
     }
 };
 
@@ -46,7 +46,7 @@ struct Clocks {
     void describe(V& w) const {
         w.field("1", remaining[0]);
         w.field("2", remaining[1]);
-        w.field("running", running);
+        w.field("running", running, "the side whose clock runs");
     }
 };
 
@@ -72,8 +72,8 @@ struct HistoryEntry {
     void describe(V& w) const {
         w.field("ply", ply);
         w.field("side", side);
-        w.field("action", action);
-        w.optional("revealed", revealed);
+        w.field("action", action, "NF in the public form for non-owners");
+        w.optional("revealed", revealed, "the identity the action revealed");
     }
 };
 
@@ -119,12 +119,13 @@ struct Result {
     std::optional<SideRatings> ratings;  // a rated game with a result
     template <class V>
     void describe(V& w) const {
-        w.field("result", result);
+        w.field("result", result, "null when aborted");
         w.field("winner", winner);
         w.field("reason", reason);
-        w.optional("position", position);
-        w.field("setups", setups);
-        w.optional("ratings", ratings);
+        w.optional("position", position, "the full position, once play had started");
+        w.field("setups", setups, "the link squares each side submitted ([] if none)");
+        w.optional("ratings", ratings,
+                   "rated games with a result: each side's rating before and after");
     }
 };
 
@@ -140,11 +141,13 @@ struct ChatLine {
     template <class V>
     void describe(V& w) const {
         w.field("channel", channel);
-        w.field("n", n);
+        w.field(
+            "n", n,
+            "the line's number in the game (both rooms), from 1; resume asks for those after it");
         w.field("from", from);
-        w.field("side", side);
+        w.field("side", side, "the speaker's seat; null for a spectator");
         w.field("text", text);
-        w.field("at", at);
+        w.field("at", at, "Unix time in ms");
     }
 };
 
@@ -197,7 +200,7 @@ struct LobbyEntry {
         w.field("preset", preset);
         w.field("clock", clock);
         w.field("creator", creator);
-        w.field("side", side);
+        w.field("side", side, "the creator's wish");
         w.field("rated", rated);
     }
 };
@@ -214,7 +217,7 @@ struct SeekEntry {
         w.field("preset", preset);
         w.field("clock", clock);
         w.field("rated", rated);
-        w.field("players", players);
+        w.field("players", players, "how many wait for this kind of game");
     }
 };
 

@@ -4,6 +4,7 @@
 //     w.constant("type", "presence");  // a literal (the discriminators `type` and `kind`)
 //     w.field("game", game);           // always present; a std::optional is written as null
 //     w.optional("away", away);        // omitted while empty (std::optional or a pointer)
+// field() and optional() take a third argument, the field's doc comment in the TypeScript.
 // From that one table come the serializer (JsonWriter: JSON text, byte for byte as nlohmann's
 // compact dump of the same fields), the runtime Schema (schemaOf<T>()) that the validator
 // (validate.h) and the TypeScript generator (typescript.h) read, so that none can drift.
@@ -73,6 +74,7 @@ struct Field {
     std::string_view name;
     Type type;
     bool optional = false;  // may be absent
+    std::string_view doc;   // a comment for the TypeScript (empty: none)
 };
 
 struct Schema {
@@ -146,16 +148,16 @@ class SchemaBuilder {
         Type t;
         t.kind = Type::Kind::Literal;
         t.values = {value};
-        s_.fields.push_back({name, std::move(t), false});
+        s_.fields.push_back({name, std::move(t), false, {}});
     }
     template <class T>
-    void field(std::string_view name, const T&) {
-        s_.fields.push_back({name, typeOf<T>(), false});
+    void field(std::string_view name, const T&, std::string_view doc = {}) {
+        s_.fields.push_back({name, typeOf<T>(), false, doc});
     }
     template <class T>
-    void optional(std::string_view name, const T&) {
+    void optional(std::string_view name, const T&, std::string_view doc = {}) {
         using Inner = std::remove_cvref_t<decltype(*std::declval<const T&>())>;
-        s_.fields.push_back({name, typeOf<Inner>(), true});
+        s_.fields.push_back({name, typeOf<Inner>(), true, doc});
     }
 
   private:
@@ -187,12 +189,12 @@ class JsonWriter {
         out_ += '"';
     }
     template <class T>
-    void field(std::string_view name, const T& x) {
+    void field(std::string_view name, const T& x, std::string_view /*doc*/ = {}) {
         key(name);
         writeValue(out_, x);
     }
     template <class T>
-    void optional(std::string_view name, const T& x) {
+    void optional(std::string_view name, const T& x, std::string_view /*doc*/ = {}) {
         if (!x) return;
         key(name);
         writeValue(out_, *x);

@@ -33,8 +33,8 @@ struct WelcomeMessage {
         w.constant("type", "welcome");
         w.field("token", token);
         w.field("player", player);
-        w.field("games", games);
-        w.optional("id", id);
+        w.field("games", games, "the player's games that are not finished");
+        w.optional("id", id, "the login's id, when it answers one");
     }
 };
 
@@ -50,8 +50,8 @@ struct Ack {
         w.constant("type", "ack");
         w.field("id", id);
         w.optional("game", game.empty() ? nullptr : &game);
-        w.optional("v", v);
-        w.optional("player", player);
+        w.optional("v", v, "the version the request led to, when it made one");
+        w.optional("player", player, "register and rename");
     }
 };
 
@@ -105,22 +105,22 @@ struct Snapshot {
         w.field("status", status);
         w.field("preset", preset);
         w.field("opponent", opponent);
-        w.field("level", level);
+        w.field("level", level, "against the computer only");
         w.field("rated", rated);
         w.field("clock", clock);
         w.field("clocks", clocks);
         w.field("players", players);
         w.field("setup", setup);
-        w.optional("links", links);
-        w.field("view", view);
+        w.optional("links", links, "to a side that has set up: its own link squares");
+        w.field("view", view, "null until play starts");
         w.field("history", history);
-        w.optional("legal", legal);
+        w.optional("legal", legal, "to the side to move while playing");
         w.field("draw_offer", drawOffer);
-        w.field("grace", grace);
+        w.field("grace", grace, "cs without a connection before claim_win is possible");
         w.field("spectators", spectators);
         w.field("result", result);
-        w.optional("rematch", rematch);
-        w.optional("chat", chat);
+        w.optional("rematch", rematch, "once the game is over");
+        w.optional("chat", chat, "the recipient's chat room, when it has lines: the last 50");
     }
 };
 
@@ -194,7 +194,7 @@ struct PongMessage {
     template <class V>
     void describe(V& w) const {
         w.constant("type", "pong");
-        w.field("id", id);
+        w.field("id", id, "the ping's; null when it had none");
     }
 };
 
@@ -244,7 +244,7 @@ struct SetupEvent {
     void describe(V& w) const {
         eventHead(w, game, v, "setup");
         w.field("side", side);
-        w.optional("links", links);
+        w.optional("links", links, "only to that side");
     }
 };
 
@@ -299,7 +299,8 @@ struct ActionEvent {
         w.field("view", view);
         w.optional("legal", legal);
         w.field("clocks", clocks);
-        w.field("draw_offer", std::optional<Side>());  // an action ends any pending offer
+        w.field("draw_offer", std::optional<Side>(),
+                "always null: an action ends a pending offer");  // an action ends any pending offer
     }
 };
 

@@ -89,6 +89,11 @@ struct Collector {
 void interface(std::string& out, const Schema& s, bool hiddenEvent) {
     out += "export interface " + std::string(s.name) + " {\n";
     for (const Field& f : s.fields) {
+        if (!f.doc.empty()) {
+            out += "  /** ";
+            out += f.doc;
+            out += " */\n";
+        }
         out += "  ";
         out += identifier(f.name) ? std::string(f.name) : quoted(f.name);
         out += f.optional ? "?: " : ": ";

@@ -18,10 +18,15 @@ export type SideWish = '1' | '2' | 'random';
 export interface Player {
   id: string;
   name: string;
+  /** welcome and ack: guest or account */
   kind?: PlayerKind;
+  /** Glicko-2 rating, rounded; null for the computer */
   rating?: number | null;
+  /** snapshot: has a connection following the game now */
   connected?: boolean;
+  /** the computer or a bot account */
   bot?: boolean;
+  /** snapshot: cs since the seat lost its last connection */
   away?: number;
 }
 
@@ -39,6 +44,7 @@ export interface ClockSetting {
 export interface Clocks {
   '1': number;
   '2': number;
+  /** the side whose clock runs */
   running: SideId | null;
 }
 
@@ -55,7 +61,9 @@ export interface SetupDone {
 export interface HistoryEntry {
   ply: number;
   side: SideId;
+  /** NF in the public form for non-owners */
   action: string;
+  /** the identity the action revealed */
   revealed?: Revealed;
 }
 
@@ -75,11 +83,15 @@ export interface SideRatings {
 }
 
 export interface Result {
+  /** null when aborted */
   result: GameResult | null;
   winner: SideId | null;
   reason: EndReason;
+  /** the full position, once play had started */
   position?: string;
+  /** the link squares each side submitted ([] if none) */
   setups: SideSetups;
+  /** rated games with a result: each side's rating before and after */
   ratings?: SideRatings;
 }
 
@@ -90,10 +102,13 @@ export interface RematchState {
 
 export interface ChatLine {
   channel: ChatChannel;
+  /** the line's number in the game (both rooms), from 1; resume asks for those after it */
   n: number;
   from: Player;
+  /** the speaker's seat; null for a spectator */
   side: SideId | null;
   text: string;
+  /** Unix time in ms */
   at: number;
 }
 
@@ -102,6 +117,7 @@ export interface LobbyEntry {
   preset: Preset;
   clock: ClockSetting | null;
   creator: Player;
+  /** the creator's wish */
   side: SideWish;
   rated: boolean;
 }
@@ -110,6 +126,7 @@ export interface SeekEntry {
   preset: Preset;
   clock: ClockSetting | null;
   rated: boolean;
+  /** how many wait for this kind of game */
   players: number;
 }
 
@@ -117,7 +134,9 @@ export interface WelcomeMessage {
   type: 'welcome';
   token: string;
   player: Player;
+  /** the player's games that are not finished */
   games: PlayerGame[];
+  /** the login's id, when it answers one */
   id?: string | number;
 }
 
@@ -125,7 +144,9 @@ export interface AckMessage {
   type: 'ack';
   id: string | number;
   game?: string;
+  /** the version the request led to, when it made one */
   v?: number;
+  /** register and rename */
   player?: Player;
 }
 
@@ -145,21 +166,28 @@ export interface SnapshotMessage {
   status: GameStatus;
   preset: Preset;
   opponent: Opponent;
+  /** against the computer only */
   level: number | null;
   rated: boolean;
   clock: ClockSetting | null;
   clocks: Clocks | null;
   players: Seats;
   setup: SetupDone;
+  /** to a side that has set up: its own link squares */
   links?: string[];
+  /** null until play starts */
   view: string | null;
   history: HistoryEntry[];
+  /** to the side to move while playing */
   legal?: string[];
   draw_offer: SideId | null;
+  /** cs without a connection before claim_win is possible */
   grace: number;
   spectators: number;
   result: Result | null;
+  /** once the game is over */
   rematch?: RematchState;
+  /** the recipient's chat room, when it has lines: the last 50 */
   chat?: ChatLine[];
 }
 
@@ -185,6 +213,7 @@ export interface SetupEvent {
   v: number;
   kind: 'setup';
   side: SideId;
+  /** only to that side */
   links?: string[];
 }
 
@@ -210,6 +239,7 @@ export interface ActionEvent {
   view: string;
   legal?: string[];
   clocks: Clocks | null;
+  /** always null: an action ends a pending offer */
   draw_offer: SideId | null;
 }
 
@@ -234,11 +264,15 @@ export interface EndEvent {
   game: string;
   v: number;
   kind: 'end';
+  /** null when aborted */
   result: GameResult | null;
   winner: SideId | null;
   reason: EndReason;
+  /** the full position, once play had started */
   position?: string;
+  /** the link squares each side submitted ([] if none) */
   setups: SideSetups;
+  /** rated games with a result: each side's rating before and after */
   ratings?: SideRatings;
   clocks: Clocks | null;
 }
@@ -284,10 +318,13 @@ export interface ChatMessage {
   type: 'chat';
   game: string;
   channel: ChatChannel;
+  /** the line's number in the game (both rooms), from 1; resume asks for those after it */
   n: number;
   from: Player;
+  /** the speaker's seat; null for a spectator */
   side: SideId | null;
   text: string;
+  /** Unix time in ms */
   at: number;
 }
 
@@ -305,6 +342,7 @@ export interface MatchedMessage {
 
 export interface PongMessage {
   type: 'pong';
+  /** the ping's; null when it had none */
   id: string | number | null;
 }
 
