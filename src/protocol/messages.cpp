@@ -7,30 +7,7 @@
 namespace rainet::protocol {
 
 const char* codeName(ErrorCode c) {
-    static constexpr const char* kNames[kErrorCodeCount] = {"bad_json",
-                                                            "bad_message",
-                                                            "unknown_type",
-                                                            "too_large",
-                                                            "rate_limited",
-                                                            "not_authenticated",
-                                                            "unknown_game",
-                                                            "not_a_player",
-                                                            "wrong_status",
-                                                            "not_your_turn",
-                                                            "illegal_action",
-                                                            "stale_version",
-                                                            "bad_setup",
-                                                            "already_set_up",
-                                                            "no_draw_offer",
-                                                            "cannot_claim",
-                                                            "cannot_abort",
-                                                            "no_rematch_offer",
-                                                            "bad_credentials",
-                                                            "username_taken",
-                                                            "already_registered",
-                                                            "busy",
-                                                            "internal"};
-    return kNames[static_cast<int>(c)];
+    return nameOf(c).data();  // the literals of EnumInfo<ErrorCode> end with a NUL
 }
 
 namespace {
@@ -337,14 +314,12 @@ bool validPassword(std::string_view p) {
 
 std::string renderError(ErrorCode code, std::string_view message, const Json& id,
                         std::string_view game) {
-    Json j = {{"type", "error"}, {"code", codeName(code)}, {"message", message}};
-    if (!id.is_null()) j["id"] = id;
-    if (!game.empty()) j["game"] = game;
-    return j.dump();
+    return render(
+        ErrorMessage{code, message, id.is_null() ? std::nullopt : std::optional(id), game});
 }
 
 std::string renderAck(const Json& id, std::string_view game, std::optional<std::int64_t> v) {
-    return render(Ack{id, game, v});
+    return render(Ack{id, game, v, std::nullopt});
 }
 
 Json clockJson(int initial, int increment) {

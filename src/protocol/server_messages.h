@@ -1,38 +1,272 @@
 #pragma once
-// Server messages as values with one serializer each (issue 11's design, started with the messages
-// of every action: the ack and the action event). Each is written directly as JSON text, byte for
-// byte what the former tree-and-dump rendering gave (server_messages_test.cpp checks it on random
-// games for every viewer, so that the leak tests' byte-identical property cannot drift).
+// Every server -> client message of docs/protocol.md §5-6 as a value with one serializer
+// (issue 11; lila-ws's ClientOut). Each struct's describe() is its field table (schema.h): the
+// JSON text (render), the validator (validate.h) and web/src/protocol.gen.ts (typescript.h) all
+// come from it. The text is byte for byte what the former tree-and-dump rendering gave
+// (server_messages_test.cpp), so that the leak tests' byte-identical property cannot drift.
+// Strings the server already holds while rendering (the hot action event, the ack) are views.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/action.h"
 #include "core/view.h"
 #include "protocol/messages.h"
+#include "protocol/objects.h"
 
 namespace rainet::protocol {
 
-// The players' clocks in a timed game, in cs: {"1": cs, "2": cs, "running": "1" | "2" | null}.
-struct Clocks {
-    std::int64_t remaining[2] = {0, 0};
-    std::optional<Side> running;  // the side whose time runs, while the game is in play
-};
-// `null` for an untimed game.
-void write(std::string& out, const std::optional<Clocks>& c);
-Json toJson(const std::optional<Clocks>& c);
+// ---------------------------------------------------------------- messages (§5)
 
-// {"type":"ack","id":ID[,"game":G][,"v":V]}: a request was applied (or repeated).
+struct WelcomeMessage {
+    static constexpr std::string_view kName = "WelcomeMessage";
+    std::string token;
+    Player player;  // id, name, kind, rating (bot for a bot account)
+    std::vector<PlayerGame> games;
+    std::optional<Json> id;  // the login's, when it answers one
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "welcome");
+        w.field("token", token);
+        w.field("player", player);
+        w.field("games", games, "the player's games that are not finished");
+        w.optional("id", id, "the login's id, when it answers one");
+    }
+};
+
+// A request was applied (or repeated).
 struct Ack {
-    const Json& id;
+    static constexpr std::string_view kName = "AckMessage";
+    Json id;
     std::string_view game;          // omitted when empty
     std::optional<std::int64_t> v;  // the version the request led to, when it made one
+    std::optional<Player> player;   // register, rename
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "ack");
+        w.field("id", id);
+        w.optional("game", game.empty() ? nullptr : &game);
+        w.optional("v", v, "the version the request led to, when it made one");
+        w.optional("player", player, "register and rename");
+    }
 };
-std::string render(const Ack& a);
 
-// {"type":"event","kind":"action",...}: one action as one viewer observes it (docs/protocol.md).
+struct ErrorMessage {
+    static constexpr std::string_view kName = "ErrorMessage";
+    ErrorCode code = ErrorCode::Internal;
+    std::string_view message;
+    std::optional<Json> id;  // the offending message's, when it had one
+    std::string_view game;   // omitted when empty
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "error");
+        w.field("code", code);
+        w.field("message", message);
+        w.optional("id", id);
+        w.optional("game", game.empty() ? nullptr : &game);
+    }
+};
+
+// The whole state of a game as the recipient's role may see it.
+struct Snapshot {
+    static constexpr std::string_view kName = "SnapshotMessage";
+    std::string game;
+    std::int64_t v = 0;
+    Viewer you = Viewer::Spectator;
+    GameStatus status = GameStatus::Open;
+    Preset preset = Preset::Standard;
+    Opponent opponent = Opponent::Open;
+    std::optional<int> level;  // against the computer only
+    bool rated = false;
+    std::optional<ClockSetting> clock;
+    std::optional<Clocks> clocks;
+    Seats players;
+    SetupDone setup;
+    std::optional<std::vector<std::string>> links;  // to a side that has set up: its own
+    std::optional<std::string> view;                // null until play starts
+    std::vector<HistoryEntry> history;
+    std::optional<std::vector<std::string>> legal;  // to the side to move while playing
+    std::optional<Side> drawOffer;
+    std::int64_t grace = 0;  // cs
+    int spectators = 0;
+    std::optional<Result> result;
+    std::optional<RematchState> rematch;        // once the game is over
+    std::optional<std::vector<ChatLine>> chat;  // when the recipient's room has lines
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "snapshot");
+        w.field("game", game);
+        w.field("v", v);
+        w.field("you", you);
+        w.field("status", status);
+        w.field("preset", preset);
+        w.field("opponent", opponent);
+        w.field("level", level, "against the computer only");
+        w.field("rated", rated);
+        w.field("clock", clock);
+        w.field("clocks", clocks);
+        w.field("players", players);
+        w.field("setup", setup);
+        w.optional("links", links, "to a side that has set up: its own link squares");
+        w.field("view", view, "null until play starts");
+        w.field("history", history);
+        w.optional("legal", legal, "to the side to move while playing");
+        w.field("draw_offer", drawOffer);
+        w.field("grace", grace, "cs without a connection before claim_win is possible");
+        w.field("spectators", spectators);
+        w.field("result", result);
+        w.optional("rematch", rematch, "once the game is over");
+        w.optional("chat", chat, "the recipient's chat room, when it has lines: the last 50");
+    }
+};
+
+// A seated player's connection state changed.
+struct PresenceMessage {
+    static constexpr std::string_view kName = "PresenceMessage";
+    std::string game;
+    Side side = Side::One;
+    bool connected = false;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "presence");
+        w.field("game", game);
+        w.field("side", side);
+        w.field("connected", connected);
+    }
+};
+
+struct LobbyMessage {
+    static constexpr std::string_view kName = "LobbyMessage";
+    std::vector<LobbyEntry> games;  // at most 100, oldest first
+    std::vector<SeekEntry> seeks;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "lobby");
+        w.field("games", games);
+        w.field("seeks", seeks);
+    }
+};
+
+struct ChatMessage {
+    static constexpr std::string_view kName = "ChatMessage";
+    std::string game;
+    ChatLine line;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "chat");
+        w.field("game", game);
+        line.describe(w);
+    }
+};
+
+struct SpectatorsMessage {
+    static constexpr std::string_view kName = "SpectatorsMessage";
+    std::string game;
+    int count = 0;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "spectators");
+        w.field("game", game);
+        w.field("count", count);
+    }
+};
+
+// A seek was paired: the new game and the recipient's side in it.
+struct MatchedMessage {
+    static constexpr std::string_view kName = "MatchedMessage";
+    std::string game;
+    Side side = Side::One;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "matched");
+        w.field("game", game);
+        w.field("side", side);
+    }
+};
+
+struct PongMessage {
+    static constexpr std::string_view kName = "PongMessage";
+    std::optional<Json> id;  // the ping's; null when it had none
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "pong");
+        w.field("id", id, "the ping's; null when it had none");
+    }
+};
+
+// ---------------------------------------------------------------- events (§6)
+// Every event starts {"type":"event","game":G,"v":V,"kind":K}.
+
+template <class V>
+void eventHead(V& w, std::string_view game, const std::int64_t& v, std::string_view kind) {
+    w.constant("type", "event");
+    w.field("game", game);
+    w.field("v", v);
+    if (!kind.empty()) w.constant("kind", kind);
+}
+
+// An event that shows nothing to this role (no kind).
+struct HiddenEvent {
+    static constexpr std::string_view kName = "HiddenEvent";
+    std::string game;
+    std::int64_t v = 0;
+    template <class V>
+    void describe(V& w) const {
+        eventHead(w, game, v, {});
+    }
+};
+
+struct JoinedEvent {
+    static constexpr std::string_view kName = "JoinedEvent";
+    std::string game;
+    std::int64_t v = 0;
+    Side side = Side::One;
+    Player player;  // id, name, rating (bot for a bot account)
+    template <class V>
+    void describe(V& w) const {
+        eventHead(w, game, v, "joined");
+        w.field("side", side);
+        w.field("player", player);
+    }
+};
+
+struct SetupEvent {
+    static constexpr std::string_view kName = "SetupEvent";
+    std::string game;
+    std::int64_t v = 0;
+    Side side = Side::One;
+    std::optional<std::vector<std::string>> links;  // only to that side
+    template <class V>
+    void describe(V& w) const {
+        eventHead(w, game, v, "setup");
+        w.field("side", side);
+        w.optional("links", links, "only to that side");
+    }
+};
+
+struct StartEvent {
+    static constexpr std::string_view kName = "StartEvent";
+    std::string game;
+    std::int64_t v = 0;
+    std::string view;
+    std::optional<std::vector<std::string>> legal;  // to side 1
+    std::optional<Clocks> clocks;
+    template <class V>
+    void describe(V& w) const {
+        eventHead(w, game, v, "start");
+        w.field("view", view);
+        w.optional("legal", legal);
+        w.field("clocks", clocks);
+    }
+};
+
+// One action as one viewer observes it: written straight from the engine's values (the hot path).
 struct ActionEvent {
+    static constexpr std::string_view kName = "ActionEvent";
     std::string_view game;
     std::int64_t v = 0;
     int ply = 0;  // of the position before the action
@@ -41,7 +275,98 @@ struct ActionEvent {
     std::string_view view;              // View::of(after, viewer).toString()
     const ActionList* legal = nullptr;  // the viewer's legal actions when it is to move, else none
     std::optional<Clocks> clocks;
+
+    // The action in the notation this viewer may see (NF's swap only to its owner).
+    struct Text {
+        static constexpr bool kStringType = true;
+        Observation seen;
+        void writeJson(std::string& out) const {
+            out += '"';
+            appendTo(out, seen.action, seen.swapKnown ? Notation::Full : Notation::Public);
+            out += '"';
+        }
+    };
+    template <class V>
+    void describe(V& w) const {
+        eventHead(w, game, v, "action");
+        w.field("ply", ply);
+        w.field("side", side);
+        w.field("action", Text{seen});
+        w.optional("revealed",
+                   seen.revealedLink
+                       ? std::optional(*seen.revealedLink ? Revealed::Link : Revealed::Virus)
+                       : std::nullopt);
+        w.field("view", view);
+        w.optional("legal", legal);
+        w.field("clocks", clocks);
+        w.field("draw_offer", std::optional<Side>(),
+                "always null: an action ends a pending offer");  // an action ends any pending offer
+    }
 };
-std::string render(const ActionEvent& e);
+
+// A string as a template argument (the names of the side events below).
+template <std::size_t N>
+struct Literal {
+    char text[N];
+    constexpr Literal(const char (&s)[N]) { std::copy_n(s, N, text); }
+};
+
+// draw_offer, draw_decline, rematch_offer, rematch_decline: a side did it.
+template <Literal Name, Literal Kind>
+struct SideEvent {
+    static constexpr std::string_view kName = Name.text;
+    std::string game;
+    std::int64_t v = 0;
+    Side side = Side::One;
+    template <class V>
+    void describe(V& w) const {
+        eventHead(w, game, v, Kind.text);
+        w.field("side", side);
+    }
+};
+using DrawOfferEvent = SideEvent<"DrawOfferEvent", "draw_offer">;
+using DrawDeclineEvent = SideEvent<"DrawDeclineEvent", "draw_decline">;
+using RematchOfferEvent = SideEvent<"RematchOfferEvent", "rematch_offer">;
+using RematchDeclineEvent = SideEvent<"RematchDeclineEvent", "rematch_decline">;
+
+struct EndEvent {
+    static constexpr std::string_view kName = "EndEvent";
+    std::string game;
+    std::int64_t v = 0;
+    Result result;
+    std::optional<Clocks> clocks;
+    template <class V>
+    void describe(V& w) const {
+        eventHead(w, game, v, "end");
+        result.describe(w);
+        w.field("clocks", clocks);
+    }
+};
+
+struct RematchEvent {
+    static constexpr std::string_view kName = "RematchEvent";
+    std::string game;
+    std::int64_t v = 0;
+    std::string nextGame;
+    template <class V>
+    void describe(V& w) const {
+        eventHead(w, game, v, "rematch");
+        w.field("next_game", nextGame);
+    }
+};
+
+// ---------------------------------------------------------------- the catalogue
+
+// One server message: its `type`, for events its `kind` (empty: the hidden event), its fields.
+struct MessageDef {
+    std::string_view type;
+    std::string_view kind;
+    const Schema* schema;
+};
+// Every server message, in the order of docs/protocol.md.
+std::span<const MessageDef> serverMessages();
+
+// The message for a `type` and `kind` (kind empty for a non-event and the hidden event).
+const MessageDef* findMessage(std::string_view type, std::string_view kind);
 
 }  // namespace rainet::protocol

@@ -7,6 +7,7 @@
 
 #include "core/random.h"
 #include "protocol/json_out.h"
+#include "protocol/validate.h"
 
 namespace rainet::protocol {
 namespace {
@@ -98,6 +99,9 @@ TEST(ServerMessages, ActionEventMatchesTheTreeRenderingOnRandomGames) {
                 ASSERT_EQ(render(e), treeActionEvent(id, v, before, a, p, viewer, false, clocks));
                 e.legal = &viewLegal;
                 ASSERT_EQ(render(e), treeActionEvent(id, v, before, a, p, viewer, true, clocks));
+                if (game < 10) {
+                    ASSERT_EQ(validateServerMessage(Json::parse(render(e))), std::nullopt);
+                }
                 compared += 2;
                 revealed += e.seen.revealedLink.has_value();
                 swaps += e.seen.swapKnown;
@@ -134,7 +138,8 @@ TEST(ServerMessages, AckMatchesTheTreeRendering) {
     for (const Json& id : ids)
         for (std::string_view game : {"", "g12"})
             for (auto v : {std::optional<std::int64_t>(), std::optional<std::int64_t>(42)}) {
-                EXPECT_EQ(render(Ack{id, game, v}), treeAck(id, game, v)) << id.dump();
+                EXPECT_EQ(render(Ack{id, game, v, std::nullopt}), treeAck(id, game, v))
+                    << id.dump();
                 EXPECT_EQ(renderAck(id, game, v), treeAck(id, game, v)) << id.dump();
             }
 }

@@ -3,6 +3,7 @@
 // the lobby feed and keep-alive pings. Transport, time and storage are injected for unit tests.
 import { Backoff, ReconnectingSocket, VersionTracker, type ConnState, type SocketLike, type Timers, realTimers } from './socket.ts';
 import { addChat, applyEvent, fromSnapshot, lastChat, type GameState } from './game.ts';
+import type { ErrorMessage, LobbyEntry, Player, PlayerGame, SeekEntry, ServerMessage } from './protocol.gen.ts';
 
 export interface StorageLike {
   getItem(k: string): string | null;
@@ -21,12 +22,8 @@ export interface ClientOptions {
   pingInterval?: number;
 }
 
-export interface ServerError {
-  code: string;
-  message: string;
-  id?: string | number;
-  game?: string;
-}
+/** A request refused by the server (its `error` message without `type`). */
+export type ServerError = Omit<ErrorMessage, 'type'>;
 
 interface Pending {
   msg: Record<string, unknown> & { id: string };
@@ -44,20 +41,15 @@ interface Followed {
 export type Listener = () => void;
 
 /** The identity the server gave this client (docs/protocol.md §5 welcome). */
-export interface Me {
-  id: string;
-  name: string;
-  kind?: 'guest' | 'account';
-  rating?: number;
-}
+export type Me = Player;
 
 export class Client {
   readonly socket: ReconnectingSocket;
   player: Me | null = null;
-  myGames: { game: string; side: string; status: string }[] = [];
-  lobby: any[] | null = null;
+  myGames: PlayerGame[] = [];
+  lobby: LobbyEntry[] | null = null;
   /** Quick-pairing seeks waiting at the server, by kind (from the lobby feed). */
-  lobbySeeks: any[] = [];
+  lobbySeeks: SeekEntry[] = [];
   /** Our own seek while it waits; sent again after a reconnection (a seek ends with its connection). */
   seeking: { preset: string; clock: { initial: number; increment: number } | null; rated: boolean } | null = null;
   /** The game our last seek was paired in. */
@@ -251,7 +243,7 @@ export class Client {
     }
   }
 
-  private onMessage(m: any): void {
+  private onMessage(m: ServerMessage): void {
     if (!m || typeof m.type !== 'string') return;
     switch (m.type) {
       case 'welcome': {

@@ -1,72 +1,39 @@
 // The state of one game as this client knows it: built from a `snapshot` and advanced by `event`s
 // (docs/protocol.md §5-6). Pure data and pure functions; the connection lives in client.ts.
 
-export type SideId = '1' | '2';
-export type Role = SideId | 'spectator';
-export type Status = 'open' | 'setup' | 'playing' | 'finished' | 'aborted';
+import type * as P from './protocol.gen.ts';
 
-export interface Player {
-  id: string;
-  name: string;
-  /** Glicko-2 rating, rounded; null for the computer. */
-  rating?: number | null;
-  connected?: boolean;
-  bot?: boolean;
+// The protocol's types come from protocol.gen.ts (generated from src/protocol: never mirrored
+// here by hand); this file adds only what the client keeps beside them.
+export type { ChatLine, Clocks, HistoryEntry, Result, Role, SideId } from './protocol.gen.ts';
+type SideId = P.SideId;
+export type Status = P.GameStatus;
+
+/** A seated player as this client keeps it: the snapshot's (or joined event's) player object, with
+ * the time the seat was seen without a connection instead of the server's `away`. */
+export interface Player extends Omit<P.Player, 'away' | 'kind'> {
   /** performance.now() when the seat lost its last connection (while not connected). */
   awaySince?: number;
-}
-
-export interface Clocks {
-  '1': number;
-  '2': number;
-  running: SideId | null;
-}
-
-export interface HistoryEntry {
-  ply: number;
-  side: SideId;
-  action: string;
-  revealed?: 'link' | 'virus';
-}
-
-export interface Result {
-  result: string | null;
-  winner: SideId | null;
-  reason: string;
-  position?: string;
-  setups?: { '1': string[]; '2': string[] };
-  /** Rated games: each side's rating before and after. */
-  ratings?: Record<SideId, { before: number; after: number }>;
-}
-
-export interface ChatLine {
-  channel: 'players' | 'spectators';
-  /** The line's number in the game (both rooms), from 1; a resume asks for the lines after it. */
-  n: number;
-  from: { id: string; name: string };
-  side: SideId | null;
-  text: string;
-  at: number;
 }
 
 export interface GameState {
   game: string;
   v: number;
-  you: Role;
+  you: P.Role;
   status: Status;
   preset: string;
   opponent: string;
   level: number | null;
   rated: boolean;
-  clock: { initial: number; increment: number } | null;
-  clocks: Clocks | null;
+  clock: P.ClockSetting | null;
+  clocks: P.Clocks | null;
   /** performance.now() when `clocks` was received, for the local countdown. */
   clocksAt: number;
   players: { '1': Player | null; '2': Player | null };
   setup: { '1': boolean; '2': boolean };
   links: string[] | null;
   view: string | null;
-  history: HistoryEntry[];
+  history: P.HistoryEntry[];
   legal: string[] | null;
   drawOffer: SideId | null;
   /** The side that last declined a draw offer (cleared by the next offer or action). */
@@ -77,20 +44,20 @@ export interface GameState {
    */
   views: (string | undefined)[];
   grace: number | null;
-  result: Result | null;
+  result: P.Result | null;
   /** After the end: a pending rematch offer, and the new game once agreed. */
   rematch: { offer: SideId | null; next: string | null };
   /** Connections watching as spectators. */
   spectators: number;
   /** This role's chat room, oldest first (the last CHAT_KEPT lines). */
-  chat: ChatLine[];
+  chat: P.ChatLine[];
 }
 
 export const CHAT_KEPT = 100;
 
 /** The state with one more chat line (not versioned: chat is outside the game's events; a line
  * already shown, sent again after a resume, is not added twice). */
-export function addChat(s: GameState, m: any): GameState {
+export function addChat(s: GameState, m: P.ChatMessage): GameState {
   const line = chatLine(m);
   if (line.n > 0 && line.n <= lastChat(s)) return s;
   return { ...s, chat: [...s.chat, line].slice(-CHAT_KEPT) };
@@ -101,11 +68,11 @@ export function lastChat(s: GameState): number {
   return s.chat.length ? s.chat[s.chat.length - 1].n : 0;
 }
 
-function chatLine(m: any): ChatLine {
+function chatLine(m: P.ChatLine): P.ChatLine {
   return { channel: m.channel, n: typeof m.n === 'number' ? m.n : 0, from: { id: m.from?.id ?? '', name: m.from?.name ?? '?' }, side: m.side ?? null, text: String(m.text ?? ''), at: m.at ?? 0 };
 }
 
-export function fromSnapshot(m: any, now: number): GameState {
+export function fromSnapshot(m: P.SnapshotMessage, now: number): GameState {
   return {
     game: m.game,
     v: m.v,
@@ -141,7 +108,7 @@ function viewsAt(view: string | null, plies: number): (string | undefined)[] {
   return out;
 }
 
-function seated(p: any, now: number): Player | null {
+function seated(p: P.Player | null | undefined, now: number): Player | null {
   if (!p) return null;
   const out: Player = { ...p };
   delete (out as any).away;
@@ -156,22 +123,22 @@ export function claimableAt(s: GameState, side: SideId): number | null {
   return p.awaySince + (s.grace ?? 6000) * 10;
 }
 
-function historyEntry(e: any): HistoryEntry {
-  const out: HistoryEntry = { ply: e.ply, side: e.side, action: e.action };
+function historyEntry(e: P.HistoryEntry): P.HistoryEntry {
+  const out: P.HistoryEntry = { ply: e.ply, side: e.side, action: e.action };
   if (e.revealed) out.revealed = e.revealed;
   return out;
 }
 
-function resultOf(r: any): Result {
-  const out: Result = { result: r.result ?? null, winner: r.winner ?? null, reason: r.reason, position: r.position, setups: r.setups };
+function resultOf(r: P.Result): P.Result {
+  const out: P.Result = { result: r.result ?? null, winner: r.winner ?? null, reason: r.reason, position: r.position, setups: r.setups };
   if (r.ratings) out.ratings = r.ratings;
   return out;
 }
 
 /** The state after one event (the caller has checked that `ev.v` is the next version). */
-export function applyEvent(s: GameState, ev: any, now: number): GameState {
+export function applyEvent(s: GameState, ev: P.GameEvent, now: number): GameState {
   const n: GameState = { ...s, v: ev.v };
-  if (ev.clocks !== undefined) {
+  if ('clocks' in ev && ev.clocks !== undefined) {
     n.clocks = ev.clocks;
     n.clocksAt = now;
   }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { endText } from '../../src/endtext.ts';
+import type { EndReason, GameResult } from '../../src/protocol.gen.ts';
 
 const names = { '1': 'Alice', '2': 'Bob' } as const;
 // Side 2 (Bob) holds four escaped links; side 1 (Alice) four captured viruses of Bob's.
@@ -10,7 +11,7 @@ const bobTookLinks = '8/8/8/8/8/8/8/8 1 - -/LLLL 0 40';
 const mixed = '8/8/8/8/8/8/8/8 1 - -/LLll 0 40';
 
 test('four viruses: the loser took them, in words with names, for a spectator and both players', () => {
-  const r = { result: '0-1', winner: '2' as const, reason: 'four_viruses' };
+  const r = { result: '0-1', winner: '2', reason: 'four_viruses' } as const;
   assert.equal(endText({ result: r, names, you: 'spectator', lastAction: 'c4-c5', position: aliceTook }).sentence, 'Bob wins: Alice took a fourth virus');
   assert.equal(endText({ result: r, names, you: '2', lastAction: 'c4-c5', position: aliceTook }).sentence, 'You win: Alice took a fourth virus');
   assert.equal(endText({ result: r, names, you: '1', lastAction: 'c4-c5', position: aliceTook }).sentence, 'You lose: you took a fourth virus');
@@ -18,7 +19,7 @@ test('four viruses: the loser took them, in words with names, for a spectator an
 });
 
 test('four links: through the server or by captures, said as it happened', () => {
-  const r = { result: '0-1', winner: '2' as const, reason: 'four_links' };
+  const r = { result: '0-1', winner: '2', reason: 'four_links' } as const;
   assert.equal(endText({ result: r, names, you: 'spectator', lastAction: 'e1-srv', position: bobEscaped }).sentence, "Bob wins: Bob's fourth link reached Alice's server");
   assert.equal(endText({ result: r, names, you: '2', lastAction: 'e1-srv', position: bobEscaped }).sentence, "You win: your fourth link reached Alice's server");
   assert.equal(endText({ result: r, names, you: '1', lastAction: 'c3-c2', position: bobTookLinks }).sentence, 'You lose: Bob took your fourth link');
@@ -27,7 +28,7 @@ test('four links: through the server or by captures, said as it happened', () =>
 });
 
 test('resignation, time, abandonment, draws and aborts', () => {
-  const t = (reason: string, winner: '1' | '2' | null, result: string | null, you: '1' | '2' | 'spectator' = 'spectator') =>
+  const t = (reason: EndReason, winner: '1' | '2' | null, result: GameResult | null, you: '1' | '2' | 'spectator' = 'spectator') =>
     endText({ result: { result, winner, reason }, names, you }).sentence;
   assert.equal(t('resign', '1', '1-0'), 'Alice wins: Bob resigned');
   assert.equal(t('resign', '1', '1-0', '2'), 'You lose: you resigned');

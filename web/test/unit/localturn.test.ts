@@ -3,9 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fromSnapshot } from '../../src/game.ts';
 import { dueSide, latest } from '../../src/localturn.ts';
+import type { SnapshotMessage } from '../../src/protocol.gen.ts';
+
+// Fixtures hold only what a test needs (and unknown kinds): typed as messages at the call.
+const snapshot = (m: object) => m as SnapshotMessage;
 
 const board = 'vvvvvvvv/8/8/8/8/8/8/LLLLLLLL';
-const snap = (over: Record<string, unknown>) => fromSnapshot({ game: 'g1', v: 1, you: '1', status: 'setup', ...over }, 0);
+const snap = (over: Record<string, unknown>) => fromSnapshot(snapshot({ game: 'g1', v: 1, you: '1', status: 'setup', ...over }), 0);
 
 test('setup: side 1 first, then side 2; play: the side to move; the end; nothing while a seat is free', () => {
   assert.equal(dueSide(snap({ status: 'open' })), null);

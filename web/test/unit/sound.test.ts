@@ -3,6 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fromSnapshot } from '../../src/game.ts';
 import { LOW_TIME_CS, SoundCues, TONES, setSoundOn, soundOfAction, soundOn } from '../../src/sound.ts';
+import type { SnapshotMessage } from '../../src/protocol.gen.ts';
+
+// Fixtures hold only what a test needs (and unknown kinds): typed as messages at the call.
+const snapshot = (m: object) => m as SnapshotMessage;
 
 test('each kind of action has its sound: moves, captures, escapes, terminal cards', () => {
   assert.equal(soundOfAction('d2-d3', false), 'move');
@@ -14,7 +18,7 @@ test('each kind of action has its sound: moves, captures, escapes, terminal card
 });
 
 const board = 'vvvvvvvv/8/8/8/8/8/8/LLLLLLLL';
-const snap = (over: Record<string, unknown> = {}) => fromSnapshot({ game: 'g1', v: 5, you: '1', status: 'playing', view: `${board} 1 CNcn -/- 0 0`, history: [], ...over }, 0);
+const snap = (over: Record<string, unknown> = {}) => fromSnapshot(snapshot({ game: 'g1', v: 5, you: '1', status: 'playing', view: `${board} 1 CNcn -/- 0 0`, history: [], ...over }), 0);
 const entry = (ply: number, action: string) => ({ ply, side: ply % 2 ? '1' : '2', action });
 
 test('the first state is silent; then each new action, a capture by its stack, and the end sound once', () => {

@@ -1,0 +1,122 @@
+#pragma once
+// The closed sets of strings the server sends (docs/protocol.md §3-6), each once with its string
+// form: the serializers write these, the validator and the TypeScript types list them.
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "core/types.h"
+#include "core/view.h"
+#include "protocol/messages.h"
+#include "protocol/schema.h"
+
+namespace rainet::protocol {
+
+enum class GameStatus : std::uint8_t { Open, Setup, Playing, Finished, Aborted };
+enum class Preset : std::uint8_t { Standard, Official };
+// "match": paired by quick pairing (seek), never listed.
+enum class Opponent : std::uint8_t { Open, Invite, Computer, Match };
+enum class SideWish : std::uint8_t { One, Two, Random };
+enum class PlayerKind : std::uint8_t { Guest, Account };
+enum class Revealed : std::uint8_t { Link, Virus };
+enum class EndReason : std::uint8_t {
+    FourLinks,
+    FourViruses,
+    NoProgress,
+    Resign,
+    Agreement,
+    Time,
+    Abandoned,
+    Aborted
+};
+enum class GameResult : std::uint8_t { OneWins, TwoWins, Draw };
+enum class ChatChannel : std::uint8_t { Players, Spectators };
+
+template <>
+struct EnumInfo<Side> {
+    static constexpr std::string_view kName = "SideId";
+    static constexpr std::array<std::string_view, 2> kNames = {"1", "2"};
+};
+template <>
+struct EnumInfo<Viewer> {
+    static constexpr std::string_view kName = "Role";
+    static constexpr std::array<std::string_view, 3> kNames = {"1", "2", "spectator"};
+};
+template <>
+struct EnumInfo<GameStatus> {
+    static constexpr std::string_view kName = "GameStatus";
+    static constexpr std::array<std::string_view, 5> kNames = {"open", "setup", "playing",
+                                                               "finished", "aborted"};
+};
+template <>
+struct EnumInfo<Preset> {
+    static constexpr std::string_view kName = "Preset";
+    static constexpr std::array<std::string_view, 2> kNames = {"standard", "official"};
+};
+template <>
+struct EnumInfo<Opponent> {
+    static constexpr std::string_view kName = "Opponent";
+    static constexpr std::array<std::string_view, 4> kNames = {"open", "invite", "computer",
+                                                               "match"};
+};
+template <>
+struct EnumInfo<SideWish> {
+    static constexpr std::string_view kName = "SideWish";
+    static constexpr std::array<std::string_view, 3> kNames = {"1", "2", "random"};
+};
+template <>
+struct EnumInfo<PlayerKind> {
+    static constexpr std::string_view kName = "PlayerKind";
+    static constexpr std::array<std::string_view, 2> kNames = {"guest", "account"};
+};
+template <>
+struct EnumInfo<Revealed> {
+    static constexpr std::string_view kName = "Revealed";
+    static constexpr std::array<std::string_view, 2> kNames = {"link", "virus"};
+};
+template <>
+struct EnumInfo<EndReason> {
+    static constexpr std::string_view kName = "EndReason";
+    static constexpr std::array<std::string_view, 8> kNames = {
+        "four_links", "four_viruses", "no_progress", "resign",
+        "agreement",  "time",         "abandoned",   "aborted"};
+};
+template <>
+struct EnumInfo<GameResult> {
+    static constexpr std::string_view kName = "GameResult";
+    static constexpr std::array<std::string_view, 3> kNames = {"1-0", "0-1", "1/2-1/2"};
+};
+template <>
+struct EnumInfo<ChatChannel> {
+    static constexpr std::string_view kName = "ChatChannel";
+    static constexpr std::array<std::string_view, 2> kNames = {"players", "spectators"};
+};
+template <>
+struct EnumInfo<ErrorCode> {
+    static constexpr std::string_view kName = "ErrorCode";
+    static constexpr std::array<std::string_view, kErrorCodeCount> kNames = {"bad_json",
+                                                                             "bad_message",
+                                                                             "unknown_type",
+                                                                             "too_large",
+                                                                             "rate_limited",
+                                                                             "not_authenticated",
+                                                                             "unknown_game",
+                                                                             "not_a_player",
+                                                                             "wrong_status",
+                                                                             "not_your_turn",
+                                                                             "illegal_action",
+                                                                             "stale_version",
+                                                                             "bad_setup",
+                                                                             "already_set_up",
+                                                                             "no_draw_offer",
+                                                                             "cannot_claim",
+                                                                             "cannot_abort",
+                                                                             "no_rematch_offer",
+                                                                             "bad_credentials",
+                                                                             "username_taken",
+                                                                             "already_registered",
+                                                                             "busy",
+                                                                             "internal"};
+};
+
+}  // namespace rainet::protocol

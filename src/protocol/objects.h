@@ -1,0 +1,242 @@
+#pragma once
+// The objects shared by several server messages (docs/protocol.md §5-6): player, clocks, history
+// entry, result, chat line, lobby entry. One struct each, described once (schema.h).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/enums.h"
+#include "protocol/messages.h"
+#include "protocol/schema.h"
+
+namespace rainet::protocol {
+
+// A player, wherever one is sent. Which of the optional fields are present depends on the place
+// (docs/protocol.md): a chat line's `from` has only id and name; a seat in a snapshot has rating
+// (null for the computer), connected, bot and, while away, away; the welcome's and an ack's
+// player have kind and rating (bot only for a bot account); a joined event's and a lobby entry's
+// player have rating (bot only for a bot account).
+struct Player {
+    static constexpr std::string_view kName = "Player";
+    std::string id, name;
+    std::optional<PlayerKind> kind;
+    std::optional<std::optional<std::int64_t>> rating;  // rounded; null for the computer
+    std::optional<bool> connected;
+    std::optional<bool> bot;
+    std::optional<std::int64_t> away;  // cs without a connection
+    template <class V>
+    void describe(V& w) const {
+        w.field("id", id);
+        w.field("name", name);
+        w.optional("kind", kind, "welcome and ack: guest or account");
+        w.optional("rating", rating, "Glicko-2 rating, rounded; null for the computer");
+        w.optional("connected", connected, "snapshot: has a connection following the game now");
+        w.optional("bot", bot, "the computer or a bot account");
+        w.optional("away", away, "snapshot: cs since the seat lost its last connection");
+    }
+};
+
+// The players' clocks in a timed game, in cs.
+struct Clocks {
+    static constexpr std::string_view kName = "Clocks";
+    std::int64_t remaining[2] = {0, 0};
+    std::optional<Side> running;  // the side whose time runs, while the game is in play
+    template <class V>
+    void describe(V& w) const {
+        w.field("1", remaining[0]);
+        w.field("2", remaining[1]);
+        w.field("running", running, "the side whose clock runs");
+    }
+};
+
+// A clock setting as in `create` (ClockSpec of messages.h).
+struct ClockSetting {
+    static constexpr std::string_view kName = "ClockSetting";
+    std::int64_t initial = 0, increment = 0;  // cs
+    template <class V>
+    void describe(V& w) const {
+        w.field("initial", initial);
+        w.field("increment", increment);
+    }
+};
+
+// An action in a snapshot's history, as the recipient sees it.
+struct HistoryEntry {
+    static constexpr std::string_view kName = "HistoryEntry";
+    int ply = 0;
+    Side side = Side::One;
+    std::string action;  // NF in the public form for non-owners
+    std::optional<Revealed> revealed;
+    template <class V>
+    void describe(V& w) const {
+        w.field("ply", ply);
+        w.field("side", side);
+        w.field("action", action, "NF in the public form for non-owners");
+        w.optional("revealed", revealed, "the identity the action revealed");
+    }
+};
+
+// The link squares each side submitted (`[]` for a side that had not).
+struct SideSetups {
+    static constexpr std::string_view kName = "SideSetups";
+    std::vector<std::string> one, two;
+    template <class V>
+    void describe(V& w) const {
+        w.field("1", one);
+        w.field("2", two);
+    }
+};
+
+struct RatingChange {
+    static constexpr std::string_view kName = "RatingChange";
+    std::int64_t before = 0, after = 0;  // rounded
+    template <class V>
+    void describe(V& w) const {
+        w.field("before", before);
+        w.field("after", after);
+    }
+};
+
+struct SideRatings {
+    static constexpr std::string_view kName = "SideRatings";
+    RatingChange one, two;
+    template <class V>
+    void describe(V& w) const {
+        w.field("1", one);
+        w.field("2", two);
+    }
+};
+
+// How a game ended: a snapshot's `result`, and the fields of event `end`.
+struct Result {
+    static constexpr std::string_view kName = "Result";
+    std::optional<GameResult> result;  // null when aborted
+    std::optional<Side> winner;
+    EndReason reason = EndReason::Aborted;
+    std::optional<std::string> position;  // the full position, once play had started
+    SideSetups setups;
+    std::optional<SideRatings> ratings;  // a rated game with a result
+    template <class V>
+    void describe(V& w) const {
+        w.field("result", result, "null when aborted");
+        w.field("winner", winner);
+        w.field("reason", reason);
+        w.optional("position", position, "the full position, once play had started");
+        w.field("setups", setups, "the link squares each side submitted ([] if none)");
+        w.optional("ratings", ratings,
+                   "rated games with a result: each side's rating before and after");
+    }
+};
+
+// One line of chat (a `chat` message without `type` and `game`; snapshots carry these).
+struct ChatLine {
+    static constexpr std::string_view kName = "ChatLine";
+    ChatChannel channel = ChatChannel::Players;
+    std::int64_t n = 0;        // the line's number in the game, from 1
+    Player from;               // id and name
+    std::optional<Side> side;  // null for a spectator
+    std::string text;
+    std::int64_t at = 0;  // Unix time in ms
+    template <class V>
+    void describe(V& w) const {
+        w.field("channel", channel);
+        w.field(
+            "n", n,
+            "the line's number in the game (both rooms), from 1; resume asks for those after it");
+        w.field("from", from);
+        w.field("side", side, "the speaker's seat; null for a spectator");
+        w.field("text", text);
+        w.field("at", at, "Unix time in ms");
+    }
+};
+
+// The two seats of a snapshot (null while free).
+struct Seats {
+    static constexpr std::string_view kName = "Seats";
+    std::optional<Player> one, two;
+    template <class V>
+    void describe(V& w) const {
+        w.field("1", one);
+        w.field("2", two);
+    }
+};
+
+// Which sides have submitted their arrangement.
+struct SetupDone {
+    static constexpr std::string_view kName = "SetupDone";
+    bool one = false, two = false;
+    template <class V>
+    void describe(V& w) const {
+        w.field("1", one);
+        w.field("2", two);
+    }
+};
+
+// After the end: the pending rematch offer and the new game once agreed.
+struct RematchState {
+    static constexpr std::string_view kName = "RematchState";
+    std::optional<Side> offer;
+    std::optional<std::string> nextGame;
+    template <class V>
+    void describe(V& w) const {
+        w.field("offer", offer);
+        w.field("next_game", nextGame);
+    }
+};
+
+// An open game in the lobby.
+struct LobbyEntry {
+    static constexpr std::string_view kName = "LobbyEntry";
+    std::string game;
+    Preset preset = Preset::Standard;
+    std::optional<ClockSetting> clock;  // null: untimed
+    Player creator;                     // id, name, rating (bot for a bot account)
+    SideWish side = SideWish::Random;
+    bool rated = false;
+    template <class V>
+    void describe(V& w) const {
+        w.field("game", game);
+        w.field("preset", preset);
+        w.field("clock", clock);
+        w.field("creator", creator);
+        w.field("side", side, "the creator's wish");
+        w.field("rated", rated);
+    }
+};
+
+// The quick-pairing seeks waiting for one kind of game.
+struct SeekEntry {
+    static constexpr std::string_view kName = "SeekEntry";
+    Preset preset = Preset::Standard;
+    std::optional<ClockSetting> clock;
+    bool rated = false;
+    int players = 0;
+    template <class V>
+    void describe(V& w) const {
+        w.field("preset", preset);
+        w.field("clock", clock);
+        w.field("rated", rated);
+        w.field("players", players, "how many wait for this kind of game");
+    }
+};
+
+// A game of the player's that is not finished (welcome).
+struct PlayerGame {
+    static constexpr std::string_view kName = "PlayerGame";
+    std::string game;
+    Side side = Side::One;
+    GameStatus status = GameStatus::Open;
+    template <class V>
+    void describe(V& w) const {
+        w.field("game", game);
+        w.field("side", side);
+        w.field("status", status);
+    }
+};
+
+// `null` for an untimed game. The clocks' JSON text, and as a tree where one is still built.
+void write(std::string& out, const std::optional<Clocks>& c);
+Json toJson(const std::optional<Clocks>& c);
+
+}  // namespace rainet::protocol

@@ -1,0 +1,375 @@
+// Generated from src/protocol/server_messages.h by rainet_protocol_ts: do not edit.
+// Regenerate with scripts/gen-protocol-ts.sh; a test fails while this file differs.
+// The server -> client messages of docs/protocol.md sections 5 and 6.
+
+export type PlayerKind = 'guest' | 'account';
+export type SideId = '1' | '2';
+export type GameStatus = 'open' | 'setup' | 'playing' | 'finished' | 'aborted';
+export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'busy' | 'internal';
+export type Role = '1' | '2' | 'spectator';
+export type Preset = 'standard' | 'official';
+export type Opponent = 'open' | 'invite' | 'computer' | 'match';
+export type Revealed = 'link' | 'virus';
+export type GameResult = '1-0' | '0-1' | '1/2-1/2';
+export type EndReason = 'four_links' | 'four_viruses' | 'no_progress' | 'resign' | 'agreement' | 'time' | 'abandoned' | 'aborted';
+export type ChatChannel = 'players' | 'spectators';
+export type SideWish = '1' | '2' | 'random';
+
+export interface Player {
+  id: string;
+  name: string;
+  /** welcome and ack: guest or account */
+  kind?: PlayerKind;
+  /** Glicko-2 rating, rounded; null for the computer */
+  rating?: number | null;
+  /** snapshot: has a connection following the game now */
+  connected?: boolean;
+  /** the computer or a bot account */
+  bot?: boolean;
+  /** snapshot: cs since the seat lost its last connection */
+  away?: number;
+}
+
+export interface PlayerGame {
+  game: string;
+  side: SideId;
+  status: GameStatus;
+}
+
+export interface ClockSetting {
+  initial: number;
+  increment: number;
+}
+
+export interface Clocks {
+  '1': number;
+  '2': number;
+  /** the side whose clock runs */
+  running: SideId | null;
+}
+
+export interface Seats {
+  '1': Player | null;
+  '2': Player | null;
+}
+
+export interface SetupDone {
+  '1': boolean;
+  '2': boolean;
+}
+
+export interface HistoryEntry {
+  ply: number;
+  side: SideId;
+  /** NF in the public form for non-owners */
+  action: string;
+  /** the identity the action revealed */
+  revealed?: Revealed;
+}
+
+export interface SideSetups {
+  '1': string[];
+  '2': string[];
+}
+
+export interface RatingChange {
+  before: number;
+  after: number;
+}
+
+export interface SideRatings {
+  '1': RatingChange;
+  '2': RatingChange;
+}
+
+export interface Result {
+  /** null when aborted */
+  result: GameResult | null;
+  winner: SideId | null;
+  reason: EndReason;
+  /** the full position, once play had started */
+  position?: string;
+  /** the link squares each side submitted ([] if none) */
+  setups: SideSetups;
+  /** rated games with a result: each side's rating before and after */
+  ratings?: SideRatings;
+}
+
+export interface RematchState {
+  offer: SideId | null;
+  next_game: string | null;
+}
+
+export interface ChatLine {
+  channel: ChatChannel;
+  /** the line's number in the game (both rooms), from 1; resume asks for those after it */
+  n: number;
+  from: Player;
+  /** the speaker's seat; null for a spectator */
+  side: SideId | null;
+  text: string;
+  /** Unix time in ms */
+  at: number;
+}
+
+export interface LobbyEntry {
+  game: string;
+  preset: Preset;
+  clock: ClockSetting | null;
+  creator: Player;
+  /** the creator's wish */
+  side: SideWish;
+  rated: boolean;
+}
+
+export interface SeekEntry {
+  preset: Preset;
+  clock: ClockSetting | null;
+  rated: boolean;
+  /** how many wait for this kind of game */
+  players: number;
+}
+
+export interface WelcomeMessage {
+  type: 'welcome';
+  token: string;
+  player: Player;
+  /** the player's games that are not finished */
+  games: PlayerGame[];
+  /** the login's id, when it answers one */
+  id?: string | number;
+}
+
+export interface AckMessage {
+  type: 'ack';
+  id: string | number;
+  game?: string;
+  /** the version the request led to, when it made one */
+  v?: number;
+  /** register and rename */
+  player?: Player;
+}
+
+export interface ErrorMessage {
+  type: 'error';
+  code: ErrorCode;
+  message: string;
+  id?: string | number;
+  game?: string;
+}
+
+export interface SnapshotMessage {
+  type: 'snapshot';
+  game: string;
+  v: number;
+  you: Role;
+  status: GameStatus;
+  preset: Preset;
+  opponent: Opponent;
+  /** against the computer only */
+  level: number | null;
+  rated: boolean;
+  clock: ClockSetting | null;
+  clocks: Clocks | null;
+  players: Seats;
+  setup: SetupDone;
+  /** to a side that has set up: its own link squares */
+  links?: string[];
+  /** null until play starts */
+  view: string | null;
+  history: HistoryEntry[];
+  /** to the side to move while playing */
+  legal?: string[];
+  draw_offer: SideId | null;
+  /** cs without a connection before claim_win is possible */
+  grace: number;
+  spectators: number;
+  result: Result | null;
+  /** once the game is over */
+  rematch?: RematchState;
+  /** the recipient's chat room, when it has lines: the last 50 */
+  chat?: ChatLine[];
+}
+
+export interface HiddenEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind?: undefined;
+}
+
+export interface JoinedEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind: 'joined';
+  side: SideId;
+  player: Player;
+}
+
+export interface SetupEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind: 'setup';
+  side: SideId;
+  /** only to that side */
+  links?: string[];
+}
+
+export interface StartEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind: 'start';
+  view: string;
+  legal?: string[];
+  clocks: Clocks | null;
+}
+
+export interface ActionEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind: 'action';
+  ply: number;
+  side: SideId;
+  action: string;
+  revealed?: Revealed;
+  view: string;
+  legal?: string[];
+  clocks: Clocks | null;
+  /** always null: an action ends a pending offer */
+  draw_offer: SideId | null;
+}
+
+export interface DrawOfferEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind: 'draw_offer';
+  side: SideId;
+}
+
+export interface DrawDeclineEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind: 'draw_decline';
+  side: SideId;
+}
+
+export interface EndEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind: 'end';
+  /** null when aborted */
+  result: GameResult | null;
+  winner: SideId | null;
+  reason: EndReason;
+  /** the full position, once play had started */
+  position?: string;
+  /** the link squares each side submitted ([] if none) */
+  setups: SideSetups;
+  /** rated games with a result: each side's rating before and after */
+  ratings?: SideRatings;
+  clocks: Clocks | null;
+}
+
+export interface RematchOfferEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind: 'rematch_offer';
+  side: SideId;
+}
+
+export interface RematchDeclineEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind: 'rematch_decline';
+  side: SideId;
+}
+
+export interface RematchEvent {
+  type: 'event';
+  game: string;
+  v: number;
+  kind: 'rematch';
+  next_game: string;
+}
+
+export interface PresenceMessage {
+  type: 'presence';
+  game: string;
+  side: SideId;
+  connected: boolean;
+}
+
+export interface LobbyMessage {
+  type: 'lobby';
+  games: LobbyEntry[];
+  seeks: SeekEntry[];
+}
+
+export interface ChatMessage {
+  type: 'chat';
+  game: string;
+  channel: ChatChannel;
+  /** the line's number in the game (both rooms), from 1; resume asks for those after it */
+  n: number;
+  from: Player;
+  /** the speaker's seat; null for a spectator */
+  side: SideId | null;
+  text: string;
+  /** Unix time in ms */
+  at: number;
+}
+
+export interface SpectatorsMessage {
+  type: 'spectators';
+  game: string;
+  count: number;
+}
+
+export interface MatchedMessage {
+  type: 'matched';
+  game: string;
+  side: SideId;
+}
+
+export interface PongMessage {
+  type: 'pong';
+  /** the ping's; null when it had none */
+  id: string | number | null;
+}
+
+/** Every event, discriminated on `kind` (absent: the event shows nothing to this role). */
+export type GameEvent =
+  | HiddenEvent
+  | JoinedEvent
+  | SetupEvent
+  | StartEvent
+  | ActionEvent
+  | DrawOfferEvent
+  | DrawDeclineEvent
+  | EndEvent
+  | RematchOfferEvent
+  | RematchDeclineEvent
+  | RematchEvent;
+
+/** Every server message, discriminated on `type`. */
+export type ServerMessage =
+  | WelcomeMessage
+  | AckMessage
+  | ErrorMessage
+  | SnapshotMessage
+  | PresenceMessage
+  | LobbyMessage
+  | ChatMessage
+  | SpectatorsMessage
+  | MatchedMessage
+  | PongMessage
+  | GameEvent;
