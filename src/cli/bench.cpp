@@ -3,30 +3,22 @@
 #include <string>
 
 #include "ai/bench.h"
-#include "cli/command.h"
+#include "cli/options.h"
 
 namespace rainet::cli {
 namespace {
 
 int run(const Args& args);
-RAINET_COMMAND(bench, "bench", "bench [ITERATIONS]",
-               "searches fixed positions with a fixed seed; prints 'Nodes searched: N' and speed",
-               run);
+const Command kBench{
+    "bench", "bench [ITERATIONS]",
+    "searches fixed positions with a fixed seed; prints 'Nodes searched: N' and speed", run};
+RAINET_COMMAND(bench, kBench);
 
 int run(const Args& args) {
+    auto app = makeApp(kBench);
     std::uint64_t iterations = ai::kBenchIterations;
-    if (args.size() > 1) {
-        std::fprintf(stderr, "usage: rainet bench [ITERATIONS]\n");
-        return 2;
-    }
-    if (args.size() == 1) {
-        try {
-            iterations = std::stoull(args[0]);
-        } catch (const std::exception&) {
-            std::fprintf(stderr, "rainet bench: bad iteration count '%s'\n", args[0].c_str());
-            return 2;
-        }
-    }
+    app->add_option("ITERATIONS", iterations, "search iterations per position");
+    if (auto status = parseArgs(*app, kBench, args)) return *status;
     const ai::BenchResult r = ai::runBench(iterations);
     std::printf(
         "Positions: %zu\nIterations: %llu\nTime (ms): %.0f\nNodes searched: %llu\n"

@@ -26,8 +26,8 @@
 #include "cli/options.h"
 #include "cli/play_follower.h"
 #include "cli/play_input.h"
-#include "cli/ws_client.h"
 #include "protocol/messages.h"
+#include "wsclient/client.h"
 
 namespace rainet::cli {
 namespace {
@@ -79,10 +79,15 @@ class BotClient {
     // ------------------------------------------------------------ network
 
     void connect() {
-        ws_ = std::make_unique<WsClient>(
-            io_, cfg_.url.host, cfg_.url.port, cfg_.url.path,
-            WsClient::Handlers{[this] { onOpen(); }, [this](const std::string& m) { onMessage(m); },
-                               [this](const std::string& why) { onClose(why); }});
+        wsclient::Target target;
+        target.host = cfg_.url.host;
+        target.port = cfg_.url.port;
+        target.path = cfg_.url.path;
+        ws_ = std::make_unique<wsclient::Client>(
+            io_, std::move(target),
+            wsclient::Client::Handlers{[this] { onOpen(); },
+                                       [this](const std::string& m) { onMessage(m); },
+                                       [this](const wsclient::Closed& c) { onClose(c.why); }});
         ws_->connect();
     }
 
@@ -488,7 +493,7 @@ class BotClient {
     BotConfig cfg_;
     asio::steady_timer retry_;
     int retryMs_ = 250;
-    std::unique_ptr<WsClient> ws_;
+    std::unique_ptr<wsclient::Client> ws_;
     std::string token_, idPrefix_;
     long nextId_ = 0;
     bool welcomed_ = false, everWelcomed_ = false, registered_ = false, quitting_ = false;
@@ -526,29 +531,40 @@ const Command kBot{
     "play on a server as a bot account with an engine-protocol program (docs/bot.md)", run};
 
 int run(const Args& args) {
-    Options o = parseOptions(args,
-                             {"server", "engine", "user", "password-file", "accept", "seek",
-                              "games", "movetime", "nodes", "seed"},
-                             {"register", "accept-draws"});
-    if (!o.error.empty()) return usageError(kBot, o.error);
-    if (!o.positional.empty()) return usageError(kBot, "unexpected '" + o.positional[0] + "'");
-    for (const char* k : {"engine", "user", "password-file"})
-        if (o.get(k).empty()) return usageError(kBot, std::string("--") + k + " is required");
+    auto app = makeApp(kBot);
     BotConfig c;
-    c.urlText = o.get("server", "ws://127.0.0.1:8080/ws");
+    std::string passwordFile, accept = "quick", seekText;
+    long long games = 0, movetime = 0, nodes = 0, seed = 0;
+    c.urlText = "ws://127.0.0.1:8080/ws";
+    app->add_option("--engine", c.engine, "the engine-protocol program (a shell command)")
+        ->required();
+    app->add_option("--user", c.user, "the bot account")->required();
+    app->add_option("--password-file", passwordFile, "a file whose first line is the password")
+        ->required();
+    app->add_option("--server", c.urlText, "the server's WebSocket URL");
+    app->add_flag("--register", c.registerFirst, "register the bot account first");
+    app->add_option("--accept", accept, "what to accept: quick and/or challenges, comma separated");
+    app->add_option("--seek", seekText,
+                    "seek games: \"[standard|official] [clock MIN+INC|none] [rated|casual]\"");
+    app->add_option("--games", games, "games to play before exiting (0: no end)")
+        ->check(CLI::Range(0LL, 1000000LL));
+    app->add_option("--movetime", movetime, "the engine's milliseconds per action, untimed games")
+        ->check(CLI::Range(0LL, 3600000LL));
+    app->add_option("--nodes", nodes, "the engine's nodes per action, untimed games")
+        ->check(CLI::Range(0LL, 1LL << 40));
+    app->add_flag("--accept-draws", c.acceptDraws, "accept draw offers");
+    app->add_option("--seed", seed, "the engine's Seed option (default: random)")
+        ->check(CLI::Range(0LL, 1LL << 62));
+    if (auto status = parseArgs(*app, kBot, args)) return *status;
     auto url = play::parseServerUrl(c.urlText);
     if (!url) return usageError(kBot, url.error().message);
     c.url = *url;
-    c.engine = o.get("engine");
-    c.user = o.get("user");
     if (!protocol::validUsername(c.user))
         return usageError(kBot, "--user: 3 to 24 letters, digits, '_' or '-'");
     std::string err;
-    c.password = readPassword(o.get("password-file"), err);
+    c.password = readPassword(passwordFile, err);
     if (!err.empty()) return usageError(kBot, err);
-    c.registerFirst = o.has("register");
-    c.acceptDraws = o.has("accept-draws");
-    std::string accept = o.get("accept", "quick") + ",";
+    accept += ",";
     for (std::size_t at = 0, comma; (comma = accept.find(',', at)) != std::string::npos;
          at = comma + 1) {
         const std::string what = accept.substr(at, comma - at);
@@ -559,26 +575,15 @@ int run(const Args& args) {
         else
             return usageError(kBot, "--accept: 'quick' and/or 'challenges', not '" + what + "'");
     }
-    auto seek = play::parseInput("seek " + o.get("seek"));
+    auto seek = play::parseInput("seek " + seekText);
     if (!seek) return usageError(kBot, "--seek: " + seek.error().message);
     c.seek = seek->seek;
-    auto number = [&](const char* k, long long max) -> std::optional<long long> {
-        const std::string v = o.get(k, "0");
-        char* end = nullptr;
-        const long long n = std::strtoll(v.c_str(), &end, 10);
-        if (v.empty() || *end || n < 0 || n > max) return std::nullopt;
-        return n;
-    };
-    const auto games = number("games", 1000000), movetime = number("movetime", 3600000),
-               nodes = number("nodes", 1LL << 40), seed = number("seed", 1LL << 62);
-    if (!games || !movetime || !nodes || !seed)
-        return usageError(kBot, "--games, --movetime, --nodes and --seed take a number");
-    c.games = static_cast<int>(*games);
-    c.untimed.nodes = static_cast<std::uint64_t>(*nodes);
-    c.untimed.movetime = std::chrono::milliseconds(*movetime);
+    c.games = static_cast<int>(games);
+    c.untimed.nodes = static_cast<std::uint64_t>(nodes);
+    c.untimed.movetime = std::chrono::milliseconds(movetime);
     if (!c.untimed.nodes && !c.untimed.movetime.count())
         c.untimed.movetime = std::chrono::milliseconds(1000);
-    c.seed = o.has("seed") ? static_cast<std::uint64_t>(*seed) : std::random_device{}();
+    c.seed = app->count("--seed") ? static_cast<std::uint64_t>(seed) : std::random_device{}();
     // The engine is started before connecting: a command that does not work fails at once.
     auto engine = ai::EngineClient::start(c.engine, c.seed);
     if (!engine.ok()) {

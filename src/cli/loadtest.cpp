@@ -9,10 +9,7 @@
 
 #include <unistd.h>
 #include <algorithm>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/websocket.hpp>
 #include <chrono>
 #include <deque>
 #include <filesystem>
@@ -23,19 +20,17 @@
 #include <random>
 #include <sstream>
 
-#include "cli/command.h"
+#include "cli/options.h"
+#include "wsclient/client.h"
 
 namespace rainet::cli {
 namespace {
 
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace websocket = beast::websocket;
-using tcp = asio::ip::tcp;
 using Json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-struct Options {
+struct LoadOptions {
     std::string host = "127.0.0.1";
     int port = 8080;
     int games = 100;
@@ -59,76 +54,45 @@ struct Stats {
     bool measuring = false;
 };
 
-class Conn : public std::enable_shared_from_this<Conn> {
+// One connection of the load (the project's client, without keep-alive pings so that only the
+// game's traffic is measured), counting how connections fail.
+class Conn {
   public:
     using Handler = std::function<void(const Json&)>;
-    Conn(asio::io_context& io, Stats& stats) : ws_(io), stats_(stats) {}
-    void start(const tcp::endpoint& ep, Handler onOpen, Handler onMessage) {
-        onMessage_ = std::move(onMessage);
-        beast::get_lowest_layer(ws_).async_connect(
-            ep, [self = shared_from_this(), onOpen](beast::error_code ec) {
-                if (ec) return void(++self->stats_.connectErrors);
-                beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true), ec);
-                self->ws_.async_handshake("127.0.0.1", "/ws", [self, onOpen](beast::error_code ec) {
-                    if (ec) return void(++self->stats_.connectErrors);
-                    self->ws_.text(true);
-                    self->open_ = true;
-                    onOpen(nullptr);
-                    self->read();
-                });
-            });
+    Conn(asio::io_context& io, Stats& stats, const LoadOptions& o, std::function<void()> onOpen,
+         Handler onMessage)
+        : client_(
+              io, target(o),
+              wsclient::Client::Handlers{std::move(onOpen),
+                                         [onMessage = std::move(onMessage)](const std::string& m) {
+                                             onMessage(Json::parse(m, nullptr, false));
+                                         },
+                                         [&stats](const wsclient::Closed& c) {
+                                             ++(c.wasOpen ? stats.closed : stats.connectErrors);
+                                         }}) {
+        client_.connect();
     }
-    void send(std::string text) {
-        if (!open_) return;
-        queue_.push_back(std::move(text));
-        if (queue_.size() == 1) write();
-    }
-    void close() {
-        open_ = false;
-        beast::error_code ec;
-        beast::get_lowest_layer(ws_).socket().close(ec);
-    }
+    void send(std::string text) { client_.send(std::move(text)); }
+    void close() { client_.close(); }
 
   private:
-    void read() {
-        ws_.async_read(buf_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-            if (ec) {
-                if (self->open_) ++self->stats_.closed;
-                self->open_ = false;
-                return;
-            }
-            Json j = Json::parse(beast::buffers_to_string(self->buf_.data()), nullptr, false);
-            self->buf_.consume(self->buf_.size());
-            if (self->onMessage_) self->onMessage_(j);
-            self->read();
-        });
+    static wsclient::Target target(const LoadOptions& o) {
+        wsclient::Target t;
+        t.host = o.host;
+        t.port = o.port;
+        t.keepAlive = false;
+        return t;
     }
-    void write() {
-        ws_.async_write(asio::buffer(queue_.front()),
-                        [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                            if (ec) return;
-                            self->queue_.pop_front();
-                            if (!self->queue_.empty()) self->write();
-                        });
-    }
-    websocket::stream<beast::tcp_stream> ws_;
-    beast::flat_buffer buf_;
-    std::deque<std::string> queue_;
-    Stats& stats_;
-    Handler onMessage_;
-    bool open_ = false;
+    wsclient::Client client_;
 };
 
 // One seat pair playing game after game: side 1 creates invite games, side 2 joins.
 class Pair : public std::enable_shared_from_this<Pair> {
   public:
-    Pair(asio::io_context& io, Stats& stats, const Options& o, std::uint64_t seed)
+    Pair(asio::io_context& io, Stats& stats, const LoadOptions& o, std::uint64_t seed)
         : io_(io), stats_(stats), opt_(o), timer_(io), rng_(seed) {}
 
-    void start(const tcp::endpoint& ep) {
-        ep_ = ep;
-        connect();
-    }
+    void start() { connect(); }
     void stop() {
         stopping_ = true;
         timer_.cancel();
@@ -144,15 +108,17 @@ class Pair : public std::enable_shared_from_this<Pair> {
         welcomed_ = 0;
         conns_.clear();
         for (int i = 0; i < 2 + opt_.spectators; ++i) {
-            auto c = std::make_shared<Conn>(io_, stats_);
-            conns_.push_back(c);
             Json hello{{"type", "hello"}};
             if (i < 2 && !tokens_[i].empty()) hello["token"] = tokens_[i];
-            c->start(
-                ep_, [c, text = hello.dump()](const Json&) { c->send(text); },
+            // The connection says hello as soon as it is open (conns_ holds it by then).
+            conns_.push_back(std::make_unique<Conn>(
+                io_, stats_, opt_,
+                [self, i, generation, text = hello.dump()] {
+                    if (generation == self->generation_) self->conns_[i]->send(text);
+                },
                 [self, i, generation](const Json& j) {
                     if (generation == self->generation_) self->onMessage(i, j);
-                });
+                }));
         }
     }
     // Both players (and spectators) drop the game where it stands and come back for another.
@@ -247,7 +213,7 @@ class Pair : public std::enable_shared_from_this<Pair> {
     }
     void schedule() {
         timer_.expires_after(std::chrono::milliseconds(opt_.paceMs));
-        timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+        timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
             if (ec || self->stopping_ || self->legal_.empty()) return;
             const auto& a = self->legal_[self->rng_() % self->legal_.size()];
             self->sent_ = Clock::now();
@@ -265,11 +231,10 @@ class Pair : public std::enable_shared_from_this<Pair> {
 
     asio::io_context& io_;
     Stats& stats_;
-    const Options& opt_;
+    const LoadOptions& opt_;
     asio::steady_timer timer_;
     std::mt19937_64 rng_;
-    std::vector<std::shared_ptr<Conn>> conns_;
-    tcp::endpoint ep_;
+    std::vector<std::unique_ptr<Conn>> conns_;
     std::string tokens_[2];
     int generation_ = 0;
     int abandonAt_ = -1;  // the stage at which the current game is abandoned; -1: played out
@@ -334,46 +299,27 @@ const Command kLoadtest{"loadtest",
                         run};
 
 int run(const Args& args) {
-    Options o;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (i + 1 >= args.size())
-            return usageError(kLoadtest, "option " + args[i] + " needs a value");
-        const std::string& a = args[i];
-        if (a == "--db-file") {
-            o.dbFile = args[++i];
-            continue;
-        }
-        int v = 0;
-        try {
-            v = std::stoi(args[i + 1]);
-        } catch (const std::exception&) {
-            return usageError(kLoadtest, a + " needs a number");
-        }
-        ++i;
-        if (a == "--port")
-            o.port = v;
-        else if (a == "--games")
-            o.games = std::max(1, v);
-        else if (a == "--spectators")
-            o.spectators = std::max(0, v);
-        else if (a == "--pace")
-            o.paceMs = std::max(0, v);
-        else if (a == "--seconds")
-            o.seconds = std::max(1, v);
-        else if (a == "--ramp")
-            o.rampPerSecond = std::max(1, v);
-        else if (a == "--server-pid")
-            o.serverPid = v;
-        else if (a == "--abandon")
-            o.abandonPercent = std::clamp(v, 0, 100);
-        else if (a == "--sample")
-            o.sampleSeconds = std::max(0, v);
-        else
-            return usageError(kLoadtest, "unknown option " + a);
-    }
+    LoadOptions o;
+    auto app = makeApp(kLoadtest);
+    app->add_option("--port", o.port, "the server's port on 127.0.0.1");
+    app->add_option("--games", o.games, "games in play at once")->check(CLI::PositiveNumber);
+    app->add_option("--spectators", o.spectators, "spectators per game")
+        ->check(CLI::NonNegativeNumber);
+    app->add_option("--pace", o.paceMs, "milliseconds between two actions of a game")
+        ->check(CLI::NonNegativeNumber);
+    app->add_option("--seconds", o.seconds, "how long to measure after the ramp")
+        ->check(CLI::PositiveNumber);
+    app->add_option("--ramp", o.rampPerSecond, "games started per second")
+        ->check(CLI::PositiveNumber);
+    app->add_option("--server-pid", o.serverPid, "the server process, for its RSS and CPU");
+    app->add_option("--abandon", o.abandonPercent, "percent of the games abandoned")
+        ->check(CLI::Range(0, 100));
+    app->add_option("--sample", o.sampleSeconds, "print RSS, descriptors and db size every S s")
+        ->check(CLI::NonNegativeNumber);
+    app->add_option("--db-file", o.dbFile, "the server's SQLite file, for its size in the samples");
+    if (auto status = parseArgs(*app, kLoadtest, args)) return *status;
     asio::io_context io(1);
     Stats stats;
-    const tcp::endpoint ep(asio::ip::make_address(o.host), static_cast<unsigned short>(o.port));
     std::vector<std::shared_ptr<Pair>> pairs;
     asio::steady_timer ramp(io), phase(io);
     std::uint64_t seed = 1;
@@ -381,11 +327,11 @@ int run(const Args& args) {
         const int batch = std::max(1, o.rampPerSecond / 10);
         for (int i = 0; i < batch && static_cast<int>(pairs.size()) < o.games; ++i) {
             pairs.push_back(std::make_shared<Pair>(io, stats, o, seed++));
-            pairs.back()->start(ep);
+            pairs.back()->start();
         }
         if (static_cast<int>(pairs.size()) < o.games) {
             ramp.expires_after(std::chrono::milliseconds(100));
-            ramp.async_wait([&](beast::error_code) { rampUp(); });
+            ramp.async_wait([&](boost::system::error_code) { rampUp(); });
         }
     };
     rampUp();
@@ -406,7 +352,7 @@ int run(const Args& args) {
                       << " MiB";
         std::cout << std::endl;
         sampler.expires_after(std::chrono::seconds(o.sampleSeconds));
-        sampler.async_wait([&](beast::error_code ec) {
+        sampler.async_wait([&](boost::system::error_code ec) {
             if (!ec) sample();
         });
     };
@@ -418,14 +364,14 @@ int run(const Args& args) {
     long rssEnd = 0;
     std::cerr << "loadtest: ramping up " << o.games << " games for " << rampSeconds << " s\n";
     phase.expires_after(std::chrono::milliseconds(static_cast<int>(rampSeconds * 1000)));
-    phase.async_wait([&](beast::error_code) {
+    phase.async_wait([&](boost::system::error_code) {
         stats.measuring = true;
         measureStart = Clock::now();
         if (o.serverPid) serverStart = processUsage(o.serverPid);
         selfStart = processUsage(getpid());
         std::cerr << "loadtest: measuring for " << o.seconds << " s\n";
         phase.expires_after(std::chrono::seconds(o.seconds));
-        phase.async_wait([&](beast::error_code) {
+        phase.async_wait([&](boost::system::error_code) {
             stats.measuring = false;
             measured = std::chrono::duration<double>(Clock::now() - measureStart).count();
             auto serverEnd = o.serverPid ? processUsage(o.serverPid) : std::pair<double, long>{};

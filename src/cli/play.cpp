@@ -41,7 +41,7 @@
 #include "cli/play_input.h"
 #include "cli/play_local.h"
 #include "cli/play_render.h"
-#include "cli/ws_client.h"
+#include "wsclient/client.h"
 
 namespace rainet::cli {
 namespace {
@@ -178,10 +178,15 @@ class PlayClient {
     // ------------------------------------------------------------ network
 
     void connect() {
-        ws_ = std::make_unique<WsClient>(
-            io_, cfg_.url.host, cfg_.url.port, cfg_.url.path,
-            WsClient::Handlers{[this] { onOpen(); }, [this](const std::string& m) { onMessage(m); },
-                               [this](const std::string& why) { onClose(why); }});
+        wsclient::Target target;
+        target.host = cfg_.url.host;
+        target.port = cfg_.url.port;
+        target.path = cfg_.url.path;
+        ws_ = std::make_unique<wsclient::Client>(
+            io_, std::move(target),
+            wsclient::Client::Handlers{[this] { onOpen(); },
+                                       [this](const std::string& m) { onMessage(m); },
+                                       [this](const wsclient::Closed& c) { onClose(c.why); }});
         ws_->connect();
     }
 
@@ -746,7 +751,7 @@ class PlayClient {
     Config cfg_;
     asio::steady_timer retry_;
     int retryMs_ = 250;
-    std::unique_ptr<WsClient> ws_;
+    std::unique_ptr<wsclient::Client> ws_;
     std::string token_, idPrefix_;
     long nextId_ = 0;
     bool welcomed_ = false, everWelcomed_ = false, lost_ = false, quitting_ = false, eof_ = false;
@@ -786,18 +791,40 @@ const Command kPlay{"play",
                     "--local: two players at this terminal, no server (docs/terminal-client.md)",
                     run};
 
+// The flags of `rainet play`; a flag given is counted by `app`.
+struct PlayFlags {
+    std::unique_ptr<CLI::App> app = makeApp(kPlay);
+    std::string game, server = "ws://127.0.0.1:8080/ws", name, tokenFile = defaultTokenFile();
+    std::string computer, names, preset = "standard", seed;
+    bool local = false, noColor = false;
+
+    PlayFlags() {
+        app->add_option("GAME", game, "a game to watch (and play in, when it is yours)");
+        app->add_option("--server", server, "the server's WebSocket URL");
+        app->add_option("--name", name, "the guest name to play under");
+        app->add_option("--token-file", tokenFile, "where the identity token is kept");
+        app->add_option("--computer", computer, "start a game against the computer at LEVEL");
+        app->add_flag("--no-color", noColor, "no colours even on a terminal");
+        app->add_flag("--local", local, "two players at this terminal, no server");
+        app->add_option("--names", names, "--local: the players' names, NAME1,NAME2");
+        app->add_option("--preset", preset, "--local: the rules (standard or official)");
+        app->add_option("--seed", seed, "--local: the seed of the random setups");
+    }
+    bool has(const std::string& flag) const { return app->count("--" + flag) > 0; }
+};
+
 // `rainet play --local`: pass and play in-process (play_local.h).
-int runLocalGame(const Options& o) {
+int runLocalGame(const PlayFlags& f) {
     for (const char* remote : {"server", "name", "token-file", "computer"})
-        if (o.has(remote))
+        if (f.has(remote))
             return usageError(kPlay, std::string("--local plays without a server: no --") + remote);
-    if (!o.positional.empty()) return usageError(kPlay, "--local plays a new game: no GAME");
+    if (f.app->count("GAME")) return usageError(kPlay, "--local plays a new game: no GAME");
     play::LocalOptions lo;
-    const auto rules = Rules::byName(o.get("preset", "standard"));
+    const auto rules = Rules::byName(f.preset);
     if (!rules) return usageError(kPlay, "--preset: standard or official");
     lo.rules = *rules;
-    if (o.has("names")) {
-        const std::string names = o.get("names");
+    if (f.has("names")) {
+        const std::string& names = f.names;
         const auto comma = names.find(',');
         const std::string a = names.substr(0, comma);
         const std::string b = comma == std::string::npos ? "" : names.substr(comma + 1);
@@ -810,46 +837,43 @@ int runLocalGame(const Options& o) {
             return usageError(kPlay, "--names: two names separated by a comma, 1-24 bytes each");
         lo.names = {a, b};
     }
-    if (o.has("seed")) {
-        const std::string seed = o.get("seed");
+    if (f.has("seed")) {
+        const std::string& seed = f.seed;
         const bool digits =
             !seed.empty() && seed.size() <= 19 &&
             std::all_of(seed.begin(), seed.end(), [](unsigned char c) { return std::isdigit(c); });
         lo.seed = digits ? std::stoull(seed) : 0;
         if (lo.seed == 0) return usageError(kPlay, "--seed: a positive number");
     }
-    lo.color = ::isatty(1) && !o.has("no-color");
+    lo.color = ::isatty(1) && !f.noColor;
     lo.interactive = ::isatty(0);
     return play::runLocal(std::cin, std::cout, lo);
 }
 
 int run(const Args& args) {
-    Options o =
-        parseOptions(args, {"server", "name", "token-file", "computer", "names", "preset", "seed"},
-                     {"no-color", "local"});
-    if (!o.error.empty()) return usageError(kPlay, o.error);
-    if (o.has("local")) return runLocalGame(o);
+    PlayFlags f;
+    if (auto status = parseArgs(*f.app, kPlay, args)) return *status;
+    if (f.local) return runLocalGame(f);
     for (const char* local : {"names", "preset", "seed"})
-        if (o.has(local))
+        if (f.has(local))
             return usageError(kPlay, std::string("--") + local + " goes with --local");
-    if (o.positional.size() > 1) return usageError(kPlay, "at most one GAME");
     Config c;
-    c.urlText = o.get("server", "ws://127.0.0.1:8080/ws");
+    c.urlText = f.server;
     auto url = play::parseServerUrl(c.urlText);
     if (!url) return usageError(kPlay, url.error().message);
     c.url = *url;
-    c.tokenFile = o.get("token-file", defaultTokenFile());
-    c.name = o.get("name");
+    c.tokenFile = f.tokenFile;
+    c.name = f.name;
     c.interactive = ::isatty(0);
-    c.color = ::isatty(1) && !o.has("no-color");
-    if (!o.positional.empty()) {
-        auto g = play::parseGameId(o.positional[0]);
+    c.color = ::isatty(1) && !f.noColor;
+    if (f.app->count("GAME")) {
+        auto g = play::parseGameId(f.game);
         if (!g) return usageError(kPlay, g.error().message);
-        if (o.has("computer")) return usageError(kPlay, "either GAME or --computer, not both");
+        if (f.has("computer")) return usageError(kPlay, "either GAME or --computer, not both");
         c.startLine = "watch " + *g;
         c.autoJoin = true;
-    } else if (o.has("computer")) {
-        c.startLine = "new computer " + o.get("computer");
+    } else if (f.has("computer")) {
+        c.startLine = "new computer " + f.computer;
         auto in = play::parseInput(c.startLine);
         if (!in) return usageError(kPlay, "--computer: " + in.error().message);
     }
