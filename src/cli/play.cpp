@@ -37,14 +37,17 @@
 
 #include "cli/command.h"
 #include "cli/options.h"
-#include "cli/play_follower.h"
-#include "cli/play_input.h"
-#include "cli/play_local.h"
-#include "cli/play_render.h"
-#include "wsclient/client.h"
+#include "client/play_follower.h"
+#include "client/play_input.h"
+#include "client/play_local.h"
+#include "client/play_render.h"
+#include "client/session.h"
 
 namespace rainet::cli {
 namespace {
+
+namespace play = ::rainet::client::play;
+using client::idOf;
 
 namespace asio = boost::asio;
 using play::ChatLine;
@@ -135,17 +138,18 @@ class StdinReader {
 
 class PlayClient {
   public:
-    PlayClient(asio::io_context& io, Config c) : io_(io), cfg_(std::move(c)), retry_(io) {
+    PlayClient(asio::io_context& io, Config c)
+        : io_(io),
+          cfg_(std::move(c)),
+          session_(io, cfg_.url, 't',
+                   {[this] { onOpen(); }, [this](const std::string& m) { onMessage(m); },
+                    [this](const std::string& why) { return onLost(why); }}) {
         token_ = readToken(cfg_.tokenFile);
-        std::random_device rd;
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "t%08x-", rd());
-        idPrefix_ = buf;
     }
 
     void start() {
         if (!cfg_.startLine.empty()) lines_.push_back(cfg_.startLine);
-        connect();
+        session_.connect();
     }
     ~PlayClient() { echoOn(); }
 
@@ -177,47 +181,28 @@ class PlayClient {
 
     // ------------------------------------------------------------ network
 
-    void connect() {
-        wsclient::Target target;
-        target.host = cfg_.url.host;
-        target.port = cfg_.url.port;
-        target.path = cfg_.url.path;
-        ws_ = std::make_unique<wsclient::Client>(
-            io_, std::move(target),
-            wsclient::Client::Handlers{[this] { onOpen(); },
-                                       [this](const std::string& m) { onMessage(m); },
-                                       [this](const wsclient::Closed& c) { onClose(c.why); }});
-        ws_->connect();
-    }
-
     void onOpen() {
-        retryMs_ = 250;
         Json hello{{"type", "hello"}};
         if (!token_.empty()) hello["token"] = token_;
         if (!cfg_.name.empty()) hello["name"] = cfg_.name;
-        ws_->send(hello.dump());
+        session_.sendNow(hello);
     }
 
-    void onClose(const std::string& why) {
-        welcomed_ = false;
-        if (quitting_) return;
+    // Whether to connect again.
+    bool onLost(const std::string& why) {
+        if (quitting_) return false;
         if (!everWelcomed_) {
             std::cerr << "rainet play: cannot reach " << cfg_.urlText << ": " << why << "\n";
             status_ = 1;
-            return quit();
+            quit();
+            return false;
         }
         if (!lost_) say("connection lost (" + why + "); reconnecting...");
         lost_ = true;
-        retry_.expires_after(std::chrono::milliseconds(retryMs_));
-        retryMs_ = std::min(retryMs_ * 2, 2000);
-        retry_.async_wait([this](boost::system::error_code ec) {
-            if (!ec && !quitting_) connect();
-        });
+        return true;
     }
 
-    void send(const Json& m) {
-        if (welcomed_) ws_->send(m.dump());
-    }
+    void send(const Json& m) { session_.send(m); }
 
     void onMessage(const std::string& text) {
         const Json j = Json::parse(text, nullptr, false);
@@ -232,18 +217,10 @@ class PlayClient {
         if (type == "matched") return onMatched(j.value("game", ""), j.value("side", ""));
     }
 
-    static std::string idOf(const Json& j) {
-        return j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : std::string();
-    }
     // Removes the request `id` from those awaiting an answer; returns its type ("" if none).
     std::string takePending(const std::string& id) {
-        for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-            if (it->first != id) continue;
-            std::string kind = it->second.value("type", "");
-            pending_.erase(it);
-            return kind;
-        }
-        return "";
+        const Json m = session_.answered(id);
+        return m.is_object() ? m.value("type", "") : "";
     }
     void setPlayer(const Json& p) {
         if (!p.is_object()) return;
@@ -261,7 +238,7 @@ class PlayClient {
     }
 
     void onWelcome(const Json& j) {
-        welcomed_ = true;
+        session_.setWelcomed(true);
         const std::string token = j.value("token", "");
         if (!token.empty() && token != token_) {
             token_ = token;
@@ -290,15 +267,8 @@ class PlayClient {
         }
         say("reconnected");
         lost_ = false;
-        if (game_) {
-            if (game_->state().v < 0) {
-                send({{"type", "watch"}, {"game", game_->game()}});
-            } else {
-                send({{"type", "resume"}, {"game", game_->game()}, {"v", game_->state().v}});
-                game_->resumeSent();
-            }
-        }
-        for (const auto& [id, m] : pending_) ws_->send(m.dump());
+        if (game_) send(game_->rejoin());
+        session_.resendPending();
         if (gate_ == Gate::Lobby) open();
     }
 
@@ -331,7 +301,7 @@ class PlayClient {
             // The token is revoked: forget it and say hello again as a new guest.
             say("logged out (the token here is forgotten)");
             token_.clear();
-            welcomed_ = false;
+            session_.setWelcomed(false);
             relogging_ = true;
             seeking_ = false;
             game_.reset();
@@ -339,7 +309,7 @@ class PlayClient {
             lastChat_.reset();
             Json hello{{"type", "hello"}};
             if (!cfg_.name.empty()) hello["name"] = cfg_.name;
-            ws_->send(hello.dump());
+            session_.sendNow(hello);
             if (awaited) setGate(Gate::Welcome);
             return;
         } else if (kind == "seek") {
@@ -368,7 +338,7 @@ class PlayClient {
     void onError(const Json& j) {
         const std::string id = idOf(j);
         const std::string game = j.value("game", "");
-        std::erase_if(pending_, [&](const auto& p) { return !id.empty() && p.first == id; });
+        if (!id.empty()) session_.answered(id);
         say("error: " + j.value("message", j.value("code", "?")) + " (" + j.value("code", "?") +
             ")");
         // A game that could not be watched or joined is not followed: back to the one before.
@@ -510,7 +480,7 @@ class PlayClient {
             case K::Quit:
                 return quit();
             case K::Lobby:
-                if (!welcomed_) return say("not connected: try again in a moment");
+                if (!session_.isWelcomed()) return say("not connected: try again in a moment");
                 send({{"type", "lobby_subscribe"}});
                 return setGate(Gate::Lobby);
             case K::New:
@@ -524,7 +494,7 @@ class PlayClient {
             }
             case K::Watch:
                 follow(in.gameId);
-                if (welcomed_) send({{"type", "watch"}, {"game", in.gameId}});
+                if (session_.isWelcomed()) send({{"type", "watch"}, {"game", in.gameId}});
                 return setGate(Gate::Snapshot, in.gameId);
             case K::Board:
                 if (!s || s->v < 0) return say("no game shown: new, join GAME or watch GAME");
@@ -635,13 +605,7 @@ class PlayClient {
     }
 
     // Sends a message with a fresh id (now, or on the next welcome) and waits for its answer.
-    void request(Json m) {
-        const std::string id = idPrefix_ + std::to_string(++nextId_);
-        m["id"] = id;
-        pending_.emplace_back(id, m);
-        send(m);
-        setGate(Gate::Ack, id);
-    }
+    void request(Json m) { setGate(Gate::Ack, session_.request(std::move(m))); }
 
     void sendAuth(const Input& in, std::string password) {
         const bool reg = in.kind == Input::Kind::Register;
@@ -742,23 +706,18 @@ class PlayClient {
         if (quitting_) return;
         quitting_ = true;
         echoOn();
-        retry_.cancel();
-        if (ws_) ws_->close();
+        session_.stop();
         io_.stop();
     }
 
     asio::io_context& io_;
     Config cfg_;
-    asio::steady_timer retry_;
-    int retryMs_ = 250;
-    std::unique_ptr<wsclient::Client> ws_;
-    std::string token_, idPrefix_;
-    long nextId_ = 0;
-    bool welcomed_ = false, everWelcomed_ = false, lost_ = false, quitting_ = false, eof_ = false;
+    client::Session session_;
+    std::string token_;
+    bool everWelcomed_ = false, lost_ = false, quitting_ = false, eof_ = false;
     bool promptShown_ = false;
     int status_ = 0;
     std::deque<std::string> lines_;
-    std::vector<std::pair<std::string, Json>> pending_;  // requests not yet answered, in order
     std::unique_ptr<GameFollower> game_;
     std::unique_ptr<GameFollower> previous_;  // shown before game_, until game_'s snapshot
     Gate gate_ = Gate::None;
