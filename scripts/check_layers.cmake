@@ -13,7 +13,7 @@ if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<repository> -P scripts/check_layers.cmake")
 endif()
 
-set(layers core ai protocol store wsclient client loadgen server cli)
+set(layers core ai protocol store bus wsclient client loadgen server cli)
 set(problems "")
 
 # The link list of each target, as one string.
@@ -30,7 +30,7 @@ set(links_cli "${rainet_line}")
 
 # Third-party headers and the link target each one needs.
 set(third_party "boost/=Boost::headers" "nlohmann/=nlohmann_json" "sqlite3.h=SQLite::SQLite3"
-                "libpq-fe.h=PkgConfig::PQ" "sodium.h=PkgConfig::SODIUM" "sodium/=PkgConfig::SODIUM"
+                "libpq-fe.h=PkgConfig::PQ" "hiredis/=PkgConfig::HIREDIS" "sodium.h=PkgConfig::SODIUM" "sodium/=PkgConfig::SODIUM"
                 "CLI/=CLI11::CLI11")
 
 # Checks one file of a target whose link line is `links`; `self` is the file's own layer.
