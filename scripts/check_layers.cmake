@@ -13,7 +13,7 @@ if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<repository> -P scripts/check_layers.cmake")
 endif()
 
-set(layers core ai protocol store bus server cli)
+set(layers core ai protocol store bus wsclient client loadgen server cli)
 set(problems "")
 
 # The link list of each target, as one string.
@@ -26,15 +26,12 @@ foreach(call IN LISTS calls)
 endforeach()
 file(READ "${ROOT}/src/cli/CMakeLists.txt" cli)
 string(REGEX MATCH "target_link_libraries\\(rainet PRIVATE[^)]*\\)" rainet_line "${cli}")
-string(REGEX MATCH "target_link_libraries\\(rainet_play PUBLIC[^)]*\\)" play_line "${cli}")
-string(REGEX MATCH "target_link_libraries\\(rainet_bot PUBLIC[^)]*\\)" bot_line "${cli}")
-set(links_cli "${rainet_line} ${play_line} ${bot_line}")
-set(links_play "${play_line}")
-set(links_bot "${bot_line}")
+set(links_cli "${rainet_line}")
 
 # Third-party headers and the link target each one needs.
 set(third_party "boost/=Boost::headers" "nlohmann/=nlohmann_json" "sqlite3.h=SQLite::SQLite3"
-                "libpq-fe.h=PkgConfig::PQ" "hiredis/=PkgConfig::HIREDIS" "sodium.h=PkgConfig::SODIUM" "sodium/=PkgConfig::SODIUM")
+                "libpq-fe.h=PkgConfig::PQ" "hiredis/=PkgConfig::HIREDIS" "sodium.h=PkgConfig::SODIUM" "sodium/=PkgConfig::SODIUM"
+                "CLI/=CLI11::CLI11")
 
 # Checks one file of a target whose link line is `links`; `self` is the file's own layer.
 function(check_file file self links)
@@ -82,11 +79,6 @@ foreach(layer IN LISTS layers)
   foreach(file IN LISTS files)
     get_filename_component(base "${file}" NAME)
     set(links "${links_${layer}}")
-    if(layer STREQUAL "cli" AND base MATCHES "^play_")
-      set(links "${links_play}")
-    elseif(layer STREQUAL "cli" AND base MATCHES "^bot_")
-      set(links "${links_bot}")
-    endif()
     if(base MATCHES "_test\\.cpp$")
       # A layer's tests link the layer itself (and the test support library).
       set(links "${links} rainet_${layer}")
@@ -99,7 +91,7 @@ foreach(layer IN LISTS layers)
   list(REMOVE_DUPLICATES linked)
   foreach(dep IN LISTS linked)
     string(REPLACE "rainet_" "" dep "${dep}")
-    if(NOT dep STREQUAL "play" AND NOT dep STREQUAL "bot" AND NOT dep IN_LIST used)
+    if(NOT dep IN_LIST used)
       list(APPEND problems "src/${layer}: links layer ${dep}, which none of its files includes")
     endif()
   endforeach()

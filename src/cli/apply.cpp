@@ -11,14 +11,19 @@ const Command kCommand{"apply", "apply [--position POS] [--preset standard|offic
                        "play actions and print the resulting position string", run};
 
 int run(const Args& args) {
-    Options o = parseOptions(args, {"position", "preset"}, {});
-    if (!o.error.empty()) return usageError(kCommand, o.error);
-    if (o.positional.empty()) return usageError(kCommand, "expected at least one ACTION");
+    auto app = makeApp(kCommand);
+    std::vector<std::string> actions;
+    app->add_option("ACTION", actions, "actions to play in order (docs/notation.md)")
+        ->required()
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    PositionFlags flags;
+    flags.addTo(*app);
+    if (auto status = parseArgs(*app, kCommand, args)) return *status;
     Position pos;
-    if (auto status = loadPosition(kCommand, o, pos)) return *status;
+    if (auto status = loadPosition(kCommand, flags, pos)) return *status;
     Position p = pos;
-    for (std::size_t i = 0; i < o.positional.size(); ++i) {
-        const std::string& text = o.positional[i];
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+        const std::string& text = actions[i];
         auto a = parseAction(text);
         std::string why;
         if (!a)

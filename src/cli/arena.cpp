@@ -8,7 +8,7 @@
 #include <string>
 
 #include "ai/arena.h"
-#include "cli/command.h"
+#include "cli/options.h"
 
 namespace rainet::cli {
 namespace {
@@ -32,52 +32,33 @@ void progressBar(int done, int total, const ai::Score& s) {
 int run(const Args& args) {
     std::vector<std::string> players;
     ai::MatchOptions options;
-    auto number = [&](std::size_t& i) -> std::optional<long long> {
-        if (i + 1 >= args.size()) return std::nullopt;
-        try {
-            return std::stoll(args[++i]);
-        } catch (const std::exception&) {
-            return std::nullopt;
-        }
-    };
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--nodes" || a == "--movetime") {
-            // The budget of a player whose description gives none (an engine, say).
-            const auto v = number(i);
-            if (!v || *v <= 0) return usageError(kArena, "bad value for " + a);
-            if (a == "--nodes") options.budget.nodes = static_cast<std::uint64_t>(*v);
-            if (a == "--movetime") options.budget.movetime = std::chrono::milliseconds(*v);
-        } else if (a == "--games" || a == "--concurrency" || a == "--seed" || a == "--max-plies") {
-            const auto v = number(i);
-            if (!v || *v < 0) return usageError(kArena, "bad value for " + a);
-            if (a == "--games") options.games = static_cast<int>(*v);
-            if (a == "--concurrency") options.concurrency = static_cast<int>(*v);
-            if (a == "--seed") options.seed = static_cast<std::uint64_t>(*v);
-            if (a == "--max-plies") options.maxPlies = static_cast<int>(*v);
-        } else if (a == "--rules") {
-            if (i + 1 >= args.size() || !Rules::byName(args[i + 1]))
-                return usageError(kArena, "bad rules");
-            options.rules = *Rules::byName(args[++i]);
-        } else if (a == "--records") {
-            if (i + 1 >= args.size()) return usageError(kArena, "--records needs a directory");
-            options.recordDir = args[++i];
-        } else if (a == "--own-setups") {
-            options.pairedSetups = false;
-        } else if (a == "--sprt") {
-            if (i + 2 >= args.size()) return usageError(kArena, "--sprt needs ELO0 ELO1");
-            try {
-                options.sprtElo0 = std::stod(args[++i]);
-                options.sprtElo1 = std::stod(args[++i]);
-            } catch (const std::exception&) {
-                return usageError(kArena, "bad --sprt bounds");
-            }
-        } else if (!a.empty() && a[0] == '-') {
-            return usageError(kArena, "unknown option " + a);
-        } else {
-            players.push_back(a);
-        }
-    }
+    auto app = makeApp(kArena);
+    app->add_option("PLAYER", players, "the two players")->required()->expected(2);
+    app->add_option("--games", options.games, "games to play")->check(CLI::NonNegativeNumber);
+    app->add_option("--concurrency", options.concurrency, "games at once")
+        ->check(CLI::NonNegativeNumber);
+    app->add_option("--seed", options.seed, "seed of the setups and the bots");
+    app->add_option("--max-plies", options.maxPlies, "a game this long is a draw")
+        ->check(CLI::NonNegativeNumber);
+    std::string rules = "standard";
+    app->add_option("--rules", rules, "the rules")->check(CLI::IsMember({"standard", "official"}));
+    app->add_option("--records", options.recordDir, "write each game's record into DIR");
+    bool ownSetups = false;
+    app->add_flag("--own-setups", ownSetups,
+                  "each player chooses its setups (default: both play the same ones in turn)");
+    std::vector<double> sprt;
+    app->add_option("--sprt", sprt, "stop when the SPRT between ELO0 and ELO1 decides")
+        ->expected(2);
+    // The budget of a player whose description gives none (an engine, say).
+    long long nodes = 0, movetime = 0;
+    app->add_option("--nodes", nodes, "nodes per action")->check(CLI::PositiveNumber);
+    app->add_option("--movetime", movetime, "milliseconds per action")->check(CLI::PositiveNumber);
+    if (auto status = parseArgs(*app, kArena, args)) return *status;
+    options.rules = *Rules::byName(rules);
+    options.pairedSetups = !ownSetups;
+    if (sprt.size() == 2) options.sprtElo0 = sprt[0], options.sprtElo1 = sprt[1];
+    if (app->count("--nodes")) options.budget.nodes = static_cast<std::uint64_t>(nodes);
+    if (app->count("--movetime")) options.budget.movetime = std::chrono::milliseconds(movetime);
     if (players.size() != 2) return usageError(kArena, "two players are required");
     auto a = ai::parsePlayerSpec(players[0]);
     auto b = ai::parsePlayerSpec(players[1]);

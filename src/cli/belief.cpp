@@ -9,7 +9,7 @@
 #include <string>
 
 #include "ai/belief_training.h"
-#include "cli/command.h"
+#include "cli/options.h"
 
 namespace rainet::cli {
 namespace {
@@ -71,37 +71,27 @@ void printScores(const std::vector<Record>& games, const ai::EvidenceModel* cand
 }
 
 int run(const Args& args) {
-    if (args.empty()) return usageError(kBelief, "train or eval?");
-    const bool train = args[0] == "train";
-    if (!train && args[0] != "eval") return usageError(kBelief, "unknown mode " + args[0]);
+    auto app = makeApp(kBelief);
+    app->require_subcommand(1);
+    CLI::App* trainCmd = app->add_subcommand("train", "fit a belief model");
+    CLI::App* evalCmd = app->add_subcommand("eval", "score the beliefs");
     std::string out, cardsOf, modelFile;
     int stride = 2;
     double l2 = 1.0;
     std::vector<std::string> dirs;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (train && (a == "--out" || a == "--stride" || a == "--l2")) {
-            if (i + 1 >= args.size()) return usageError(kBelief, a + " needs a value");
-            const std::string v = args[++i];
-            try {
-                if (a == "--out") out = v;
-                if (a == "--stride") stride = std::stoi(v);
-                if (a == "--l2") l2 = std::stod(v);
-            } catch (const std::exception&) {
-                return usageError(kBelief, "bad value for " + a);
-            }
-            if (stride < 1 || l2 < 0) return usageError(kBelief, "bad value for " + a);
-        } else if (a == "--cards-of" || (!train && a == "--model")) {
-            if (i + 1 >= args.size()) return usageError(kBelief, a + " needs a value");
-            (a == "--model" ? modelFile : cardsOf) = args[++i];
-        } else if (!a.empty() && a[0] == '-') {
-            return usageError(kBelief, "unknown option " + a);
-        } else {
-            dirs.push_back(a);
-        }
+    trainCmd->add_option("--out", out, "the model file written")->required();
+    trainCmd->add_option("--stride", stride, "one sample every N plies")
+        ->check(CLI::PositiveNumber);
+    trainCmd->add_option("--l2", l2, "L2 regularisation")->check(CLI::NonNegativeNumber);
+    evalCmd->add_option("--model", modelFile, "score this model as the learned belief");
+    for (CLI::App* mode : {trainCmd, evalCmd}) {
+        mode->add_option("--cards-of", cardsOf, "only the cards of this player");
+        mode->add_option("DIR", dirs, "directories of full game records")
+            ->required()
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     }
-    if (dirs.empty()) return usageError(kBelief, "no record directory");
-    if (train && out.empty()) return usageError(kBelief, "train needs --out FILE");
+    if (auto status = parseArgs(*app, kBelief, args)) return *status;
+    const bool train = trainCmd->parsed();
     auto games = loadRecords(dirs);
     if (!games.ok()) {
         std::fprintf(stderr, "rainet belief: %s\n", games.error().message.c_str());

@@ -4,42 +4,33 @@
 
 #include "ai/arena.h"
 #include "ai/bench.h"
-#include "cli/command.h"
+#include "cli/options.h"
 
 namespace rainet::cli {
 namespace {
 
 int run(const Args& args);
-RAINET_COMMAND(bench, "bench", "bench [ITERATIONS [PLAYER]]",
-               "searches fixed positions with a fixed seed (strong's search, or PLAYER's, e.g. "
-               "strong:eval=learned:rollout=4); prints 'Nodes searched: N' and speed",
-               run);
+const Command kBench{"bench", "bench [ITERATIONS [PLAYER]]",
+                     "searches fixed positions with a fixed seed (strong's search, or PLAYER's, "
+                     "e.g. strong:eval=learned:rollout=4); prints 'Nodes searched: N' and speed",
+                     run};
+RAINET_COMMAND(bench, kBench);
 
 int run(const Args& args) {
+    auto app = makeApp(kBench);
     std::uint64_t iterations = ai::kBenchIterations;
-    if (args.size() > 2) {
-        std::fprintf(stderr, "usage: rainet bench [ITERATIONS [PLAYER]]\n");
-        return 2;
-    }
+    std::string player;
+    app->add_option("ITERATIONS", iterations, "search iterations per position");
+    app->add_option("PLAYER", player, "a searching player's spec (default: strong)");
+    if (auto status = parseArgs(*app, kBench, args)) return *status;
     ai::SearchConfig config = ai::strongConfig();
-    if (args.size() == 2) {
-        auto spec = ai::parsePlayerSpec(args[1]);
+    if (!player.empty()) {
+        auto spec = ai::parsePlayerSpec(player);
         const auto searched = spec.ok() ? ai::searchConfigOf(*spec) : std::nullopt;
-        if (!searched) {
-            std::fprintf(stderr, "rainet bench: %s\n",
-                         spec.ok() ? ("'" + args[1] + "' does not search").c_str()
-                                   : spec.error().message.c_str());
-            return 2;
-        }
+        if (!searched)
+            return usageError(
+                kBench, spec.ok() ? "'" + player + "' does not search" : spec.error().message);
         config = *searched;
-    }
-    if (!args.empty()) {
-        try {
-            iterations = std::stoull(args[0]);
-        } catch (const std::exception&) {
-            std::fprintf(stderr, "rainet bench: bad iteration count '%s'\n", args[0].c_str());
-            return 2;
-        }
     }
     const ai::BenchResult r = ai::runBench(iterations, 1, config);
     std::printf(

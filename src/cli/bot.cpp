@@ -21,16 +21,20 @@
 #include <iostream>
 #include <random>
 
-#include "cli/bot_game.h"
 #include "cli/command.h"
 #include "cli/options.h"
-#include "cli/play_follower.h"
-#include "cli/play_input.h"
-#include "cli/ws_client.h"
+#include "client/bot_game.h"
+#include "client/play_follower.h"
+#include "client/play_input.h"
+#include "client/session.h"
 #include "protocol/messages.h"
 
 namespace rainet::cli {
 namespace {
+
+namespace play = ::rainet::client::play;
+namespace bot = ::rainet::client::bot;
+using client::idOf;
 
 namespace asio = boost::asio;
 using play::GameFollower;
@@ -56,18 +60,18 @@ void log(const std::string& line) {
 class BotClient {
   public:
     BotClient(asio::io_context& io, BotConfig c, std::unique_ptr<ai::EngineClient> engine)
-        : io_(io), cfg_(std::move(c)), retry_(io), engine_(std::move(engine)) {
-        std::random_device rd;
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "b%08x-", rd());
-        idPrefix_ = buf;  // ids stay unique across restarts of the bot (the server remembers them)
-    }
+        : io_(io),
+          cfg_(std::move(c)),
+          session_(io, cfg_.url, 'b',
+                   {[this] { onOpen(); }, [this](const std::string& m) { onMessage(m); },
+                    [this](const std::string& why) { return onLost(why); }}),
+          engine_(std::move(engine)) {}
     ~BotClient() {
         // The engine thread may be in a call: let it end before the engine goes.
         engineThread_.join();
     }
 
-    void start() { connect(); }
+    void start() { session_.connect(); }
     int status() const { return status_; }
     void interrupted(int sig) {
         log("interrupted");
@@ -78,84 +82,42 @@ class BotClient {
   private:
     // ------------------------------------------------------------ network
 
-    void connect() {
-        ws_ = std::make_unique<WsClient>(
-            io_, cfg_.url.host, cfg_.url.port, cfg_.url.path,
-            WsClient::Handlers{[this] { onOpen(); }, [this](const std::string& m) { onMessage(m); },
-                               [this](const std::string& why) { onClose(why); }});
-        ws_->connect();
-    }
-
     void onOpen() {
-        retryMs_ = 250;
         if (!token_.empty()) {
-            ws_->send(Json{{"type", "hello"}, {"token", token_}}.dump());
+            session_.sendNow({{"type", "hello"}, {"token", token_}});
         } else if (cfg_.registerFirst && !registered_) {
-            ws_->send(Json{{"type", "hello"}}.dump());
+            session_.sendNow({{"type", "hello"}});
         } else {
             sendLogin();
         }
     }
 
     void sendLogin() {
-        ws_->send(Json{{"type", "login"},
-                       {"id", "login"},
-                       {"username", cfg_.user},
-                       {"password", cfg_.password}}
-                      .dump());
+        session_.sendNow({{"type", "login"},
+                          {"id", "login"},
+                          {"username", cfg_.user},
+                          {"password", cfg_.password}});
     }
 
-    void onClose(const std::string& why) {
-        welcomed_ = false;
-        joinId_.clear();  // sent again on reconnection if unanswered (pending_); found in `games`
-        if (quitting_) return;
+    // Whether to connect again.
+    bool onLost(const std::string& why) {
+        joinId_.clear();  // sent again on reconnection if unanswered (pending); found in `games`
+        if (quitting_) return false;
         if (!everWelcomed_) {
             std::cerr << "rainet bot: cannot reach " << cfg_.urlText << ": " << why << "\n";
             status_ = 1;
-            return quit();
+            quit();
+            return false;
         }
         log("connection lost (" + why + "); reconnecting");
-        retry_.expires_after(std::chrono::milliseconds(retryMs_));
-        retryMs_ = std::min(retryMs_ * 2, 2000);
-        retry_.async_wait([this](boost::system::error_code ec) {
-            if (!ec && !quitting_) connect();
-        });
+        return true;
     }
 
-    void send(const Json& m) {
-        if (welcomed_) ws_->send(m.dump());
-    }
-    std::string nextId() { return idPrefix_ + std::to_string(++nextId_); }
-
+    void send(const Json& m) { session_.send(m); }
     // Sends a message that changes state with a new id, and keeps it until it is answered: sent
     // again after a reconnection or a `rate_limited` (applied at most once, docs/protocol.md §8).
-    std::string request(Json m) {
-        const std::string id = nextId();
-        m["id"] = id;
-        pending_.emplace_back(id, m);
-        send(m);
-        return id;
-    }
-    // The request `id` was answered: forgotten; returns it (null when it was not pending).
-    Json answered(const std::string& id) {
-        for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-            if (it->first != id) continue;
-            Json m = std::move(it->second);
-            pending_.erase(it);
-            return m;
-        }
-        return nullptr;
-    }
-    // A request refused for the rate: sent again a moment later (a fast engine may play faster
-    // than the server's rate limit allows).
-    void sendLater(const std::string& id) {
-        auto timer = std::make_shared<asio::steady_timer>(io_, std::chrono::milliseconds(500));
-        timer->async_wait([this, timer, id](boost::system::error_code ec) {
-            if (ec || quitting_) return;
-            for (const auto& [pid, m] : pending_)
-                if (pid == id) return send(m);
-        });
-    }
+    std::string request(Json m) { return session_.request(std::move(m)); }
+    Json answered(const std::string& id) { return session_.answered(id); }
 
     void onMessage(const std::string& text) {
         const Json j = Json::parse(text, nullptr, false);
@@ -169,22 +131,16 @@ class BotClient {
         if (type == "snapshot" || type == "event" || type == "presence") return onGame(j);
     }
 
-    static std::string idOf(const Json& j) {
-        return j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : std::string();
-    }
-
     void onWelcome(const Json& j) {
-        welcomed_ = true;
+        session_.setWelcomed(true);
         if (const std::string t = j.value("token", ""); !t.empty()) token_ = t;
         const Json& p = j.value("player", Json::object());
         if (cfg_.registerFirst && !registered_ && p.value("kind", "") != "account") {
-            ws_->send(Json{
-                {"type", "register"},
-                {"id", "register"},
-                {"username", cfg_.user},
-                {"password", cfg_.password},
-                {"bot",
-                 true}}.dump());
+            session_.sendNow(Json{{"type", "register"},
+                                  {"id", "register"},
+                                  {"username", cfg_.user},
+                                  {"password", cfg_.password},
+                                  {"bot", true}});
             return;
         }
         identified(p, j.value("games", Json::array()));
@@ -216,16 +172,9 @@ class BotClient {
                 break;
             }
         }
-        if (game_) {
-            if (game_->state().v < 0) {
-                send({{"type", "watch"}, {"game", game_->game()}});
-            } else {
-                send({{"type", "resume"}, {"game", game_->game()}, {"v", game_->state().v}});
-                game_->resumeSent();
-            }
-        }
+        if (game_) send(game_->rejoin());
         // Sent again with their ids: applied at most once (docs/protocol.md §8).
-        for (const auto& [id, m] : pending_) send(m);
+        session_.resendPending();
         if (!game_) lookForGame();
     }
 
@@ -264,7 +213,7 @@ class BotClient {
             log("could not join: " + what);
             return;
         }
-        if (code == "rate_limited" && !id.empty()) return sendLater(id);
+        if (code == "rate_limited" && !id.empty()) return session_.resendLater(id);
         log("server refused: " + what);
         answered(id);
         if (!id.empty() && id == actId_) {
@@ -277,7 +226,7 @@ class BotClient {
     // ------------------------------------------------------------ finding games
 
     void lookForGame() {
-        if (game_ || !welcomed_) return;
+        if (game_ || !session_.isWelcomed()) return;
         if (cfg_.acceptQuick) {
             Json m{{"type", "seek"}, {"preset", cfg_.seek.preset}};
             Json clock;
@@ -436,8 +385,7 @@ class BotClient {
         }
         log(line);
         send({{"type", "leave"}, {"game", s.game}});
-        std::erase_if(pending_,
-                      [&](const auto& p) { return p.second.value("game", "") == s.game; });
+        session_.forget([&](const Json& m) { return m.value("game", "") == s.game; });
         game_.reset();
         actId_.clear();
         ++gamesDone_;
@@ -479,19 +427,15 @@ class BotClient {
     void quit() {
         if (quitting_) return;
         quitting_ = true;
-        retry_.cancel();
-        if (ws_) ws_->close();
+        session_.stop();
         io_.stop();
     }
 
     asio::io_context& io_;
     BotConfig cfg_;
-    asio::steady_timer retry_;
-    int retryMs_ = 250;
-    std::unique_ptr<WsClient> ws_;
-    std::string token_, idPrefix_;
-    long nextId_ = 0;
-    bool welcomed_ = false, everWelcomed_ = false, registered_ = false, quitting_ = false;
+    client::Session session_;
+    std::string token_;
+    bool everWelcomed_ = false, registered_ = false, quitting_ = false;
     int status_ = 0;
     int gamesDone_ = 0, failures_ = 0;
     std::string joinId_;  // a join awaiting its answer
@@ -499,7 +443,6 @@ class BotClient {
     bool setupSent_ = false, drawAnswered_ = false;
     long thinkingV_ = -1;  // the version the engine was last asked about
     std::string actId_;    // the action sent and not yet answered
-    std::vector<std::pair<std::string, Json>> pending_;  // requests not yet answered, in order
     // Engine thread only.
     std::unique_ptr<ai::EngineClient> engine_;
     std::string engineGame_;  // the game the engine was last given `newgame` for
@@ -526,29 +469,40 @@ const Command kBot{
     "play on a server as a bot account with an engine-protocol program (docs/bot.md)", run};
 
 int run(const Args& args) {
-    Options o = parseOptions(args,
-                             {"server", "engine", "user", "password-file", "accept", "seek",
-                              "games", "movetime", "nodes", "seed"},
-                             {"register", "accept-draws"});
-    if (!o.error.empty()) return usageError(kBot, o.error);
-    if (!o.positional.empty()) return usageError(kBot, "unexpected '" + o.positional[0] + "'");
-    for (const char* k : {"engine", "user", "password-file"})
-        if (o.get(k).empty()) return usageError(kBot, std::string("--") + k + " is required");
+    auto app = makeApp(kBot);
     BotConfig c;
-    c.urlText = o.get("server", "ws://127.0.0.1:8080/ws");
+    std::string passwordFile, accept = "quick", seekText;
+    long long games = 0, movetime = 0, nodes = 0, seed = 0;
+    c.urlText = "ws://127.0.0.1:8080/ws";
+    app->add_option("--engine", c.engine, "the engine-protocol program (a shell command)")
+        ->required();
+    app->add_option("--user", c.user, "the bot account")->required();
+    app->add_option("--password-file", passwordFile, "a file whose first line is the password")
+        ->required();
+    app->add_option("--server", c.urlText, "the server's WebSocket URL");
+    app->add_flag("--register", c.registerFirst, "register the bot account first");
+    app->add_option("--accept", accept, "what to accept: quick and/or challenges, comma separated");
+    app->add_option("--seek", seekText,
+                    "seek games: \"[standard|official] [clock MIN+INC|none] [rated|casual]\"");
+    app->add_option("--games", games, "games to play before exiting (0: no end)")
+        ->check(CLI::Range(0LL, 1000000LL));
+    app->add_option("--movetime", movetime, "the engine's milliseconds per action, untimed games")
+        ->check(CLI::Range(0LL, 3600000LL));
+    app->add_option("--nodes", nodes, "the engine's nodes per action, untimed games")
+        ->check(CLI::Range(0LL, 1LL << 40));
+    app->add_flag("--accept-draws", c.acceptDraws, "accept draw offers");
+    app->add_option("--seed", seed, "the engine's Seed option (default: random)")
+        ->check(CLI::Range(0LL, 1LL << 62));
+    if (auto status = parseArgs(*app, kBot, args)) return *status;
     auto url = play::parseServerUrl(c.urlText);
     if (!url) return usageError(kBot, url.error().message);
     c.url = *url;
-    c.engine = o.get("engine");
-    c.user = o.get("user");
     if (!protocol::validUsername(c.user))
         return usageError(kBot, "--user: 3 to 24 letters, digits, '_' or '-'");
     std::string err;
-    c.password = readPassword(o.get("password-file"), err);
+    c.password = readPassword(passwordFile, err);
     if (!err.empty()) return usageError(kBot, err);
-    c.registerFirst = o.has("register");
-    c.acceptDraws = o.has("accept-draws");
-    std::string accept = o.get("accept", "quick") + ",";
+    accept += ",";
     for (std::size_t at = 0, comma; (comma = accept.find(',', at)) != std::string::npos;
          at = comma + 1) {
         const std::string what = accept.substr(at, comma - at);
@@ -559,26 +513,15 @@ int run(const Args& args) {
         else
             return usageError(kBot, "--accept: 'quick' and/or 'challenges', not '" + what + "'");
     }
-    auto seek = play::parseInput("seek " + o.get("seek"));
+    auto seek = play::parseInput("seek " + seekText);
     if (!seek) return usageError(kBot, "--seek: " + seek.error().message);
     c.seek = seek->seek;
-    auto number = [&](const char* k, long long max) -> std::optional<long long> {
-        const std::string v = o.get(k, "0");
-        char* end = nullptr;
-        const long long n = std::strtoll(v.c_str(), &end, 10);
-        if (v.empty() || *end || n < 0 || n > max) return std::nullopt;
-        return n;
-    };
-    const auto games = number("games", 1000000), movetime = number("movetime", 3600000),
-               nodes = number("nodes", 1LL << 40), seed = number("seed", 1LL << 62);
-    if (!games || !movetime || !nodes || !seed)
-        return usageError(kBot, "--games, --movetime, --nodes and --seed take a number");
-    c.games = static_cast<int>(*games);
-    c.untimed.nodes = static_cast<std::uint64_t>(*nodes);
-    c.untimed.movetime = std::chrono::milliseconds(*movetime);
+    c.games = static_cast<int>(games);
+    c.untimed.nodes = static_cast<std::uint64_t>(nodes);
+    c.untimed.movetime = std::chrono::milliseconds(movetime);
     if (!c.untimed.nodes && !c.untimed.movetime.count())
         c.untimed.movetime = std::chrono::milliseconds(1000);
-    c.seed = o.has("seed") ? static_cast<std::uint64_t>(*seed) : std::random_device{}();
+    c.seed = app->count("--seed") ? static_cast<std::uint64_t>(seed) : std::random_device{}();
     // The engine is started before connecting: a command that does not work fails at once.
     auto engine = ai::EngineClient::start(c.engine, c.seed);
     if (!engine.ok()) {

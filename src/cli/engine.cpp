@@ -3,41 +3,24 @@
 #include <string>
 
 #include "ai/engine_protocol.h"
-#include "cli/command.h"
+#include "cli/options.h"
 
 namespace rainet::cli {
 namespace {
 
 int run(const Args& args);
-RAINET_COMMAND(engine, "engine", "engine [--bot NAME] [--seed N]",
-               "plays as an engine over stdin/stdout (docs/engine-protocol.md)", run);
+const Command kEngine{"engine", "engine [--bot NAME] [--seed N]",
+                      "plays as an engine over stdin/stdout (docs/engine-protocol.md)", run};
+RAINET_COMMAND(engine, kEngine);
 
 int run(const Args& args) {
+    auto app = makeApp(kEngine);
     std::string bot = "strong";
     std::uint64_t seed = 1;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (i + 1 >= args.size()) {
-            std::cerr << "usage: rainet engine [--bot NAME] [--seed N]\n";
-            return 2;
-        }
-        if (args[i] == "--bot") {
-            bot = args[++i];
-            if (!ai::makeBot(bot)) {
-                std::cerr << "rainet engine: unknown bot '" << bot << "'\n";
-                return 2;
-            }
-        } else if (args[i] == "--seed") {
-            try {
-                seed = std::stoull(args[++i]);
-            } catch (const std::exception&) {
-                std::cerr << "rainet engine: bad seed\n";
-                return 2;
-            }
-        } else {
-            std::cerr << "usage: rainet engine [--bot NAME] [--seed N]\n";
-            return 2;
-        }
-    }
+    app->add_option("--bot", bot, "the bot that plays (docs/ai.md)");
+    app->add_option("--seed", seed, "its random seed");
+    if (auto status = parseArgs(*app, kEngine, args)) return *status;
+    if (!ai::makeBot(bot)) return usageError(kEngine, "unknown bot '" + bot + "'");
     std::ios::sync_with_stdio(false);
     ai::runEngine(std::cin, std::cout, bot, seed);
     return 0;

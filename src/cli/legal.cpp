@@ -12,12 +12,12 @@ const Command kCommand{"legal", "legal [--position POS] [--preset standard|offic
                        "list the legal actions, one per line, sorted", run};
 
 int run(const Args& args) {
-    Options o = parseOptions(args, {"position", "preset"}, {});
-    if (!o.error.empty()) return usageError(kCommand, o.error);
-    if (!o.positional.empty())
-        return usageError(kCommand, "unexpected argument '" + o.positional[0] + "'");
+    auto app = makeApp(kCommand);
+    PositionFlags flags;
+    flags.addTo(*app);
+    if (auto status = parseArgs(*app, kCommand, args)) return *status;
     Position pos;
-    if (auto status = loadPosition(kCommand, o, pos)) return *status;
+    if (auto status = loadPosition(kCommand, flags, pos)) return *status;
     std::vector<std::string> lines;
     for (Action a : pos.legalActions()) lines.push_back(toString(a));
     std::sort(lines.begin(), lines.end());

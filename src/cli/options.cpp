@@ -1,46 +1,40 @@
 #include "cli/options.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace rainet::cli {
 
-Options parseOptions(const Args& args, const std::set<std::string>& valueFlags,
-                     const std::set<std::string>& switchFlags) {
-    Options o;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a.rfind("--", 0) != 0 || a == "--") {
-            o.positional.push_back(a);
-            continue;
-        }
-        const std::string name = a.substr(2);
-        if (switchFlags.count(name)) {
-            o.switches.insert(name);
-        } else if (valueFlags.count(name)) {
-            if (i + 1 >= args.size()) {
-                o.error = "option " + a + " needs a value";
-                return o;
-            }
-            o.values[name] = args[++i];
-        } else {
-            o.error = "unknown option " + a;
-            return o;
-        }
+std::unique_ptr<CLI::App> makeApp(const Command& c) {
+    auto app = std::make_unique<CLI::App>(c.summary, std::string("rainet ") + c.name);
+    // A flag given twice: the last one counts, as scripts that append to a command line expect.
+    app->option_defaults()->always_capture_default()->multi_option_policy(
+        CLI::MultiOptionPolicy::TakeLast);
+    return app;
+}
+
+std::optional<int> parseArgs(CLI::App& app, const Command& c, const Args& args) {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+    try {
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        return usageError(c, e.what());
     }
-    return o;
+    return std::nullopt;
 }
 
-Result<Rules> presetOption(const Options& o) {
-    const std::string name = o.get("preset", "standard");
-    auto r = Rules::byName(name);
-    if (!r) return Error{"unknown preset '" + name + "' (standard or official)"};
-    return *r;
+void PositionFlags::addTo(CLI::App& app) {
+    app.add_option("--position", position, "the position string (docs/notation.md)");
+    app.add_option("--preset", preset, "the rules")->check(CLI::IsMember({"standard", "official"}));
 }
 
-std::optional<int> loadPosition(const Command& c, const Options& o, Position& out) {
-    auto rules = presetOption(o);
-    if (!rules) return usageError(c, rules.error().message);
-    auto pos = Position::parse(o.get("position", std::string(Position::kStartString)), *rules);
+std::optional<int> loadPosition(const Command& c, const PositionFlags& f, Position& out) {
+    auto rules = Rules::byName(f.preset);
+    if (!rules) return usageError(c, "unknown preset '" + f.preset + "' (standard or official)");
+    auto pos = Position::parse(f.position, *rules);
     if (!pos) {
         std::cerr << "rainet " << c.name << ": " << pos.error().message << "\n";
         return 1;

@@ -1,38 +1,32 @@
 #pragma once
-// A tiny flag reader shared by the subcommands: `--name value` pairs, bare `--switch`es and
-// positional words, with the position and preset options most commands take.
-#include <map>
+// Flags of the subcommands, read with CLI11 the same way by every one: `rainet NAME --help`
+// prints the usage and the options on stdout (exit 0); an unknown flag, a missing value or a bad
+// one prints the reason and the usage line on stderr (exit 2) and nothing is done.
 #include <optional>
-#include <set>
 #include <string>
-#include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/command.h"
 #include "core/position.h"
 
 namespace rainet::cli {
 
-struct Options {
-    std::map<std::string, std::string> values;
-    std::set<std::string> switches;
-    std::vector<std::string> positional;
-    std::string error;  // non-empty when the arguments could not be read
+// An App named "rainet NAME" whose description is the command's summary.
+std::unique_ptr<CLI::App> makeApp(const Command& c);
+// Parses `args` into the options of `app`; nullopt when the command is to run, otherwise its exit
+// status (0 after --help, 2 after a usage error).
+std::optional<int> parseArgs(CLI::App& app, const Command& c, const Args& args);
 
-    bool has(const std::string& k) const { return values.count(k) || switches.count(k); }
-    std::string get(const std::string& k, const std::string& fallback = "") const {
-        auto it = values.find(k);
-        return it == values.end() ? fallback : it->second;
-    }
+// --preset (default standard) and --position (default the start of RULES.md §7), which most
+// rules commands take.
+struct PositionFlags {
+    std::string preset = "standard";
+    std::string position{Position::kStartString};
+    void addTo(CLI::App& app);
 };
-
-// valueFlags take a value; switchFlags do not; anything else starting with "--" is an error.
-Options parseOptions(const Args& args, const std::set<std::string>& valueFlags,
-                     const std::set<std::string>& switchFlags);
-
-// --preset (default standard) and --position (default the start of RULES.md §7).
-Result<Rules> presetOption(const Options& o);
-// Reads --preset and --position into `out`; on failure reports it (a bad preset is a usage error,
-// exit 2; a bad position exits 1) and returns the exit status, otherwise nullopt.
-std::optional<int> loadPosition(const Command& c, const Options& o, Position& out);
+// Reads the position the flags give into `out`; on failure reports it (exit 1) and returns the
+// exit status, otherwise nullopt.
+std::optional<int> loadPosition(const Command& c, const PositionFlags& f, Position& out);
 
 }  // namespace rainet::cli

@@ -16,19 +16,20 @@ const Command kCommand{"perft",
                        "count the leaves of the action tree (with --divide: per root action)", run};
 
 int run(const Args& args) {
-    Options o = parseOptions(args, {"position", "preset"}, {"divide"});
-    if (!o.error.empty()) return usageError(kCommand, o.error);
-    if (o.positional.size() != 1) return usageError(kCommand, "expected DEPTH");
-    const std::string& d = o.positional[0];
-    if (d.empty() || d.size() > 2 || d.find_first_not_of("0123456789") != std::string::npos)
-        return usageError(kCommand, "DEPTH must be a number from 0 to 99");
-    const int depth = std::stoi(d);
+    auto app = makeApp(kCommand);
+    int depth = 0;
+    app->add_option("DEPTH", depth, "plies to count")->required()->check(CLI::Range(0, 99));
+    PositionFlags flags;
+    flags.addTo(*app);
+    bool divide = false;
+    app->add_flag("--divide", divide, "one count per root action, sorted");
+    if (auto status = parseArgs(*app, kCommand, args)) return *status;
     Position pos;
-    if (auto status = loadPosition(kCommand, o, pos)) return *status;
+    if (auto status = loadPosition(kCommand, flags, pos)) return *status;
     Position p = pos;
     const auto t0 = std::chrono::steady_clock::now();
     std::uint64_t nodes = 0;
-    if (o.has("divide")) {
+    if (divide) {
         auto rows = perftDivide(p, depth);
         std::vector<std::pair<std::string, std::uint64_t>> lines;
         for (auto& [a, n] : rows) lines.emplace_back(toString(a), n), nodes += n;

@@ -37,14 +37,17 @@
 
 #include "cli/command.h"
 #include "cli/options.h"
-#include "cli/play_follower.h"
-#include "cli/play_input.h"
-#include "cli/play_local.h"
-#include "cli/play_render.h"
-#include "cli/ws_client.h"
+#include "client/play_follower.h"
+#include "client/play_input.h"
+#include "client/play_local.h"
+#include "client/play_render.h"
+#include "client/session.h"
 
 namespace rainet::cli {
 namespace {
+
+namespace play = ::rainet::client::play;
+using client::idOf;
 
 namespace asio = boost::asio;
 using play::ChatLine;
@@ -135,17 +138,18 @@ class StdinReader {
 
 class PlayClient {
   public:
-    PlayClient(asio::io_context& io, Config c) : io_(io), cfg_(std::move(c)), retry_(io) {
+    PlayClient(asio::io_context& io, Config c)
+        : io_(io),
+          cfg_(std::move(c)),
+          session_(io, cfg_.url, 't',
+                   {[this] { onOpen(); }, [this](const std::string& m) { onMessage(m); },
+                    [this](const std::string& why) { return onLost(why); }}) {
         token_ = readToken(cfg_.tokenFile);
-        std::random_device rd;
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "t%08x-", rd());
-        idPrefix_ = buf;
     }
 
     void start() {
         if (!cfg_.startLine.empty()) lines_.push_back(cfg_.startLine);
-        connect();
+        session_.connect();
     }
     ~PlayClient() { echoOn(); }
 
@@ -177,42 +181,28 @@ class PlayClient {
 
     // ------------------------------------------------------------ network
 
-    void connect() {
-        ws_ = std::make_unique<WsClient>(
-            io_, cfg_.url.host, cfg_.url.port, cfg_.url.path,
-            WsClient::Handlers{[this] { onOpen(); }, [this](const std::string& m) { onMessage(m); },
-                               [this](const std::string& why) { onClose(why); }});
-        ws_->connect();
-    }
-
     void onOpen() {
-        retryMs_ = 250;
         Json hello{{"type", "hello"}};
         if (!token_.empty()) hello["token"] = token_;
         if (!cfg_.name.empty()) hello["name"] = cfg_.name;
-        ws_->send(hello.dump());
+        session_.sendNow(hello);
     }
 
-    void onClose(const std::string& why) {
-        welcomed_ = false;
-        if (quitting_) return;
+    // Whether to connect again.
+    bool onLost(const std::string& why) {
+        if (quitting_) return false;
         if (!everWelcomed_) {
             std::cerr << "rainet play: cannot reach " << cfg_.urlText << ": " << why << "\n";
             status_ = 1;
-            return quit();
+            quit();
+            return false;
         }
         if (!lost_) say("connection lost (" + why + "); reconnecting...");
         lost_ = true;
-        retry_.expires_after(std::chrono::milliseconds(retryMs_));
-        retryMs_ = std::min(retryMs_ * 2, 2000);
-        retry_.async_wait([this](boost::system::error_code ec) {
-            if (!ec && !quitting_) connect();
-        });
+        return true;
     }
 
-    void send(const Json& m) {
-        if (welcomed_) ws_->send(m.dump());
-    }
+    void send(const Json& m) { session_.send(m); }
 
     void onMessage(const std::string& text) {
         const Json j = Json::parse(text, nullptr, false);
@@ -227,18 +217,10 @@ class PlayClient {
         if (type == "matched") return onMatched(j.value("game", ""), j.value("side", ""));
     }
 
-    static std::string idOf(const Json& j) {
-        return j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : std::string();
-    }
     // Removes the request `id` from those awaiting an answer; returns its type ("" if none).
     std::string takePending(const std::string& id) {
-        for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-            if (it->first != id) continue;
-            std::string kind = it->second.value("type", "");
-            pending_.erase(it);
-            return kind;
-        }
-        return "";
+        const Json m = session_.answered(id);
+        return m.is_object() ? m.value("type", "") : "";
     }
     void setPlayer(const Json& p) {
         if (!p.is_object()) return;
@@ -256,7 +238,7 @@ class PlayClient {
     }
 
     void onWelcome(const Json& j) {
-        welcomed_ = true;
+        session_.setWelcomed(true);
         const std::string token = j.value("token", "");
         if (!token.empty() && token != token_) {
             token_ = token;
@@ -285,15 +267,8 @@ class PlayClient {
         }
         say("reconnected");
         lost_ = false;
-        if (game_) {
-            if (game_->state().v < 0) {
-                send({{"type", "watch"}, {"game", game_->game()}});
-            } else {
-                send({{"type", "resume"}, {"game", game_->game()}, {"v", game_->state().v}});
-                game_->resumeSent();
-            }
-        }
-        for (const auto& [id, m] : pending_) ws_->send(m.dump());
+        if (game_) send(game_->rejoin());
+        session_.resendPending();
         if (gate_ == Gate::Lobby) open();
     }
 
@@ -326,7 +301,7 @@ class PlayClient {
             // The token is revoked: forget it and say hello again as a new guest.
             say("logged out (the token here is forgotten)");
             token_.clear();
-            welcomed_ = false;
+            session_.setWelcomed(false);
             relogging_ = true;
             seeking_ = false;
             game_.reset();
@@ -334,7 +309,7 @@ class PlayClient {
             lastChat_.reset();
             Json hello{{"type", "hello"}};
             if (!cfg_.name.empty()) hello["name"] = cfg_.name;
-            ws_->send(hello.dump());
+            session_.sendNow(hello);
             if (awaited) setGate(Gate::Welcome);
             return;
         } else if (kind == "seek") {
@@ -363,7 +338,7 @@ class PlayClient {
     void onError(const Json& j) {
         const std::string id = idOf(j);
         const std::string game = j.value("game", "");
-        std::erase_if(pending_, [&](const auto& p) { return !id.empty() && p.first == id; });
+        if (!id.empty()) session_.answered(id);
         say("error: " + j.value("message", j.value("code", "?")) + " (" + j.value("code", "?") +
             ")");
         // A game that could not be watched or joined is not followed: back to the one before.
@@ -505,7 +480,7 @@ class PlayClient {
             case K::Quit:
                 return quit();
             case K::Lobby:
-                if (!welcomed_) return say("not connected: try again in a moment");
+                if (!session_.isWelcomed()) return say("not connected: try again in a moment");
                 send({{"type", "lobby_subscribe"}});
                 return setGate(Gate::Lobby);
             case K::New:
@@ -519,7 +494,7 @@ class PlayClient {
             }
             case K::Watch:
                 follow(in.gameId);
-                if (welcomed_) send({{"type", "watch"}, {"game", in.gameId}});
+                if (session_.isWelcomed()) send({{"type", "watch"}, {"game", in.gameId}});
                 return setGate(Gate::Snapshot, in.gameId);
             case K::Board:
                 if (!s || s->v < 0) return say("no game shown: new, join GAME or watch GAME");
@@ -630,13 +605,7 @@ class PlayClient {
     }
 
     // Sends a message with a fresh id (now, or on the next welcome) and waits for its answer.
-    void request(Json m) {
-        const std::string id = idPrefix_ + std::to_string(++nextId_);
-        m["id"] = id;
-        pending_.emplace_back(id, m);
-        send(m);
-        setGate(Gate::Ack, id);
-    }
+    void request(Json m) { setGate(Gate::Ack, session_.request(std::move(m))); }
 
     void sendAuth(const Input& in, std::string password) {
         const bool reg = in.kind == Input::Kind::Register;
@@ -737,23 +706,18 @@ class PlayClient {
         if (quitting_) return;
         quitting_ = true;
         echoOn();
-        retry_.cancel();
-        if (ws_) ws_->close();
+        session_.stop();
         io_.stop();
     }
 
     asio::io_context& io_;
     Config cfg_;
-    asio::steady_timer retry_;
-    int retryMs_ = 250;
-    std::unique_ptr<WsClient> ws_;
-    std::string token_, idPrefix_;
-    long nextId_ = 0;
-    bool welcomed_ = false, everWelcomed_ = false, lost_ = false, quitting_ = false, eof_ = false;
+    client::Session session_;
+    std::string token_;
+    bool everWelcomed_ = false, lost_ = false, quitting_ = false, eof_ = false;
     bool promptShown_ = false;
     int status_ = 0;
     std::deque<std::string> lines_;
-    std::vector<std::pair<std::string, Json>> pending_;  // requests not yet answered, in order
     std::unique_ptr<GameFollower> game_;
     std::unique_ptr<GameFollower> previous_;  // shown before game_, until game_'s snapshot
     Gate gate_ = Gate::None;
@@ -786,18 +750,40 @@ const Command kPlay{"play",
                     "--local: two players at this terminal, no server (docs/terminal-client.md)",
                     run};
 
+// The flags of `rainet play`; a flag given is counted by `app`.
+struct PlayFlags {
+    std::unique_ptr<CLI::App> app = makeApp(kPlay);
+    std::string game, server = "ws://127.0.0.1:8080/ws", name, tokenFile = defaultTokenFile();
+    std::string computer, names, preset = "standard", seed;
+    bool local = false, noColor = false;
+
+    PlayFlags() {
+        app->add_option("GAME", game, "a game to watch (and play in, when it is yours)");
+        app->add_option("--server", server, "the server's WebSocket URL");
+        app->add_option("--name", name, "the guest name to play under");
+        app->add_option("--token-file", tokenFile, "where the identity token is kept");
+        app->add_option("--computer", computer, "start a game against the computer at LEVEL");
+        app->add_flag("--no-color", noColor, "no colours even on a terminal");
+        app->add_flag("--local", local, "two players at this terminal, no server");
+        app->add_option("--names", names, "--local: the players' names, NAME1,NAME2");
+        app->add_option("--preset", preset, "--local: the rules (standard or official)");
+        app->add_option("--seed", seed, "--local: the seed of the random setups");
+    }
+    bool has(const std::string& flag) const { return app->count("--" + flag) > 0; }
+};
+
 // `rainet play --local`: pass and play in-process (play_local.h).
-int runLocalGame(const Options& o) {
+int runLocalGame(const PlayFlags& f) {
     for (const char* remote : {"server", "name", "token-file", "computer"})
-        if (o.has(remote))
+        if (f.has(remote))
             return usageError(kPlay, std::string("--local plays without a server: no --") + remote);
-    if (!o.positional.empty()) return usageError(kPlay, "--local plays a new game: no GAME");
+    if (f.app->count("GAME")) return usageError(kPlay, "--local plays a new game: no GAME");
     play::LocalOptions lo;
-    const auto rules = Rules::byName(o.get("preset", "standard"));
+    const auto rules = Rules::byName(f.preset);
     if (!rules) return usageError(kPlay, "--preset: standard or official");
     lo.rules = *rules;
-    if (o.has("names")) {
-        const std::string names = o.get("names");
+    if (f.has("names")) {
+        const std::string& names = f.names;
         const auto comma = names.find(',');
         const std::string a = names.substr(0, comma);
         const std::string b = comma == std::string::npos ? "" : names.substr(comma + 1);
@@ -810,46 +796,43 @@ int runLocalGame(const Options& o) {
             return usageError(kPlay, "--names: two names separated by a comma, 1-24 bytes each");
         lo.names = {a, b};
     }
-    if (o.has("seed")) {
-        const std::string seed = o.get("seed");
+    if (f.has("seed")) {
+        const std::string& seed = f.seed;
         const bool digits =
             !seed.empty() && seed.size() <= 19 &&
             std::all_of(seed.begin(), seed.end(), [](unsigned char c) { return std::isdigit(c); });
         lo.seed = digits ? std::stoull(seed) : 0;
         if (lo.seed == 0) return usageError(kPlay, "--seed: a positive number");
     }
-    lo.color = ::isatty(1) && !o.has("no-color");
+    lo.color = ::isatty(1) && !f.noColor;
     lo.interactive = ::isatty(0);
     return play::runLocal(std::cin, std::cout, lo);
 }
 
 int run(const Args& args) {
-    Options o =
-        parseOptions(args, {"server", "name", "token-file", "computer", "names", "preset", "seed"},
-                     {"no-color", "local"});
-    if (!o.error.empty()) return usageError(kPlay, o.error);
-    if (o.has("local")) return runLocalGame(o);
+    PlayFlags f;
+    if (auto status = parseArgs(*f.app, kPlay, args)) return *status;
+    if (f.local) return runLocalGame(f);
     for (const char* local : {"names", "preset", "seed"})
-        if (o.has(local))
+        if (f.has(local))
             return usageError(kPlay, std::string("--") + local + " goes with --local");
-    if (o.positional.size() > 1) return usageError(kPlay, "at most one GAME");
     Config c;
-    c.urlText = o.get("server", "ws://127.0.0.1:8080/ws");
+    c.urlText = f.server;
     auto url = play::parseServerUrl(c.urlText);
     if (!url) return usageError(kPlay, url.error().message);
     c.url = *url;
-    c.tokenFile = o.get("token-file", defaultTokenFile());
-    c.name = o.get("name");
+    c.tokenFile = f.tokenFile;
+    c.name = f.name;
     c.interactive = ::isatty(0);
-    c.color = ::isatty(1) && !o.has("no-color");
-    if (!o.positional.empty()) {
-        auto g = play::parseGameId(o.positional[0]);
+    c.color = ::isatty(1) && !f.noColor;
+    if (f.app->count("GAME")) {
+        auto g = play::parseGameId(f.game);
         if (!g) return usageError(kPlay, g.error().message);
-        if (o.has("computer")) return usageError(kPlay, "either GAME or --computer, not both");
+        if (f.has("computer")) return usageError(kPlay, "either GAME or --computer, not both");
         c.startLine = "watch " + *g;
         c.autoJoin = true;
-    } else if (o.has("computer")) {
-        c.startLine = "new computer " + o.get("computer");
+    } else if (f.has("computer")) {
+        c.startLine = "new computer " + f.computer;
         auto in = play::parseInput(c.startLine);
         if (!in) return usageError(kPlay, "--computer: " + in.error().message);
     }

@@ -14,12 +14,13 @@ const Command kCommand{"replay", "replay FILE",
                        "validate a full game record; print the final position and result", run};
 
 int run(const Args& args) {
-    Options o = parseOptions(args, {}, {});
-    if (!o.error.empty()) return usageError(kCommand, o.error);
-    if (o.positional.size() != 1) return usageError(kCommand, "expected one FILE");
-    std::ifstream in(o.positional[0], std::ios::binary);
+    auto app = makeApp(kCommand);
+    std::string file;
+    app->add_option("FILE", file, "a game record (docs/notation.md)")->required();
+    if (auto status = parseArgs(*app, kCommand, args)) return *status;
+    std::ifstream in(file, std::ios::binary);
     if (!in) {
-        std::cerr << "rainet replay: cannot read " << o.positional[0] << "\n";
+        std::cerr << "rainet replay: cannot read " << file << "\n";
         return 1;
     }
     std::stringstream ss;

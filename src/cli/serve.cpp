@@ -1,8 +1,9 @@
 // `rainet serve`: the multiplayer server (HTTP + WebSocket on one port).
 #include <algorithm>
+#include <functional>
 #include <iostream>
 
-#include "cli/command.h"
+#include "cli/options.h"
 #include "server/config.h"
 
 namespace rainet::cli {
@@ -21,60 +22,62 @@ const Command kServe{
 
 int run(const Args& args) {
     server::Config c;
-    bool perAddressSet = false, identitiesSet = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&]() -> const std::string* {
-            return i + 1 < args.size() ? &args[++i] : nullptr;
-        };
-        const std::string* v = nullptr;
-        if (a == "--test-mode") {
-            c.testMode = true;
-        } else if (a == "--trust-proxy") {
-            // One or more ranges, up to the next option.
-            while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0)
-                c.trustProxy.push_back(args[++i]);
-            if (c.trustProxy.empty()) return usageError(kServe, a + " needs a CIDR range");
-        } else if (a == "--password-cost") {
-            if (!(v = value()) || (*v != "interactive" && *v != "min"))
-                return usageError(kServe, a + " needs interactive or min");
-            c.passwordCost = *v;
-        } else if (a == "--listen" || a == "--db" || a == "--web" || a == "--threads" ||
-                   a == "--grace" || a == "--rate" || a == "--sync" || a == "--max-connections" ||
-                   a == "--max-per-address" || a == "--hello-timeout" ||
-                   a == "--identities-per-minute" || a.starts_with("--expire-")) {
-            if (!(v = value())) return usageError(kServe, a + " needs a value");
-            try {
-                if (a == "--listen") c.listen = *v;
-                if (a == "--db") c.db = *v;
-                if (a == "--web") c.web = *v;
-                if (a == "--sync") c.sync = *v;
-                if (a == "--threads") c.threads = std::clamp(std::stoi(*v), 1, 64);
-                if (a == "--rate") c.ratePerSecond = std::clamp(std::stoi(*v), 1, 1000000);
-                if (a == "--grace") c.graceCs = std::max(0, std::stoi(*v)) * 100LL;
-                if (a == "--max-connections") c.maxConnections = std::max(0, std::stoi(*v));
-                if (a == "--max-per-address") c.maxPerAddress = std::max(0, std::stoi(*v));
-                perAddressSet |= a == "--max-per-address";
-                identitiesSet |= a == "--identities-per-minute";
-                if (a == "--hello-timeout") c.helloTimeoutS = std::clamp(std::stoi(*v), 1, 3600);
-                if (a == "--identities-per-minute")
-                    c.identitiesPerMinute = std::clamp(std::stoi(*v), 0, 6000);
-                // Expiry delays (server/expiry.h), in seconds; 0 = never.
-                std::int64_t* expiry = a == "--expire-open"        ? &c.expiry.openCs
-                                       : a == "--expire-setup"     ? &c.expiry.setupCs
-                                       : a == "--expire-abandoned" ? &c.expiry.abandonedCs
-                                       : a == "--expire-computer"  ? &c.expiry.computerCs
-                                                                   : nullptr;
-                if (a.starts_with("--expire-") && !expiry)
-                    return usageError(kServe, "unknown option " + a);
-                if (expiry) *expiry = std::max(0, std::stoi(*v)) * 100LL;
-            } catch (const std::exception&) {
-                return usageError(kServe, a + " needs a number");
-            }
-        } else {
-            return usageError(kServe, "unknown option " + a);
-        }
-    }
+    auto app = makeApp(kServe);
+    app->add_option("--listen", c.listen, "address and port to listen on (port 0: any free one)");
+    app->add_option("--db", c.db, "the SQLite file, or a postgresql:// URI");
+    app->add_option("--web", c.web, "the browser client's files (web/dist)");
+    app->add_option("--sync", c.sync, "SQLite's synchronous setting")
+        ->check(CLI::IsMember({"off", "normal", "full"}));
+    app->add_option("--password-cost", c.passwordCost, "password hashing cost")
+        ->check(CLI::IsMember({"interactive", "min"}));
+    app->add_option("--trust-proxy", c.trustProxy,
+                    "proxies (CIDR ranges) whose X-Forwarded-For is believed")
+        ->expected(1, CLI::detail::expected_max_vector_size)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app->add_flag("--test-mode", c.testMode,
+                  "manual time and sequential ids for the tests (never in production)");
+    // Numbers bounded after reading: each applies only when given.
+    struct Number {
+        const char* flag;
+        const char* help;
+        int value;
+        std::function<void(int)> apply;
+    };
+    std::vector<Number> numbers{
+        {"--threads", "I/O threads (1-64)", c.threads,
+         [&](int v) { c.threads = std::clamp(v, 1, 64); }},
+        {"--grace", "seconds before claim_win after the opponent is gone",
+         static_cast<int>(c.graceCs / 100), [&](int v) { c.graceCs = std::max(0, v) * 100LL; }},
+        {"--rate", "messages per second per connection", c.ratePerSecond,
+         [&](int v) { c.ratePerSecond = std::clamp(v, 1, 1000000); }},
+        {"--max-connections", "open connections (0: no limit)", c.maxConnections,
+         [&](int v) { c.maxConnections = std::max(0, v); }},
+        {"--max-per-address", "connections per client address (0: no limit)", c.maxPerAddress,
+         [&](int v) { c.maxPerAddress = std::max(0, v); }},
+        {"--hello-timeout", "seconds a new connection has to say hello", c.helloTimeoutS,
+         [&](int v) { c.helloTimeoutS = std::clamp(v, 1, 3600); }},
+        {"--identities-per-minute", "new identities per address and minute (0: no limit)",
+         c.identitiesPerMinute, [&](int v) { c.identitiesPerMinute = std::clamp(v, 0, 6000); }},
+        // Expiry delays (server/expiry.h), in seconds; 0 = never.
+        {"--expire-open", "seconds an open game whose creator has no connection lasts",
+         static_cast<int>(c.expiry.openCs / 100),
+         [&](int v) { c.expiry.openCs = std::max(0, v) * 100LL; }},
+        {"--expire-setup", "seconds a game in setup lasts",
+         static_cast<int>(c.expiry.setupCs / 100),
+         [&](int v) { c.expiry.setupCs = std::max(0, v) * 100LL; }},
+        {"--expire-abandoned", "seconds a game in play nobody is connected to lasts",
+         static_cast<int>(c.expiry.abandonedCs / 100),
+         [&](int v) { c.expiry.abandonedCs = std::max(0, v) * 100LL; }},
+        {"--expire-computer", "seconds a game against the computer lasts without its player",
+         static_cast<int>(c.expiry.computerCs / 100),
+         [&](int v) { c.expiry.computerCs = std::max(0, v) * 100LL; }},
+    };
+    for (auto& n : numbers) app->add_option(n.flag, n.value, n.help);
+    if (auto status = parseArgs(*app, kServe, args)) return *status;
+    for (auto& n : numbers)
+        if (app->count(n.flag)) n.apply(n.value);
+    const bool perAddressSet = app->count("--max-per-address") > 0;
+    const bool identitiesSet = app->count("--identities-per-minute") > 0;
     // Test clients all come from loopback: in test mode the per-address limits are off unless
     // given.
     if (c.testMode && !perAddressSet) c.maxPerAddress = 0;

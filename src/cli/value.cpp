@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "ai/value_training.h"
-#include "cli/command.h"
+#include "cli/options.h"
 
 namespace rainet::cli {
 namespace {
@@ -28,37 +28,21 @@ void printScore(const char* name, const ai::PredictionScore& s) {
 }
 
 int run(const Args& args) {
-    if (args.empty() || args[0] != "train") return usageError(kValue, "train?");
+    auto app = makeApp(kValue);
+    app->require_subcommand(1);
+    CLI::App* train = app->add_subcommand("train", "self-play, fit and write the weights");
     ai::SelfPlayOptions options;
     std::string out;
     double l2 = 1.0;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (i + 1 >= args.size()) return usageError(kValue, a + " needs a value");
-        const std::string v = args[++i];
-        try {
-            if (a == "--out") {
-                out = v;
-            } else if (a == "--games") {
-                options.games = std::stoi(v);
-            } else if (a == "--nodes") {
-                options.nodes = std::stoull(v);
-            } else if (a == "--seed") {
-                options.seed = std::stoull(v);
-            } else if (a == "--player") {
-                options.player = v;
-            } else if (a == "--l2") {
-                l2 = std::stod(v);
-            } else {
-                return usageError(kValue, "unknown option " + a);
-            }
-        } catch (const std::exception&) {
-            return usageError(kValue, "bad value for " + a);
-        }
-    }
-    if (out.empty()) return usageError(kValue, "train needs --out FILE");
-    if (options.games < 5 || options.nodes < 1 || l2 < 0)
-        return usageError(kValue, "needs --games >= 5, --nodes >= 1, --l2 >= 0");
+    train->add_option("--out", out, "the weights file to write")->required();
+    train->add_option("--games", options.games, "self-play games (>= 5)")
+        ->check(CLI::Range(5, 1000000));
+    train->add_option("--nodes", options.nodes, "search iterations per action (>= 1)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+    train->add_option("--seed", options.seed, "the self-play's seed");
+    train->add_option("--player", options.player, "the self-play's player spec");
+    train->add_option("--l2", l2, "the fit's L2 penalty (>= 0)")->check(CLI::NonNegativeNumber);
+    if (auto status = parseArgs(*app, kValue, args)) return *status;
     const auto start = std::chrono::steady_clock::now();
     const bool tty = isatty(STDERR_FILENO);
     auto games = ai::playSelfPlay(options, [&](int done) {

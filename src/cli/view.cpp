@@ -13,14 +13,16 @@ const Command kCommand{"view",
                        "print what one viewer may see of a position (its view string)", run};
 
 int run(const Args& args) {
-    Options o = parseOptions(args, {"position", "preset", "as"}, {});
-    if (!o.error.empty()) return usageError(kCommand, o.error);
-    if (!o.positional.empty())
-        return usageError(kCommand, "unexpected argument '" + o.positional[0] + "'");
-    auto viewer = parseViewer(o.get("as"));
+    auto app = makeApp(kCommand);
+    PositionFlags flags;
+    flags.addTo(*app);
+    std::string as;
+    app->add_option("--as", as, "the viewer: 1, 2 or spectator")->required();
+    if (auto status = parseArgs(*app, kCommand, args)) return *status;
+    auto viewer = parseViewer(as);
     if (!viewer) return usageError(kCommand, "--as must be 1, 2 or spectator");
     Position pos;
-    if (auto status = loadPosition(kCommand, o, pos)) return *status;
+    if (auto status = loadPosition(kCommand, flags, pos)) return *status;
     std::cout << View::of(pos, *viewer).toString() << "\n";
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -123,6 +124,86 @@ TEST(CliReplay, OversizedStackIsAClearError) {
     r = run("replay " + rec);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.out.find("position: side 1 owns 0 links"), std::string::npos) << r.out;
+}
+
+// stdout and stderr apart (runRainet joins them).
+struct SplitRun {
+    int status;
+    std::string out, err;
+};
+SplitRun runSplit(const std::string& args) {
+    const std::string errFile = testing::TempDir() + "/cli_stderr.txt";
+    FILE* f = popen((std::string(RAINET_BIN) + " " + args + " 2>" + errFile).c_str(), "r");
+    SplitRun r{-1, "", ""};
+    if (!f) return r;
+    std::array<char, 4096> buf;
+    std::size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
+    const int st = pclose(f);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::ifstream in(errFile);
+    r.err.assign(std::istreambuf_iterator<char>(in), {});
+    return r;
+}
+
+const char* const kCommands[] = {"apply",  "arena", "belief",   "bench", "bot",
+                                 "engine", "legal", "loadtest", "perft", "play",
+                                 "replay", "serve", "view"};
+
+// Every subcommand reads its flags the same way: --help is its usage and options, on stdout.
+TEST(CliFlags, EverySubcommandHasHelpOnStdout) {
+    for (const char* c : kCommands) {
+        SplitRun r = runSplit(std::string(c) + " --help");
+        EXPECT_EQ(r.status, 0) << c << ": " << r.err;
+        EXPECT_NE(r.out.find(std::string("Usage: rainet ") + c), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("--help"), std::string::npos) << r.out;
+        EXPECT_EQ(r.err, "") << c;
+    }
+    // The flags users and docs rely on are listed with their defaults.
+    SplitRun serve = runSplit("serve --help");
+    for (const char* flag :
+         {"--listen", "--db", "--web", "--threads", "--grace", "--rate", "--sync",
+          "--max-connections", "--max-per-address", "--hello-timeout", "--identities-per-minute",
+          "--trust-proxy", "--password-cost", "--expire-open", "--expire-setup",
+          "--expire-abandoned", "--expire-computer", "--test-mode"})
+        EXPECT_NE(serve.out.find(flag), std::string::npos) << flag;
+    EXPECT_NE(serve.out.find("127.0.0.1:8080"), std::string::npos) << serve.out;
+    SplitRun loadtest = runSplit("loadtest --help");
+    for (const char* flag : {"--port", "--games", "--spectators", "--pace", "--seconds", "--ramp",
+                             "--server-pid", "--abandon", "--sample", "--db-file"})
+        EXPECT_NE(loadtest.out.find(flag), std::string::npos) << flag;
+}
+
+// An unknown flag or a bad value: the reason and the usage line on stderr, exit 2, nothing done.
+TEST(CliFlags, BadFlagsAreUsageErrorsThatDoNothing) {
+    const std::string db = testing::TempDir() + "/cli_flags.db";
+    std::remove(db.c_str());
+    for (const std::string& args : std::vector<std::string>{
+             "serve --db " + db + " --bogus", "serve --db " + db + " --threads many",
+             "serve --db " + db + " --sync sometimes", "serve --db " + db + " --expire-later 5",
+             "loadtest --games x", "loadtest --abandon 101", "bench 10 20", "engine --seed",
+             "arena greedy random --frobnicate", "belief train", "perft 2 --depth 3",
+             "play --bogus", "bot --user robo --frobnicate"}) {
+        SplitRun r = runSplit(args);
+        EXPECT_EQ(r.status, 2) << args << "\n" << r.out << r.err;
+        EXPECT_EQ(r.out, "") << args;
+        const std::string name = args.substr(0, args.find(' '));
+        EXPECT_EQ(r.err.rfind("rainet " + name + ": ", 0), 0u) << r.err;
+        EXPECT_NE(r.err.find("usage: rainet " + name), std::string::npos) << r.err;
+    }
+    std::ifstream created(db);
+    EXPECT_FALSE(created.good()) << "a refused serve created its database";
+    EXPECT_NE(runSplit("serve --bogus").err.find("--bogus"), std::string::npos);
+}
+
+// A flag given twice counts once, the last time (scripts append to a command line).
+TEST(CliFlags, TheLastOfARepeatedFlagCounts) {
+    const std::string official = run("perft 1 --preset official").out;
+    const std::string standard = run("perft 1").out;
+    ASSERT_NE(official.substr(0, official.find('\n')), standard.substr(0, standard.find('\n')));
+    CliRun r = run("perft 1 --preset standard --preset official");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out.substr(0, r.out.find('\n')), official.substr(0, official.find('\n')));
 }
 
 TEST(Cli, UnknownCommandAndHelp) {

@@ -10,8 +10,8 @@
 #include <random>
 #include <regex>
 
-#include "cli/play_local.h"
-#include "cli/play_render.h"
+#include "client/play_local.h"
+#include "client/play_render.h"
 #include "core/view.h"
 #include "play/play_process.h"
 #include "support/run_command.h"
@@ -149,7 +149,7 @@ TEST(Play, TwoPlayersAndASpectatorWhoSeesNoHiddenIdentity) {
     const std::string view = record["position"];
     auto parsed = View::parse(view, Viewer::Spectator);
     ASSERT_TRUE(parsed.ok()) << view;
-    c.expect(cli::play::renderBoard(parsed->fields(), Side::One, false));
+    c.expect(client::play::renderBoard(parsed->fields(), Side::One, false));
     // Nobody saw what they may not: the spectator no identity (but face-up cards), each player
     // none of the opponent's.
     expectHidden(c.output(), '1');
@@ -326,7 +326,7 @@ TEST(Play, LocalGameHandsOverOnACleanScreenAndEndsWithTheRightResult) {
 
     // Split at each screen clear: a hand-over part holds its prompt alone.
     const std::string& out = p.output();
-    const std::string clear = cli::play::kClearScreen;
+    const std::string clear = client::play::kClearScreen;
     std::vector<std::string> parts;
     std::size_t at = 0;
     for (auto c = out.find(clear); c != std::string::npos; c = out.find(clear, at)) {

@@ -8,7 +8,6 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -21,7 +20,6 @@ namespace rainet::test {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
-namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 
 namespace {
@@ -124,100 +122,23 @@ std::pair<int, std::string> ServerProcess::http(const std::string& method,
     return {static_cast<int>(res.result_int()), res.body()};
 }
 
-struct WsClient::Impl {
-    asio::io_context io;
-    websocket::stream<beast::tcp_stream> ws{io};
-    beast::flat_buffer buf;
-    std::thread thread;
-    std::mutex mu;
-    std::condition_variable cv;
-    std::vector<std::string> received;
-    std::deque<std::shared_ptr<std::string>> queue;
-    bool closed = false;
-    int closeCode = 0;
+namespace {
+wsclient::Target local(int port, const std::string& forwardedFor) {
+    wsclient::Target t;
+    t.host = "127.0.0.1";
+    t.port = port;
+    t.keepAlive = false;
+    if (!forwardedFor.empty()) t.headers.emplace_back("X-Forwarded-For", forwardedFor);
+    return t;
+}
+}  // namespace
 
-    void read() {
-        ws.async_read(buf, [this](beast::error_code ec, std::size_t) {
-            std::lock_guard lock(mu);
-            if (ec) {
-                closed = true;
-                closeCode = ws.reason().code;
-                cv.notify_all();
-                return;
-            }
-            received.push_back(beast::buffers_to_string(buf.data()));
-            buf.consume(buf.size());
-            cv.notify_all();
-            read();
-        });
+WsClient::WsClient(int port, const std::string& forwardedFor) : client_(local(port, forwardedFor)) {
+    if (!client_.isOpen()) {
+        auto c = client_.waitClosed(0ms);
+        throw std::runtime_error("cannot open a WebSocket to port " + std::to_string(port) + ": " +
+                                 (c ? c->why : "?"));
     }
-    void write() {
-        ws.async_write(asio::buffer(*queue.front()), [this](beast::error_code ec, std::size_t) {
-            queue.pop_front();
-            if (!ec && !queue.empty()) write();
-        });
-    }
-};
-
-WsClient::WsClient(int port, const std::string& forwardedFor) : impl_(std::make_unique<Impl>()) {
-    auto& ws = impl_->ws;
-    beast::get_lowest_layer(ws).connect(
-        tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
-    beast::get_lowest_layer(ws).socket().set_option(tcp::no_delay(true));
-    if (!forwardedFor.empty())
-        ws.set_option(websocket::stream_base::decorator([forwardedFor](websocket::request_type& r) {
-            r.set("X-Forwarded-For", forwardedFor);
-        }));
-    ws.handshake("127.0.0.1", "/ws");
-    ws.text(true);
-    impl_->read();
-    impl_->thread = std::thread([this] { impl_->io.run(); });
-}
-
-WsClient::~WsClient() {
-    close();
-}
-
-void WsClient::close() {
-    if (!impl_->thread.joinable()) return;
-    asio::post(impl_->io, [this] {
-        beast::error_code ec;
-        beast::get_lowest_layer(impl_->ws).socket().shutdown(tcp::socket::shutdown_both, ec);
-        beast::get_lowest_layer(impl_->ws).socket().close(ec);
-    });
-    impl_->thread.join();
-}
-
-void WsClient::send(const std::string& text) {
-    asio::post(impl_->io, [this, m = std::make_shared<std::string>(text)] {
-        impl_->queue.push_back(m);
-        if (impl_->queue.size() == 1) impl_->write();
-    });
-}
-
-std::optional<std::string> WsClient::next(std::chrono::milliseconds timeout) {
-    std::unique_lock lock(impl_->mu);
-    if (!impl_->cv.wait_for(lock, timeout,
-                            [&] { return taken_ < impl_->received.size() || impl_->closed; }))
-        return std::nullopt;
-    if (taken_ < impl_->received.size()) return impl_->received[taken_++];
-    return std::nullopt;
-}
-
-std::vector<std::string> WsClient::log() {
-    std::lock_guard lock(impl_->mu);
-    return impl_->received;
-}
-
-bool WsClient::isClosed() {
-    std::lock_guard lock(impl_->mu);
-    return impl_->closed;
-}
-
-int WsClient::closeCode() {
-    std::unique_lock lock(impl_->mu);
-    impl_->cv.wait_for(lock, 5s, [&] { return impl_->closed; });
-    return impl_->closeCode;
 }
 
 }  // namespace rainet::test

@@ -1,7 +1,7 @@
 #pragma once
 // Test harness for the server: a `rainet serve --test-mode` child process on loopback (manual
-// time, sequential ids), a small WebSocket client (Beast, its own io thread) that records every
-// message it receives, and an HTTP helper.
+// time, sequential ids), a WebSocket client that records every message it receives (the project's
+// client, wsclient/blocking_client.h, with gtest's reporting), and an HTTP helper.
 #include <unistd.h>
 #include <chrono>
 #include <condition_variable>
@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "wsclient/blocking_client.h"
 
 namespace rainet::test {
 
@@ -59,12 +61,14 @@ class ServerProcess {
 class WsClient {
   public:
     // `forwardedFor`: an X-Forwarded-For header for the upgrade (a client behind a proxy).
+    // Throws when the connection or the handshake fails.
     explicit WsClient(int port, const std::string& forwardedFor = {});
-    ~WsClient();
-    void send(const std::string& text);
+    void send(const std::string& text) { client_.send(text); }
     void send(const Json& j) { send(j.dump()); }
     // The next message not yet taken, or nullopt after the timeout.
-    std::optional<std::string> next(std::chrono::milliseconds timeout = 5s);
+    std::optional<std::string> next(std::chrono::milliseconds timeout = 5s) {
+        return client_.next(timeout);
+    }
     // Takes messages until one matches; fails the test (and returns null) on timeout.
     template <class Pred>
     Json waitFor(Pred pred, std::chrono::milliseconds timeout = 10s);
@@ -77,15 +81,17 @@ class WsClient {
         });
     }
     // Every message received so far, in order.
-    std::vector<std::string> log();
-    bool isClosed();
-    int closeCode();  // after the server closed the connection
-    void close();
+    std::vector<std::string> log() { return client_.received(); }
+    bool isClosed() { return !client_.isOpen(); }
+    // After the server closed the connection (waits up to 5 s for it); 0 without a close frame.
+    int closeCode() {
+        auto c = client_.waitClosed(5s);
+        return c ? c->code : 0;
+    }
+    void close() { client_.close(); }
 
   private:
-    struct Impl;
-    std::unique_ptr<Impl> impl_;
-    std::size_t taken_ = 0;
+    wsclient::BlockingClient client_;
 };
 
 template <class Pred>

@@ -1,13 +1,13 @@
 // What `rainet bot` tells its engine: observation tokens from the server's history entries (a
 // revealed identity in its owner's case), the side's knowledge rebuilt from a followed game (and
 // refused when the server's account does not add up), and `go` limits from the clocks.
-#include "cli/bot_game.h"
+#include "client/bot_game.h"
 
 #include <gtest/gtest.h>
 
 #include "ai/engine_protocol.h"
 
-namespace rainet::cli::bot {
+namespace rainet::client::bot {
 namespace {
 
 using namespace std::chrono_literals;
@@ -90,4 +90,4 @@ TEST(BotGame, LimitsFromTheClocksOrTheBotsOwnBudget) {
 }
 
 }  // namespace
-}  // namespace rainet::cli::bot
+}  // namespace rainet::client::bot

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 
 using Json = nlohmann::json;
 using SteadyTime = std::chrono::steady_clock::time_point;
@@ -102,6 +102,9 @@ class GameFollower {
     const std::string& game() const { return s_.game; }
     // A resume was sent (e.g. after reconnecting): gaps until it is answered need no new one.
     void resumeSent() { resumePending_ = true; }
+    // What to send for this game on a new connection: `watch` before its first snapshot, else
+    // `resume` from the version held (then awaited, as after resumeSent()).
+    Json rejoin();
 
   private:
     void applySnapshot(const Json& j, SteadyTime now);
@@ -119,4 +122,4 @@ std::vector<ChatLine> unseenChat(const std::vector<ChatLine>& history,
 // draw"), or "" for events that say nothing (those that only advance the version).
 std::string describeEvent(const Json& event, const GameState& after);
 
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

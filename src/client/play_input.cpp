@@ -1,4 +1,4 @@
-#include "cli/play_input.h"
+#include "client/play_input.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 
 #include "core/action.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 namespace {
 
 // 'text' (built by appending: GCC 12 warns falsely about "'" + std::string(...)).
@@ -362,4 +362,4 @@ const std::string& helpText() {
     return text;
 }
 
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

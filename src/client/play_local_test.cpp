@@ -1,6 +1,6 @@
 // `rainet play --local`: the in-process referee (LocalGame) and the hand-over loop (runLocal) read
 // from a script. The process-level test through stdin is in tests/play (Play.LocalGame*).
-#include "cli/play_local.h"
+#include "client/play_local.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include "core/view.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 namespace {
 
 constexpr std::uint8_t kLinks = 0b01000111;  // a1 b1 c1 d2 for side 1 (setup-square order)
@@ -195,4 +195,4 @@ TEST(RunLocal, CommandsOfAServerGameAreRefused) {
 }
 
 }  // namespace
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

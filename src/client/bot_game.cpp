@@ -1,10 +1,10 @@
-#include "cli/bot_game.h"
+#include "client/bot_game.h"
 
 #include "ai/engine_protocol.h"
 #include "core/position.h"
 #include "protocol/messages.h"
 
-namespace rainet::cli::bot {
+namespace rainet::client::bot {
 
 std::vector<std::string> observationTokens(const play::HistoryEntry& e) {
     std::vector<std::string> t{e.action};
@@ -68,4 +68,4 @@ ai::GoLimits limitsOf(const play::GameState& s, const ai::GoLimits& untimed, pla
     return l;
 }
 
-}  // namespace rainet::cli::bot
+}  // namespace rainet::client::bot

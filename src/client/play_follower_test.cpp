@@ -2,9 +2,9 @@
 // order, repeated versions are ignored, and a gap asks for one resume.
 #include <gtest/gtest.h>
 
-#include "cli/play_follower.h"
+#include "client/play_follower.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 namespace {
 
 using O = GameFollower::Outcome;
@@ -251,4 +251,4 @@ TEST(PlayFollower, UnseenChatIsWhatFollowsTheLastLineShown) {
 }
 
 }  // namespace
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

@@ -2,10 +2,10 @@
 // identities the recipient may not see), seats, clocks, stacks, terminal cards, and the end.
 #include <gtest/gtest.h>
 
-#include "cli/play_render.h"
+#include "client/play_render.h"
 #include "core/view.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 namespace {
 
 constexpr const char* kSide2Start = "lll2vvv/3lv3/8/8/8/8/3XX3/XXX2XXX 1 CNcn -/- 0 0";
@@ -244,4 +244,4 @@ TEST(PlayRender, LobbyListsGamesThenSeeks) {
 }
 
 }  // namespace
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

@@ -1,6 +1,6 @@
-#include "cli/play_follower.h"
+#include "client/play_follower.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 namespace {
 
 std::string str(const Json& j, const char* key) {
@@ -241,4 +241,10 @@ std::string describeEvent(const Json& j, const GameState& s) {
     return "";
 }
 
-}  // namespace rainet::cli::play
+Json GameFollower::rejoin() {
+    if (s_.v < 0) return {{"type", "watch"}, {"game", game()}};
+    resumeSent();
+    return {{"type", "resume"}, {"game", game()}, {"v", s_.v}};
+}
+
+}  // namespace rainet::client::play

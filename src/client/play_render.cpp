@@ -1,4 +1,4 @@
-#include "cli/play_render.h"
+#include "client/play_render.h"
 
 #include <cstdio>
 #include <sstream>
@@ -6,7 +6,7 @@
 #include "core/action.h"
 #include "core/view.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 namespace {
 
 const char* kReset = "\x1b[0m";
@@ -333,4 +333,4 @@ std::string renderHistory(const GameState& s) {
     return out.str();
 }
 
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

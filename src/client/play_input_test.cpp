@@ -2,9 +2,9 @@
 // message (nothing is sent for it).
 #include <gtest/gtest.h>
 
-#include "cli/play_input.h"
+#include "client/play_input.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 namespace {
 
 using K = Input::Kind;
@@ -214,4 +214,4 @@ TEST(PlayInput, SeekWithDefaultsAndEveryOption) {
 }
 
 }  // namespace
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

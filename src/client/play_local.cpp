@@ -1,15 +1,15 @@
-#include "cli/play_local.h"
+#include "client/play_local.h"
 
 #include <iostream>
 #include <random>
 
 #include "ai/bot.h"
-#include "cli/play_input.h"
-#include "cli/play_render.h"
+#include "client/play_input.h"
+#include "client/play_render.h"
 #include "core/view.h"
 #include "protocol/messages.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 namespace {
 
 std::string sideText(Side s) {
@@ -245,4 +245,4 @@ int runLocal(std::istream& in, std::ostream& out, const LocalOptions& o) {
     return 0;
 }
 
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "ai/engine_client.h"
-#include "cli/play_follower.h"
+#include "client/play_follower.h"
 #include "core/infoset.h"
 
-namespace rainet::cli::bot {
+namespace rainet::client::bot {
 
 struct Knowledge {
     Side side = Side::One;
@@ -35,4 +35,4 @@ ai::GoLimits limitsOf(const play::GameState& s, const ai::GoLimits& untimed,
 // card of the mover's opponent (the captured card, or the VC target), written in its owner's case.
 std::vector<std::string> observationTokens(const play::HistoryEntry& e);
 
-}  // namespace rainet::cli::bot
+}  // namespace rainet::client::bot

@@ -10,7 +10,7 @@
 
 #include "core/error.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 
 // The options of `new`: what the `create` message of docs/protocol.md §4 asks for.
 struct NewGame {
@@ -105,4 +105,4 @@ const std::string& helpText();
 const char* gameCommandsHelp();
 const char* boardLegendHelp();
 
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

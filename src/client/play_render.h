@@ -6,10 +6,10 @@
 // side 1 there). ANSI colours on request. Pure: state in, text out.
 #include <string>
 
-#include "cli/play_follower.h"
+#include "client/play_follower.h"
 #include "core/position_string.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 
 struct RenderOptions {
     bool color = false;
@@ -42,4 +42,4 @@ std::string ratingDelta(int before, int after);
 // m:ss, with tenths below 10 s ("0:07.3"); cs is clamped at 0.
 std::string formatClock(long cs);
 
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

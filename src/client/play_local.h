@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/play_follower.h"
+#include "client/play_follower.h"
 #include "core/error.h"
 #include "core/position.h"
 #include "core/view.h"
 
-namespace rainet::cli::play {
+namespace rainet::client::play {
 
 // The referee of a local game: setups, actions, resignation, and each side's GameState.
 class LocalGame {
@@ -63,4 +63,4 @@ inline constexpr const char* kClearScreen = "\x1b[H\x1b[2J\x1b[3J";
 // (0 when the game ended or the players quit).
 int runLocal(std::istream& in, std::ostream& out, const LocalOptions& o);
 
-}  // namespace rainet::cli::play
+}  // namespace rainet::client::play

@@ -1,0 +1,156 @@
+#include "wsclient/client.h"
+
+#include <utility>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <deque>
+
+namespace rainet::wsclient {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+
+struct Client::Impl : std::enable_shared_from_this<Impl> {
+    Impl(asio::io_context& io, Target t, Handlers h)
+        : resolver(io), ws(io), target(std::move(t)), handlers(std::move(h)) {}
+
+    tcp::resolver resolver;
+    websocket::stream<beast::tcp_stream> ws;
+    beast::flat_buffer buf;
+    std::deque<std::string> queue;
+    Target target;
+    Handlers handlers;
+    bool open = false;
+    bool stopped = false;  // closed by the owner or failed: no more callbacks
+
+    void fail(std::string why, int code = 0) {
+        if (stopped) return;
+        stopped = true;
+        const bool wasOpen = open;
+        open = false;
+        beast::error_code ec;
+        beast::get_lowest_layer(ws).socket().close(ec);
+        if (handlers.onClose) handlers.onClose(Closed{std::move(why), code, wasOpen});
+    }
+
+    void connect() {
+        const auto port = static_cast<unsigned short>(target.port);
+        beast::error_code ec;
+        const auto address = asio::ip::make_address(target.host, ec);
+        if (!ec) return connectTo(std::vector<tcp::endpoint>{{address, port}});
+        resolver.async_resolve(
+            target.host, std::to_string(target.port),
+            [self = shared_from_this()](beast::error_code ec, tcp::resolver::results_type r) {
+                if (self->stopped) return;
+                if (ec)
+                    return self->fail("cannot resolve " + self->target.host + ": " + ec.message());
+                self->connectTo(r);
+            });
+    }
+
+    template <class Endpoints>
+    void connectTo(const Endpoints& endpoints) {
+        beast::get_lowest_layer(ws).expires_after(std::chrono::seconds(5));
+        beast::get_lowest_layer(ws).async_connect(
+            endpoints, [self = shared_from_this()](beast::error_code ec, const tcp::endpoint&) {
+                self->onConnect(ec);
+            });
+    }
+
+    void onConnect(beast::error_code ec) {
+        if (stopped) return;
+        if (ec) return fail("cannot connect: " + ec.message());
+        beast::get_lowest_layer(ws).socket().set_option(tcp::no_delay(true), ec);
+        beast::get_lowest_layer(ws).expires_never();
+        websocket::stream_base::timeout t{};
+        t.handshake_timeout = std::chrono::seconds(5);
+        t.idle_timeout =
+            target.keepAlive ? std::chrono::seconds(20) : websocket::stream_base::none();
+        t.keep_alive_pings = target.keepAlive;
+        ws.set_option(t);
+        if (!target.headers.empty())
+            ws.set_option(websocket::stream_base::decorator(
+                [headers = target.headers](websocket::request_type& r) {
+                    for (const auto& [name, value] : headers) r.set(name, value);
+                }));
+        ws.async_handshake(target.host + ":" + std::to_string(target.port), target.path,
+                           [self = shared_from_this()](beast::error_code ec) {
+                               if (self->stopped) return;
+                               if (ec) return self->fail("handshake failed: " + ec.message());
+                               self->ws.text(true);
+                               self->open = true;
+                               if (self->handlers.onOpen) self->handlers.onOpen();
+                               if (!self->stopped) self->read();
+                           });
+    }
+
+    void read() {
+        ws.async_read(buf, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+            if (self->stopped) return;
+            if (ec) {
+                // The close frame's code, also when the socket failed after it came (the server
+                // closes at once, so a frame still being written can end the read with a reset).
+                const auto& reason = self->ws.reason();
+                if (ec != websocket::error::closed) return self->fail(ec.message(), reason.code);
+                return self->fail(
+                    "closed by the server (" + std::string(reason.reason.c_str()) + ")",
+                    reason.code);
+            }
+            std::string text = beast::buffers_to_string(self->buf.data());
+            self->buf.consume(self->buf.size());
+            if (self->handlers.onMessage) self->handlers.onMessage(text);
+            if (!self->stopped) self->read();
+        });
+    }
+
+    void write() {
+        ws.async_write(asio::buffer(queue.front()),
+                       [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                           if (self->stopped) return;
+                           // The read loop reports the end, with the server's close frame
+                           // when one came (a write can fail first on a closing socket).
+                           if (ec) return self->queue.clear();
+                           self->queue.pop_front();
+                           if (!self->queue.empty()) self->write();
+                       });
+    }
+};
+
+Client::Client(asio::io_context& io, Target target, Handlers handlers)
+    : impl_(std::make_shared<Impl>(io, std::move(target), std::move(handlers))) {}
+
+Client::~Client() {
+    close();
+}
+
+void Client::connect() {
+    impl_->connect();
+}
+
+bool Client::send(std::string text) {
+    if (!impl_->open || impl_->stopped || impl_->queue.size() >= impl_->target.maxQueue)
+        return false;
+    impl_->queue.push_back(std::move(text));
+    if (impl_->queue.size() == 1) impl_->write();
+    return true;
+}
+
+void Client::close() {
+    if (impl_->stopped) return;
+    impl_->stopped = true;
+    impl_->open = false;
+    impl_->resolver.cancel();
+    beast::error_code ec;
+    beast::get_lowest_layer(impl_->ws).socket().close(ec);
+}
+
+bool Client::isOpen() const {
+    return impl_->open && !impl_->stopped;
+}
+
+}  // namespace rainet::wsclient

@@ -1,0 +1,3 @@
+#pragma once
+#include "core/types.h"
+#include "wsclient/client.h"

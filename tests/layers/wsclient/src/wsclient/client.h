@@ -1,0 +1,2 @@
+#pragma once
+#include <boost/asio/io_context.hpp>
