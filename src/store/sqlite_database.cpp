@@ -76,7 +76,15 @@ Result<std::unique_ptr<Database>> SqliteDatabase::open(const std::string& path,
                         nullptr) != SQLITE_OK)
         return Error{"store: cannot open " + path + ": " + sqlite3_errmsg(s->db_)};
     sqlite3_busy_timeout(s->db_, 5000);
-    if (auto e = s->exec(kPragmas)) return *e;
+    // Switching a new file to WAL answers SQLITE_BUSY at once, without the busy handler, while
+    // another connection opens the same file (two servers started together): retried the way
+    // the busy timeout would.
+    for (int tries = 0;; ++tries) {
+        auto e = s->exec(kPragmas);
+        if (!e) break;
+        if (tries == 500 || sqlite3_errcode(s->db_) != SQLITE_BUSY) return *e;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     if (auto e = s->exec(("PRAGMA synchronous=" + sync).c_str())) return *e;
     if (auto e = s->exec("PRAGMA wal_autocheckpoint=0")) return *e;
     s->checkpointer_ = std::thread(&SqliteDatabase::checkpointLoop, s.get(), path);

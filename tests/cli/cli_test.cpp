@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include "support/run_command.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -132,7 +133,10 @@ struct SplitRun {
     std::string out, err;
 };
 SplitRun runSplit(const std::string& args) {
-    const std::string errFile = testing::TempDir() + "/cli_stderr.txt";
+    // One file per call: tests of this binary run in parallel processes (ctest -j).
+    static int calls = 0;
+    const std::string errFile = testing::TempDir() + "/cli_stderr_" + std::to_string(::getpid()) +
+                                "_" + std::to_string(calls++) + ".txt";
     FILE* f = popen((std::string(RAINET_BIN) + " " + args + " 2>" + errFile).c_str(), "r");
     SplitRun r{-1, "", ""};
     if (!f) return r;
@@ -143,12 +147,13 @@ SplitRun runSplit(const std::string& args) {
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     std::ifstream in(errFile);
     r.err.assign(std::istreambuf_iterator<char>(in), {});
+    std::remove(errFile.c_str());
     return r;
 }
 
 const char* const kCommands[] = {"apply",  "arena", "belief",   "bench", "bot",
                                  "engine", "legal", "loadtest", "perft", "play",
-                                 "replay", "serve", "view"};
+                                 "replay", "serve", "value",    "view"};
 
 // Every subcommand reads its flags the same way: --help is its usage and options, on stdout.
 TEST(CliFlags, EverySubcommandHasHelpOnStdout) {
