@@ -10,7 +10,7 @@
 
 #include "server/bot_workers.h"
 #include "server/hub.h"
-#include "server/log.h"
+#include "store/log.h"
 
 namespace rainet::server {
 

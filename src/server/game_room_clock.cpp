@@ -9,7 +9,7 @@
 
 #include "server/bot_workers.h"
 #include "server/hub.h"
-#include "server/log.h"
+#include "store/log.h"
 
 namespace rainet::server {
 

@@ -12,8 +12,8 @@
 
 #include "server/archive.h"
 #include "server/hex_digit.h"
-#include "server/log.h"
 #include "server/static_files.h"
+#include "store/log.h"
 
 namespace rainet::server {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "server/game_room.h"
-#include "server/log.h"
+#include "store/log.h"
 
 namespace rainet::server {
 

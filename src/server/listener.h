@@ -4,8 +4,8 @@
 #include <chrono>
 #include <memory>
 
-#include "server/log.h"
 #include "server/sessions.h"
+#include "store/log.h"
 
 namespace rainet::server {
 

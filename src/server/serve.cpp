@@ -9,9 +9,9 @@
 
 #include "server/game_room.h"
 #include "server/listener.h"
-#include "server/log.h"
 #include "server/sessions.h"
 #include "server/static_files.h"
+#include "store/log.h"
 
 namespace rainet::server {
 

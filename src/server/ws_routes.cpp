@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "server/game_room.h"
-#include "server/log.h"
+#include "store/log.h"
 
 namespace rainet::server {
 

@@ -12,8 +12,8 @@
 #include <unordered_map>
 
 #include "server/client.h"
-#include "server/log.h"
 #include "server/sessions.h"
+#include "store/log.h"
 
 namespace rainet::server {
 
