@@ -103,14 +103,14 @@ int serve(const Config& config) {
             for (auto& r : hub.rooms()) r->run([](GameRoom& room) { room.stop(); });
             closeWsSessions(registry);
             // Stop once every socket is closed (close handshakes done), or after 2 s.
-            const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+            const std::int64_t giveUp = TimeSource::realMs() + 2000;
             poll = [&, giveUp] {
                 bool empty;
                 {
                     std::lock_guard lock(registry.mu);
                     empty = registry.sessions.empty();
                 }
-                if (empty || std::chrono::steady_clock::now() > giveUp) return io.stop();
+                if (empty || TimeSource::realMs() > giveUp) return io.stop();
                 deadline.expires_after(std::chrono::milliseconds(20));
                 deadline.async_wait([&](const beast::error_code&) { poll(); });
             };

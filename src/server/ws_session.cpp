@@ -44,7 +44,7 @@ void WsSession::onAccept(beast::error_code ec) {
         std::lock_guard lock(registry_.mu);
         registry_.sessions[this] = weak_from_this();
     }
-    last_ = std::chrono::steady_clock::now();
+    last_ = TimeSource::realMs();
     awaitHello();
     doRead();
 }
@@ -91,10 +91,9 @@ void WsSession::fail(ErrorCode code, const std::string& message, const Json& id,
 }
 
 bool WsSession::allow(const Json& id) {
-    const auto now = std::chrono::steady_clock::now();
+    const std::int64_t now = TimeSource::realMs();
     const double rate = hub_.config().ratePerSecond;
-    tokens_ =
-        std::min(2 * rate, tokens_ + rate * std::chrono::duration<double>(now - last_).count());
+    tokens_ = std::min(2 * rate, tokens_ + rate * static_cast<double>(now - last_) / 1000);
     last_ = now;
     if (tokens_ >= 1) {
         tokens_ -= 1;

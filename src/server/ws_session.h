@@ -13,6 +13,7 @@
 
 #include "server/client.h"
 #include "server/sessions.h"
+#include "server/time_source.h"
 #include "store/log.h"
 
 namespace rainet::server {
@@ -147,7 +148,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     bool waiting_ = false;  // for a store job (viaStore): the next message is read after it
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
     double tokens_ = 2.0 * hub_.config().ratePerSecond;
-    std::chrono::steady_clock::time_point last_;
+    std::int64_t last_ = 0;  // ms (TimeSource::realMs) when tokens_ was last topped up
     int refused_ = 0;
     bool closing_ = false, finished_ = false, counted_ = false;
 };
