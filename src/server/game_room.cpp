@@ -26,7 +26,7 @@ GameRoom::GameRoom(Hub& hub, store::GameRow row)
       id_(row.id),
       row_(std::move(row)),
       rng_(hub.ids().seed()) {
-    ++metrics_.gamesLoaded[static_cast<int>(state())];
+    ++metrics_.gamesLoaded[static_cast<int>(row_.status)];
     stateSince_ = hub_.time().nowCs();
     for (int i = 0; i < 2; ++i) {
         Seat& seat = seats_[i];
@@ -46,22 +46,13 @@ GameRoom::GameRoom(Hub& hub, store::GameRow row)
 }
 
 GameRoom::~GameRoom() {
-    --metrics_.gamesLoaded[static_cast<int>(state())];
+    --metrics_.gamesLoaded[static_cast<int>(row_.status)];
 }
 
-GameState GameRoom::state() const {
-    const std::string& s = row_.status;
-    if (s == "open") return GameState::Open;
-    if (s == "setup") return GameState::Setup;
-    if (s == "playing") return GameState::Playing;
-    if (s == "finished") return GameState::Finished;
-    return GameState::Aborted;
-}
-
-void GameRoom::setStatus(const std::string& status) {
-    --metrics_.gamesLoaded[static_cast<int>(state())];
+void GameRoom::setStatus(GameStatus status) {
+    --metrics_.gamesLoaded[static_cast<int>(row_.status)];
     row_.status = status;
-    ++metrics_.gamesLoaded[static_cast<int>(state())];
+    ++metrics_.gamesLoaded[static_cast<int>(row_.status)];
     stateSince_ = hub_.time().nowCs();
 }
 
@@ -74,7 +65,7 @@ Result<std::shared_ptr<GameRoom>> GameRoom::create(Hub& hub, store::GameRow row,
         Seat& seat = r->seats_[index(*botSide)];
         seat.bot = true;
         seat.publicId = "computer";
-        seat.name = botName(r->row_.level);
+        seat.name = botLabel(r->row_.level);
     }
     return r;
 }
@@ -99,7 +90,7 @@ Result<std::shared_ptr<GameRoom>> GameRoom::restore(Hub& hub, const store::GameD
     auto offerSide = [](int n) {
         return n == 1 || n == 2 ? std::optional<Side>(sideAt(n - 1)) : std::nullopt;
     };
-    if (d.game.status == "playing") r->drawOffer_ = offerSide(d.game.drawOffer);
+    if (d.game.status == GameStatus::Playing) r->drawOffer_ = offerSide(d.game.drawOffer);
     r->nextGame_ = d.game.nextGame;
     if (r->nextGame_.empty()) r->rematchOffer_ = offerSide(d.game.rematchOffer);
     if (d.setup[0] < 0 || d.setup[1] < 0) return r;

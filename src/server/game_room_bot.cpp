@@ -19,7 +19,7 @@ using namespace room_detail;
 
 void GameRoom::activate() {
     if (!botSide_) return;
-    if (row_.status == "setup" && setups_[index(*botSide_)] < 0) return botSetup();
+    if (row_.status == GameStatus::Setup && setups_[index(*botSide_)] < 0) return botSetup();
     armTimer();
     botThink();
 }
@@ -31,8 +31,8 @@ void GameRoom::botSetup() {
 }
 
 void GameRoom::botThink() {
-    if (!botSide_ || row_.status != "playing" || pos_->toMove() != *botSide_ || botBusy_ ||
-        stopped_)
+    if (!botSide_ || row_.status != GameStatus::Playing || pos_->toMove() != *botSide_ ||
+        botBusy_ || stopped_)
         return;
     botBusy_ = true;
     const int ply = pos_->ply();
@@ -55,7 +55,7 @@ void GameRoom::botThink() {
         }
         self->run([a, ply](GameRoom& r) {
             r.botBusy_ = false;
-            if (r.row_.status != "playing" || r.pos_->ply() != ply) return;
+            if (r.row_.status != GameStatus::Playing || r.pos_->ply() != ply) return;
             Action chosen = a;
             if (!r.pos_->isLegal(chosen)) {
                 logEvent("bot_illegal_action", {{"game", r.id_}, {"action", toString(a)}});

@@ -18,15 +18,15 @@ using protocol::MsgType;
 using namespace room_detail;
 
 void GameRoom::checkClock() {
-    if (!isTimed() || row_.status != "playing" || !pos_) return;
+    if (!isTimed() || row_.status != GameStatus::Playing || !pos_) return;
     const Side s = pos_->toMove();
     if (remaining(s) > 0) return;
-    end(opponent(s), "time");
+    end(opponent(s), GameEnd::Time);
 }
 
 void GameRoom::checkExpiry() {
     ExpiryInput in;
-    in.state = state();
+    in.state = row_.status;
     in.computer = botSide_.has_value();
     in.stateSince = stateSince_;
     in.ply = pos_ ? pos_->ply() : 0;
@@ -36,13 +36,14 @@ void GameRoom::checkExpiry() {
                        seats_[i].goneSince};
     const auto e = expiryOf(in, hub_.config().expiry);
     if (!e || hub_.time().nowCs() < e->at) return;
-    logEvent("game_expired", {{"game", id_}, {"status", row_.status}});
+    logEvent("game_expired", {{"game", id_}, {"status", toString(row_.status)}});
     ++metrics_.gamesExpired;
-    end(e->winner, e->winner ? "abandoned" : "aborted");
+    end(e->winner, e->winner ? GameEnd::Abandoned : GameEnd::Aborted);
 }
 
 void GameRoom::armTimer() {
-    if (!isTimed() || row_.status != "playing" || hub_.time().isManual() || stopped_) return;
+    if (!isTimed() || row_.status != GameStatus::Playing || hub_.time().isManual() || stopped_)
+        return;
     const std::uint64_t gen = ++timerGeneration_;
     timer_.expires_after(std::chrono::milliseconds(remaining(pos_->toMove()) * 10 + 1));
     timer_.async_wait(asio::bind_executor(
@@ -51,7 +52,7 @@ void GameRoom::armTimer() {
             self->enter([gen](GameRoom& r) {  // after a commit in flight, if any
                 if (gen != r.timerGeneration_) return;
                 r.checkClock();
-                if (r.row_.status == "playing") r.armTimer();
+                if (r.row_.status == GameStatus::Playing) r.armTimer();
             });
         }));
 }

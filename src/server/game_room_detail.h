@@ -31,9 +31,6 @@ inline bool isSide(Viewer v) {
 inline Side sideOfViewer(Viewer v) {
     return v == Viewer::Side1 ? Side::One : Side::Two;
 }
-inline std::string botName(int level) {
-    return "computer (level " + std::to_string(level) + ")";
-}
 
 }  // namespace room_detail
 

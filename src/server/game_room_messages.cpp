@@ -55,11 +55,10 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
         c->send(it->second);  // a repeated request: acknowledged again, not applied again
         return;
     }
-    const std::string& st = row_.status;
-    const bool ended = st == "finished" || st == "aborted";
+    const GameStatus st = row_.status;
     switch (m.type) {
         case MsgType::Setup: {
-            if (st != "setup")
+            if (st != GameStatus::Setup)
                 return error(c, ErrorCode::WrongStatus, "the game is not in setup", m);
             if (setups_[index(s)] >= 0)
                 return error(c, ErrorCode::AlreadySetUp, "your arrangement is already set", m);
@@ -72,7 +71,7 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
             return setup(c, s, *mask, m);
         }
         case MsgType::Act: {
-            if (st != "playing")
+            if (st != GameStatus::Playing)
                 return error(c, ErrorCode::WrongStatus, "the game is not in play", m);
             if (pos_->toMove() != s)
                 return error(c, ErrorCode::NotYourTurn, "it is not your turn", m);
@@ -86,11 +85,11 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
             return act(c, s, *a, m);
         }
         case MsgType::Resign:
-            if (st != "setup" && st != "playing")
+            if (!isUnderWay(st))
                 return error(c, ErrorCode::WrongStatus, "the game is not under way", m);
-            return end(opponent(s), "resign", [c, s, m](GameRoom& r) { r.ack(c, s, m); });
+            return end(opponent(s), GameEnd::Resign, [c, s, m](GameRoom& r) { r.ack(c, s, m); });
         case MsgType::DrawOffer:
-            if (st != "playing")
+            if (st != GameStatus::Playing)
                 return error(c, ErrorCode::WrongStatus, "the game is not in play", m);
             if (drawOffer_) return error(c, ErrorCode::NoDrawOffer, "a draw offer is pending", m);
             drawOffer_ = s;
@@ -106,35 +105,36 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
             });
         case MsgType::DrawAccept:
         case MsgType::DrawDecline:
-            if (st != "playing")
+            if (st != GameStatus::Playing)
                 return error(c, ErrorCode::WrongStatus, "the game is not in play", m);
             if (drawOffer_ != opponent(s))
                 return error(c, ErrorCode::NoDrawOffer, "your opponent has not offered a draw", m);
             if (m.type == MsgType::DrawAccept)
-                return end(std::nullopt, "agreement", [c, s, m](GameRoom& r) { r.ack(c, s, m); });
+                return end(std::nullopt, GameEnd::Agreement,
+                           [c, s, m](GameRoom& r) { r.ack(c, s, m); });
             drawOffer_.reset();
             return drawEvent(c, s, m, "draw_decline", [s](GameRoom& r, bool stored) {
                 if (!stored) r.drawOffer_ = opponent(s);
             });
         case MsgType::ClaimWin: {
-            if (st != "setup" && st != "playing")
+            if (!isUnderWay(st))
                 return error(c, ErrorCode::WrongStatus, "the game is not under way", m);
             const Seat& other = seats_[index(opponent(s))];
             if (other.bot || other.connections > 0 ||
                 hub_.time().nowCs() - other.goneSince < hub_.config().graceCs)
                 return error(c, ErrorCode::CannotClaim,
                              "your opponent is connected or within the grace period", m);
-            return end(s, "abandoned", [c, s, m](GameRoom& r) { r.ack(c, s, m); });
+            return end(s, GameEnd::Abandoned, [c, s, m](GameRoom& r) { r.ack(c, s, m); });
         }
         case MsgType::Rematch:
             return rematch(c, s, m);
         case MsgType::RematchDecline:
             return declineRematch(c, s, m);
         case MsgType::Abort:
-            if (ended) return error(c, ErrorCode::WrongStatus, "the game is over", m);
-            if (st == "playing" && pos_->ply() >= 2)
+            if (isOver(st)) return error(c, ErrorCode::WrongStatus, "the game is over", m);
+            if (!canAbort(st, pos_ ? pos_->ply() : 0))
                 return error(c, ErrorCode::CannotAbort, "both sides have made an action", m);
-            return end(std::nullopt, "aborted", [c, s, m](GameRoom& r) { r.ack(c, s, m); });
+            return end(std::nullopt, GameEnd::Aborted, [c, s, m](GameRoom& r) { r.ack(c, s, m); });
         default:
             return error(c, ErrorCode::BadMessage, "not a game message", m);
     }

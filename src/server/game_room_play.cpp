@@ -26,11 +26,12 @@ void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
         c->send(snapshot(viewerOf(*s)));
         return;
     }
-    if (row_.status != "open") return error(c, ErrorCode::WrongStatus, "the game is not open", m);
+    if (row_.status != GameStatus::Open)
+        return error(c, ErrorCode::WrongStatus, "the game is not open", m);
     const int i = row_.player[0] ? 1 : 0;
     const store::GameRow saved = row_;
     row_.player[i] = who.id;
-    setStatus("setup");
+    setStatus(GameStatus::Setup);
     ++row_.version;
     commit(
         [row = row_, player = who.id](store::Store& st) -> Result<std::optional<double>> {
@@ -102,7 +103,7 @@ void GameRoom::startPlay() {
         return;
     }
     const store::GameRow saved = row_;
-    setStatus("playing");
+    setStatus(GameStatus::Playing);
     ++row_.version;
     row_.clock[0] = row_.clock[1] = row_.clockInitial;
     commit([row = row_](store::Store& st) { return st.updateGame(row); },
@@ -197,29 +198,24 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     publish(live, held);
     if (over) {
         const Outcome o = pos_->outcome();
-        const EndReason r = pos_->endReason();
-        const char* reason = r == EndReason::FourLinks     ? "four_links"
-                             : r == EndReason::FourViruses ? "four_viruses"
-                                                           : "no_progress";
         std::optional<Side> winner;
         if (o == Outcome::Side1Wins) winner = Side::One;
         if (o == Outcome::Side2Wins) winner = Side::Two;
-        return end(winner, reason);
+        return end(winner, gameEnd(pos_->endReason()));
     }
     armTimer();
     botThink();
 }
 
-void GameRoom::end(std::optional<Side> winner, const char* reason, Task beforeBroadcast) {
+void GameRoom::end(std::optional<Side> winner, GameEnd reason, Task beforeBroadcast) {
     const store::GameRow saved = row_;
-    const std::string reasonText = reason;
-    const bool aborted = reasonText == "aborted";
-    if (isTimed() && row_.status == "playing" && pos_)
+    const bool aborted = reason == GameEnd::Aborted;
+    if (isTimed() && row_.status == GameStatus::Playing && pos_)
         row_.clock[index(pos_->toMove())] = remaining(pos_->toMove());
-    const std::string oldStatus = row_.status;
-    setStatus(aborted ? "aborted" : "finished");
-    row_.result = aborted ? "" : !winner ? "1/2-1/2" : *winner == Side::One ? "1-0" : "0-1";
-    row_.reason = reasonText;
+    const GameStatus oldStatus = row_.status;
+    setStatus(aborted ? GameStatus::Aborted : GameStatus::Finished);
+    row_.result = resultOf(winner, reason);
+    row_.reason = toString(reason);
     row_.ended = hub_.time().unixMs();
     ++row_.version;
     // The result and the ratings it changes are stored together (store::Store::finishGame).

@@ -18,8 +18,7 @@ using protocol::MsgType;
 using namespace room_detail;
 
 void GameRoom::rematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m) {
-    if (row_.status != "finished" && row_.status != "aborted")
-        return error(c, ErrorCode::WrongStatus, "the game is not over", m);
+    if (!isOver(row_.status)) return error(c, ErrorCode::WrongStatus, "the game is not over", m);
     const Seat& other = seats_[index(opponent(s))];
     if (!other.player && !other.bot)
         return error(c, ErrorCode::WrongStatus, "the game never had an opponent", m);

@@ -19,7 +19,7 @@ using namespace room_detail;
 
 std::int64_t GameRoom::remaining(Side s) const {
     std::int64_t r = row_.clock[index(s)];
-    if (row_.status == "playing" && pos_ && pos_->toMove() == s)
+    if (row_.status == GameStatus::Playing && pos_ && pos_->toMove() == s)
         r -= hub_.time().nowCs() - turnStart_;
     return std::max<std::int64_t>(r, 0);
 }
@@ -27,7 +27,7 @@ std::int64_t GameRoom::remaining(Side s) const {
 std::optional<protocol::Clocks> GameRoom::clocks() const {
     if (!isTimed()) return std::nullopt;
     protocol::Clocks c{{remaining(Side::One), remaining(Side::Two)}, std::nullopt};
-    if (row_.status == "playing" && pos_) c.running = pos_->toMove();
+    if (row_.status == GameStatus::Playing && pos_) c.running = pos_->toMove();
     return c;
 }
 
@@ -50,12 +50,13 @@ GameRoom::Json GameRoom::playerJson(Side s) const {
 }
 
 GameRoom::Json GameRoom::resultJson() const {
-    if (row_.status != "finished" && row_.status != "aborted") return nullptr;
+    if (!isOver(row_.status)) return nullptr;
     Json j;
     j["result"] = row_.result.empty() ? Json(nullptr) : Json(row_.result);
-    j["winner"] = row_.result == "1-0"   ? Json("1")
-                  : row_.result == "0-1" ? Json("2")
-                                         : Json(nullptr);
+    const Outcome o = outcomeOf(row_.result);
+    j["winner"] = o == Outcome::Side1Wins   ? Json("1")
+                  : o == Outcome::Side2Wins ? Json("2")
+                                            : Json(nullptr);
     j["reason"] = row_.reason;
     if (pos_) j["position"] = pos_->toString();
     Json setups;
@@ -86,7 +87,7 @@ std::string GameRoom::snapshot(Viewer v) const {
     j["game"] = id_;
     j["v"] = row_.version;
     j["you"] = viewerName(v);
-    j["status"] = row_.status;
+    j["status"] = toString(row_.status);
     j["preset"] = row_.preset;
     j["opponent"] = row_.opponent;
     j["level"] = row_.opponent == "computer" ? Json(row_.level) : Json(nullptr);
@@ -113,13 +114,13 @@ std::string GameRoom::snapshot(Viewer v) const {
         }
     }
     j["history"] = std::move(history);
-    if (row_.status == "playing" && pos_ && viewerOf(pos_->toMove()) == v)
+    if (row_.status == GameStatus::Playing && pos_ && viewerOf(pos_->toMove()) == v)
         j["legal"] = legalJson(v);
     j["draw_offer"] = drawOffer_ ? Json(sideName(*drawOffer_)) : Json(nullptr);
     j["grace"] = hub_.config().graceCs;
     j["spectators"] = spectators_;
     j["result"] = resultJson();
-    if (row_.status == "finished" || row_.status == "aborted") j["rematch"] = rematchJson();
+    if (isOver(row_.status)) j["rematch"] = rematchJson();
     if (const auto& lines = chat_[isSide(v) ? 0 : 1]; !lines.empty()) {
         Json& out = j["chat"] = Json::array();
         for (const Json& line : lines) out.push_back(line);

@@ -86,7 +86,7 @@ void GameRoom::replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_
     for (const Event& ev : events_) {
         if (ev.v <= after) continue;
         const auto& text = ev.text[static_cast<int>(role)];
-        if (ev.v == row_.version && row_.status == "playing" && pos_ &&
+        if (ev.v == row_.version && row_.status == GameStatus::Playing && pos_ &&
             viewerOf(pos_->toMove()) == role) {
             Json j = Json::parse(*text);
             j["legal"] = legalJson(role);

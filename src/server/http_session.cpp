@@ -262,11 +262,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                            hub_.metrics().render());
         if (path == "/api/games" || path == "/api/games/") {
             const std::string status = queryParam(query, "status");
-            static const char* kStatuses[] = {"",         "open",    "setup", "playing",
-                                              "finished", "aborted", "active"};
-            bool ok = false;
-            for (const char* s : kStatuses) ok |= status == s;
-            if (!ok)
+            if (!status.empty() && status != "active" && !parseGameStatus(status))
                 return respond(req, http::status::bad_request, json, R"({"error":"bad_status"})");
             if (!firstPage(query)) return badPage(req);
             const std::string after = queryParam(query, "after");
@@ -347,7 +343,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         };
         if (!*found) return unknown();
         const store::GameData& d = **found;
-        if (d.game.status != "finished" || d.setup[0] < 0 || d.setup[1] < 0) return unknown();
+        if (d.game.status != GameStatus::Finished || d.setup[0] < 0 || d.setup[1] < 0)
+            return unknown();
         auto start = Position::fromSetups(static_cast<std::uint8_t>(d.setup[0]),
                                           static_cast<std::uint8_t>(d.setup[1]),
                                           Rules::byName(d.game.preset).value_or(Rules::standard()));

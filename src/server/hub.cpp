@@ -69,7 +69,7 @@ Result<std::shared_ptr<GameRoom>> Hub::open(const std::string& id) {
     }
     if (!*data) return std::shared_ptr<GameRoom>();
     const store::GameData& d = **data;
-    const bool over = d.game.status == "finished" || d.game.status == "aborted";
+    const bool over = isOver(d.game.status);
     // An unfinished game is not in memory after its room failed: rebuilt like a finished one.
     auto room = GameRoom::restore(*this, d);
     if (!room) {
@@ -136,7 +136,7 @@ std::optional<Error> Hub::loadUnfinished() {
             std::lock_guard lock(roomsMu_);
             rooms_[d.game.id] = *room;
         }
-        if (d.game.status == "open" && d.game.opponent == "open") {
+        if (d.game.status == GameStatus::Open && d.game.opponent == "open") {
             auto p = store_.playerById(d.game.player[0] ? d.game.player[0] : d.game.player[1]);
             if (p && *p) setLobbyEntry(d.game.id, lobbyEntry(d.game, **p));
         }

@@ -40,7 +40,7 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     row.creator = p.id;
     const int mine = m.side == "1" ? 0 : m.side == "2" ? 1 : static_cast<int>(ids_.seed() >> 63);
     row.player[mine] = p.id;
-    row.status = computer ? "setup" : "open";
+    row.status = computer ? GameStatus::Setup : GameStatus::Open;
     auto room =
         launch(row, computer ? std::optional<Side>(mine ? Side::One : Side::Two) : std::nullopt);
     if (!room) {
@@ -122,7 +122,7 @@ Result<std::string> Hub::rematch(const store::GameRow& old) {
     row.player[1] = old.player[0];
     // One char assigned, not a literal: g++ 12 warns wrongly (-Wrestrict) about the literal here.
     row.sideWish.assign(1, row.player[0] == row.creator ? '1' : '2');
-    row.status = "setup";
+    row.status = GameStatus::Setup;
     std::optional<Side> botSide;
     if (computer) botSide = row.player[0] == row.creator ? Side::Two : Side::One;
     auto room = launch(row, botSide);

@@ -88,7 +88,7 @@ Result<Json> Hub::activeGames(const store::PlayerRow& p) {
     for (const auto& g : *list)
         games.push_back({{"game", g.game.id},
                          {"side", g.game.player[0] == p.id ? "1" : "2"},
-                         {"status", g.game.status}});
+                         {"status", toString(g.game.status)}});
     return games;
 }
 

@@ -72,7 +72,7 @@ void Hub::seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
     const int waiting = static_cast<int>(ids_.seed() >> 63);  // the side of the one who waited
     row.player[waiting] = other->player.id;
     row.player[1 - waiting] = p.id;
-    row.status = "setup";
+    row.status = GameStatus::Setup;
     auto room = launch(row, std::nullopt);
     if (!room) {
         {
