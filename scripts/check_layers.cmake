@@ -13,7 +13,7 @@ if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<repository> -P scripts/check_layers.cmake")
 endif()
 
-set(layers core ai protocol store server cli)
+set(layers core ai protocol store bus server cli)
 set(problems "")
 
 # The link list of each target, as one string.
@@ -34,7 +34,7 @@ set(links_bot "${bot_line}")
 
 # Third-party headers and the link target each one needs.
 set(third_party "boost/=Boost::headers" "nlohmann/=nlohmann_json" "sqlite3.h=SQLite::SQLite3"
-                "libpq-fe.h=PkgConfig::PQ" "sodium.h=PkgConfig::SODIUM" "sodium/=PkgConfig::SODIUM")
+                "libpq-fe.h=PkgConfig::PQ" "hiredis/=PkgConfig::HIREDIS" "sodium.h=PkgConfig::SODIUM" "sodium/=PkgConfig::SODIUM")
 
 # Checks one file of a target whose link line is `links`; `self` is the file's own layer.
 function(check_file file self links)

@@ -7,8 +7,13 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake ninja-build pkg-config libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
           nlohmann-json3-dev libsqlite3-dev libpq-dev libsodium-dev chromium
           postgresql  # the server, for the tests on PostgreSQL (scripts/postgres.sh)
+          redis-server libhiredis-dev  # the cluster's bus (src/bus); its tests start redis-server
           clang libclang-rt-14-dev  # the fuzz targets (fuzz/): clang's libFuzzer and sanitizers
-          fonts-ipafont-gothic)  # Japanese glyphs in the browser tests' screenshots
+          fonts-ipafont-gothic  # Japanese glyphs in the browser tests' screenshots
+          # The Debian package and its test (scripts/package_test.sh): dpkg-shlibdeps computes its
+          # Depends; nginx, python3 (a WebSocket probe), curl and openssl test the deployment;
+          # systemd (not as PID 1) for systemd-analyze verify.
+          dpkg-dev nginx python3 curl openssl systemd)
 # Node may come with the machine (with its own npm); only a machine without it takes Debian's.
 command -v node >/dev/null || packages+=(nodejs)
 command -v npm >/dev/null || packages+=(npm)

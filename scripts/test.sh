@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs every test: the C++ suites (release, with a throwaway PostgreSQL
 # cluster for the store and server tests on PostgreSQL; then the server suite again, all of it on
-# PostgreSQL; then the parser, harness and server suites again under ASan+UBSan; the server suite
-# under ThreadSanitizer; each fuzz target for ~20 s), then the browser client's unit and end-to-end tests.
+# PostgreSQL; the Debian package built, installed, served behind nginx and purged
+# (scripts/package_test.sh); then the parser, harness and server suites again under ASan+UBSan;
+# the server suite under ThreadSanitizer; each fuzz target for ~20 s), then the browser client's
+# unit and end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -18,6 +20,9 @@ RAINET_TEST_SERVER_BACKEND=postgres ctest --preset default -j "$(nproc)" --timeo
 bash scripts/postgres.sh stop "$pgdir"
 trap - EXIT
 unset RAINET_TEST_PG
+
+echo "== Debian package: cpack, apt install, the service, two nodes behind nginx, purge"
+bash scripts/package_test.sh
 
 echo "== ASan+UBSan build"
 cmake --preset asan >/dev/null

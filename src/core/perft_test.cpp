@@ -82,7 +82,7 @@ TEST_P(Perft, DivideMatchesReferencePerRootAction) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Positions, Perft, ::testing::ValuesIn(kCases),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& p) { return std::string(p.param.name); });
 
 }  // namespace
 }  // namespace rainet

@@ -308,7 +308,7 @@ void Position::doAction(Action a) {
         case ActionType::Check:
             s.faceUp |= fb;
             s.hash ^= kKeys.faceUp[from] ^ kKeys.unused[s.unused & 15];
-            s.unused &= ~checkBit(us);
+            s.unused = static_cast<std::uint8_t>(s.unused & ~checkBit(us));
             s.hash ^= kKeys.unused[s.unused & 15];
             break;
         case ActionType::NotFound: {
@@ -323,7 +323,7 @@ void Position::doAction(Action a) {
             for (Bitboard b = s.faceUp & (fb | tb); b;) s.hash ^= kKeys.faceUp[popLsb(b)];
             s.faceUp &= ~(fb | tb);
             s.hash ^= kKeys.unused[s.unused & 15];
-            s.unused &= ~notFoundBit(us);
+            s.unused = static_cast<std::uint8_t>(s.unused & ~notFoundBit(us));
             s.hash ^= kKeys.unused[s.unused & 15];
             break;
         }

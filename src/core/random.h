@@ -31,7 +31,7 @@ class Rng {
     std::uint32_t below(std::uint32_t n) {
         return static_cast<std::uint32_t>(((next() >> 32) * static_cast<std::uint64_t>(n)) >> 32);
     }
-    double uniform() { return (next() >> 11) * 0x1.0p-53; }
+    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
   private:
     static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

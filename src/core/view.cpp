@@ -192,7 +192,7 @@ std::optional<Error> View::apply(const Observation& o) {
             s.faceUp |= fb;
             f_.unknown[t] &= ~fb;
             if (*o.revealedLink) s.links[t] |= fb;
-            s.unused &= ~checkBit(us);
+            s.unused = static_cast<std::uint8_t>(s.unused & ~checkBit(us));
             break;
         case ActionType::NotFound: {
             const Bitboard pair = fb | bit(a.to());
@@ -204,7 +204,7 @@ std::optional<Error> View::apply(const Observation& o) {
                 f_.unknown[u] |= pair;
             }
             s.faceUp &= ~pair;
-            s.unused &= ~notFoundBit(us);
+            s.unused = static_cast<std::uint8_t>(s.unused & ~notFoundBit(us));
             break;
         }
     }

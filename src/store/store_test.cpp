@@ -109,8 +109,8 @@ class StoreTest : public ::testing::TestWithParam<Dialect> {
 };
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreTest, ::testing::Values(Dialect::Sqlite, Dialect::Postgres),
-                         [](const auto& info) {
-                             return info.param == Dialect::Sqlite ? "Sqlite" : "Postgres";
+                         [](const auto& p) {
+                             return p.param == Dialect::Sqlite ? "Sqlite" : "Postgres";
                          });
 
 TEST_P(StoreTest, PlayersByTokenHash) {

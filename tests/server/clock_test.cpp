@@ -21,7 +21,7 @@ TEST(Clock, IncrementAndFlag) {
     playOne(a, b, g, a.game(g).legal[0]);
     EXPECT_EQ(b.game(g).clocks, (Json{{"1", 800}, {"2", 1000}, {"running", "2"}}));
     server.advance(999);
-    b.drain();
+    b.sync(g);
     EXPECT_EQ(b.game(g).status, "playing");
     server.advance(1);  // side 2's clock reaches zero: the server flags it without any message
     b.take([](const Json& j) { return j["type"] == "event" && j["kind"] == "end"; });

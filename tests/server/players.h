@@ -71,9 +71,19 @@ class Player {
                    j["v"].get<long>() >= v;
         });
     }
-    // Drains what has already arrived (without waiting longer than `quiet`).
-    void drain(std::chrono::milliseconds quiet = 50ms) {
-        while (auto m = ws_->next(quiet)) follow(Json::parse(*m));
+    // Everything this connection receives until game `g`'s room has answered a `watch` (which
+    // changes nothing for a connection already following it). The room answers on its strand,
+    // after whatever it had already queued here, so the list is complete: a test shows that
+    // nothing else arrived without waiting for a quiet spell, which proves nothing.
+    std::vector<Json> sync(const std::string& g) {
+        ws_->send(Json{{"type", "watch"}, {"game", g}});
+        std::vector<Json> before;
+        take([&](const Json& j) {
+            if (j["type"] == "snapshot" && j["game"] == g) return true;
+            before.push_back(j);
+            return false;
+        });
+        return before;
     }
 
   private:

@@ -11,9 +11,9 @@ Json nextChat(Player& p) {
     return p.take([](const Json& j) { return j["type"] == "chat"; });
 }
 
-// Whether `p` has received (waiting a little for late ones) a chat line of that room.
-bool heard(Player& p, const std::string& channel) {
-    p.drain(200ms);
+// Whether `p` has received a chat line of that room of game `g` (synced with the room first).
+bool heard(Player& p, const std::string& g, const std::string& channel) {
+    p.sync(g);
     for (const auto& m : p.ws().log())
         if (Json j = Json::parse(m); j["type"] == "chat" && j["channel"] == channel) return true;
     return false;
@@ -39,8 +39,8 @@ TEST(Chat, PlayersAndSpectatorsHaveTheirOwnRooms) {
     Json ack = s.request({{"type", "chat"}, {"game", g}, {"text", "d4 looks strong"}});
     EXPECT_EQ(ack["type"], "ack");
     EXPECT_EQ(nextChat(s)["channel"], "spectators");
-    EXPECT_FALSE(heard(a, "spectators"));
-    EXPECT_FALSE(heard(b, "spectators"));
+    EXPECT_FALSE(heard(a, g, "spectators"));
+    EXPECT_FALSE(heard(b, g, "spectators"));
     // Snapshots carry each role's room only.
     Player late(server.port());
     Json ss = snapshotOf(late, g);
@@ -90,7 +90,7 @@ TEST(Chat, BadLinesAreRefusedAndNothingIsSent) {
     EXPECT_EQ(code({{"game", g}, {"text", std::string(301, 'x')}}), "bad_message");
     EXPECT_EQ(code({{"game", "gNOPE"}, {"text", "hi"}}), "unknown_game");
     EXPECT_EQ(code({{"text", "hi"}}), "bad_message");
-    EXPECT_FALSE(heard(b, "players"));
+    EXPECT_FALSE(heard(b, g, "players"));
     // 300 characters of two bytes each are fine: the limit counts characters.
     std::string accented;
     for (int i = 0; i < 300; ++i) accented += "\xc3\xa9";
@@ -111,7 +111,7 @@ TEST(Chat, AFloodIsCutShortThenAllowedAgain) {
     EXPECT_EQ(say("later"), "ack");
     EXPECT_EQ(say("again too soon"), "rate_limited");
     // The opponent saw exactly the lines that were accepted.
-    b.drain(200ms);
+    b.sync(g);
     std::vector<std::string> seen;
     for (const auto& m : b.ws().log())
         if (Json j = Json::parse(m); j["type"] == "chat") seen.push_back(j["text"]);
@@ -191,7 +191,9 @@ TEST(Matchmaking, UnseekClosingAndSelfNeverPair) {
               "bad_message");
     // Logging in or out withdraws the connection's seek: it must not pair the identity just left.
     Player c(server.port());
-    ASSERT_EQ(c.request({{"type", "register"}, {"username", "daru"}, {"password", "superhacka"}})["type"], "ack");
+    ASSERT_EQ(
+        c.request({{"type", "register"}, {"username", "daru"}, {"password", "superhacka"}})["type"],
+        "ack");
     EXPECT_EQ(c.request({{"type", "seek"}, {"preset", "official"}})["type"], "ack");
     seeking(3);
     EXPECT_EQ(c.request({{"type", "logout"}})["type"], "ack");

@@ -1,0 +1,48 @@
+#include "bus/redis_link.h"
+
+#include <vector>
+
+namespace rainet::bus {
+
+RedisLink::RedisLink(RedisAddress address, std::chrono::milliseconds timeout)
+    : address_(std::move(address)), timeout_(timeout) {}
+
+Result<Reply> RedisLink::command(std::initializer_list<std::string_view> argv) {
+    std::vector<const char*> args;
+    std::vector<size_t> lens;
+    for (std::string_view a : argv) {
+        args.push_back(a.data());
+        lens.push_back(a.size());
+    }
+    std::lock_guard lock(mu_);
+    if (!ctx_) {
+        auto c = connectRedis(address_, timeout_);
+        if (!c) return c.error();
+        ctx_ = std::move(*c);
+        ++connects_;
+    }
+    auto* r = static_cast<redisReply*>(
+        redisCommandArgv(ctx_.get(), static_cast<int>(args.size()), args.data(), lens.data()));
+    if (!r) {  // I/O error or timeout: this connection is spent; the next command opens another
+        Error e{"redis " + address_.toString() + ": " + ctx_->errstr};
+        ctx_.reset();
+        return e;
+    }
+    auto out = toReply(r);
+    freeReplyObject(r);
+    return out;
+}
+
+Result<long long> RedisLink::publish(std::string_view channel, std::string_view payload) {
+    auto r = command({"PUBLISH", channel, payload});
+    if (!r) return r.error();
+    if (r->kind != Reply::Kind::Integer) return Error{"redis: PUBLISH answered no integer"};
+    return r->integer;
+}
+
+std::uint64_t RedisLink::connects() const {
+    std::lock_guard lock(mu_);
+    return connects_;
+}
+
+}  // namespace rainet::bus

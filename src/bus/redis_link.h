@@ -1,0 +1,37 @@
+#pragma once
+// One Redis connection for commands (PUBLISH, INCR, EXPIRE...), shared by threads one command at
+// a time. Every command has a timeout, and a failed connection is opened again by the next
+// command: while Redis is down each command is an error value, never a hang, and the link comes
+// back by itself when Redis does.
+#include <chrono>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <string_view>
+
+#include "bus/redis_connection.h"
+
+namespace rainet::bus {
+
+class RedisLink {
+  public:
+    explicit RedisLink(RedisAddress address,
+                       std::chrono::milliseconds timeout = std::chrono::milliseconds(500));
+
+    [[nodiscard]] Result<Reply> command(std::initializer_list<std::string_view> argv);
+    // PUBLISH: how many subscribers (over the whole Redis) received the message.
+    [[nodiscard]] Result<long long> publish(std::string_view channel, std::string_view payload);
+
+    const RedisAddress& address() const { return address_; }
+    std::uint64_t connects() const;  // connections opened so far (reconnections show here)
+
+  private:
+    RedisAddress address_;
+    std::chrono::milliseconds timeout_;
+    mutable std::mutex mu_;
+    Context ctx_;
+    std::uint64_t connects_ = 0;
+};
+
+}  // namespace rainet::bus

@@ -1,0 +1,240 @@
+// The Redis link and subscriber against a real, throwaway redis-server (Debian's redis-server,
+// installed by scripts/setup.sh) started by each test on a unix socket in a temporary folder.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "bus/redis_link.h"
+#include "bus/subscriber.h"
+
+extern char** environ;
+
+namespace rainet::bus {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+class RedisServer {
+  public:
+    RedisServer() {
+        char tmpl[] = "/tmp/rainet-redis-XXXXXX";
+        dir_ = mkdtemp(tmpl);
+        start();
+    }
+    ~RedisServer() {
+        stop();
+        fs::remove_all(dir_);
+    }
+    void start() {
+        const std::string sock = socket(), log = dir_ + "/redis.log";
+        std::vector<std::string> args{"/usr/bin/redis-server",
+                                      "--port",
+                                      "0",
+                                      "--unixsocket",
+                                      sock,
+                                      "--unixsocketperm",
+                                      "700",
+                                      "--save",
+                                      "",
+                                      "--appendonly",
+                                      "no",
+                                      "--logfile",
+                                      log,
+                                      "--daemonize",
+                                      "no"};
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ASSERT_EQ(posix_spawn(&pid_, argv[0], nullptr, nullptr, argv.data(), environ), 0)
+            << "cannot start /usr/bin/redis-server (scripts/setup.sh installs redis-server)";
+        // Ready when it answers a PING on the socket.
+        for (int i = 0; i < 500; ++i) {
+            RedisLink probe(*parseRedisAddress(address()), 100ms);
+            if (probe.command({"PING"})) return;
+            std::this_thread::sleep_for(10ms);
+        }
+        FAIL() << "redis-server did not come up; its log: " << log;
+    }
+    void stop() {
+        if (pid_ <= 0) return;
+        kill(pid_, SIGKILL);
+        waitpid(pid_, nullptr, 0);
+        pid_ = -1;
+        fs::remove(socket());
+    }
+    std::string socket() const { return dir_ + "/redis.sock"; }
+    std::string address() const { return "unix:" + socket(); }
+    RedisAddress parsed() const { return *parseRedisAddress(address()); }
+
+  private:
+    std::string dir_;
+    pid_t pid_ = -1;
+};
+
+// What a subscriber's handler received, waited on by the test thread.
+struct Inbox {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::pair<std::string, std::string>> got;
+    int ups = 0, downs = 0;
+
+    Subscriber::Handler handler() {
+        return [this](const std::string& ch, const std::string& payload) {
+            std::lock_guard lock(mu);
+            got.emplace_back(ch, payload);
+            cv.notify_all();
+        };
+    }
+    Subscriber::Options options() {
+        Subscriber::Options o;
+        o.retryMin = 10ms;
+        o.retryMax = 100ms;
+        o.onState = [this](bool up) {
+            std::lock_guard lock(mu);
+            ++(up ? ups : downs);
+            cv.notify_all();
+        };
+        return o;
+    }
+    bool waitFor(size_t n, std::chrono::milliseconds t = 5s) {
+        std::unique_lock lock(mu);
+        return cv.wait_for(lock, t, [&] { return got.size() >= n; });
+    }
+    bool waitDowns(int n, std::chrono::milliseconds t = 5s) {
+        std::unique_lock lock(mu);
+        return cv.wait_for(lock, t, [&] { return downs >= n; });
+    }
+};
+
+TEST(Redis, PublishedMessagesReachTheSubscribersOfTheirChannelOnly) {
+    RedisServer server;
+    Inbox inbox;
+    Subscriber sub(server.parsed(), inbox.handler(), inbox.options());
+    sub.subscribe("game:g1:1");
+    ASSERT_TRUE(sub.waitSubscribed(5s));
+    RedisLink link(server.parsed());
+    auto n = link.publish("game:g1:2", "not for us");
+    ASSERT_TRUE(n) << n.error().message;
+    EXPECT_EQ(*n, 0);
+    n = link.publish("game:g1:1", R"({"type":"event","v":5})");
+    ASSERT_TRUE(n) << n.error().message;
+    EXPECT_EQ(*n, 1);
+    ASSERT_TRUE(inbox.waitFor(1));
+    std::lock_guard lock(inbox.mu);
+    ASSERT_EQ(inbox.got.size(), 1u);
+    EXPECT_EQ(inbox.got[0].first, "game:g1:1");
+    EXPECT_EQ(inbox.got[0].second, R"({"type":"event","v":5})");
+}
+
+TEST(Redis, PayloadsAreBinarySafeAndLarge) {
+    RedisServer server;
+    Inbox inbox;
+    Subscriber sub(server.parsed(), inbox.handler(), inbox.options());
+    const std::string channel("ch\0an nel", 9);
+    sub.subscribe(channel);
+    ASSERT_TRUE(sub.waitSubscribed(5s));
+    std::string payload(1 << 20, 'x');
+    payload[10] = '\0';
+    payload[20] = '\n';
+    RedisLink link(server.parsed());
+    ASSERT_EQ(*link.publish(channel, payload), 1);
+    ASSERT_TRUE(inbox.waitFor(1));
+    std::lock_guard lock(inbox.mu);
+    EXPECT_EQ(inbox.got[0].first, channel);
+    EXPECT_EQ(inbox.got[0].second, payload);
+}
+
+TEST(Redis, ChannelsComeAndGoWhileRunning) {
+    RedisServer server;
+    Inbox inbox;
+    Subscriber sub(server.parsed(), inbox.handler(), inbox.options());
+    RedisLink link(server.parsed());
+    sub.subscribe("a");
+    ASSERT_TRUE(sub.waitSubscribed(5s));
+    sub.subscribe("b");
+    ASSERT_TRUE(sub.waitSubscribed(5s));
+    EXPECT_EQ(*link.publish("b", "1"), 1);
+    sub.unsubscribe("a");
+    // Redis counts the receivers of each publish: it reaches 0 once the unsubscribe is applied.
+    int late = 0;
+    for (auto until = std::chrono::steady_clock::now() + 5s;
+         std::chrono::steady_clock::now() < until; ++late)
+        if (*link.publish("a", "late") == 0) break;
+    EXPECT_LT(late, 100000) << "the unsubscribe was never applied";
+    EXPECT_EQ(*link.publish("b", "2"), 1);
+    // Everything published to "a" while it was still subscribed arrives; nothing after.
+    ASSERT_TRUE(inbox.waitFor(2 + static_cast<size_t>(late)));
+    std::lock_guard lock(inbox.mu);
+    EXPECT_EQ(inbox.got.size(), 2u + static_cast<size_t>(late));
+    EXPECT_EQ(inbox.got.back(), (std::pair<std::string, std::string>{"b", "2"}));
+}
+
+TEST(Redis, BothSidesComeBackAfterARedisRestart) {
+    RedisServer server;
+    Inbox inbox;
+    Subscriber sub(server.parsed(), inbox.handler(), inbox.options());
+    sub.subscribe("game:g7:spectators");
+    ASSERT_TRUE(sub.waitSubscribed(5s));
+    RedisLink link(server.parsed(), 200ms);
+    ASSERT_EQ(*link.publish("game:g7:spectators", "before"), 1);
+    ASSERT_TRUE(inbox.waitFor(1));
+
+    server.stop();
+    // While Redis is away a command is an error value, promptly, and the subscriber notices.
+    auto r = link.publish("game:g7:spectators", "lost");
+    EXPECT_FALSE(r);
+    EXPECT_TRUE(inbox.waitDowns(1));
+    EXPECT_FALSE(sub.waitSubscribed(50ms));
+
+    server.start();
+    ASSERT_TRUE(sub.waitSubscribed(10s)) << "the subscriber did not subscribe again";
+    EXPECT_EQ(sub.connects(), 2u);
+    auto n = link.publish("game:g7:spectators", "after");  // the link reconnects by itself
+    ASSERT_TRUE(n) << n.error().message;
+    EXPECT_EQ(*n, 1);
+    ASSERT_TRUE(inbox.waitFor(2));
+    std::lock_guard lock(inbox.mu);
+    EXPECT_EQ(inbox.got.back().second, "after");
+    EXPECT_EQ(inbox.ups, 2);
+}
+
+TEST(Redis, NoServerMeansErrorsNotHangs) {
+    const auto addr = *parseRedisAddress("unix:/nonexistent/rainet-redis.sock");
+    RedisLink link(addr, 100ms);
+    auto r = link.command({"PING"});
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("unix:/nonexistent/rainet-redis.sock"), std::string::npos)
+        << r.error().message;
+    Inbox inbox;
+    {
+        Subscriber sub(addr, inbox.handler(), inbox.options());
+        sub.subscribe("x");
+        EXPECT_FALSE(sub.waitSubscribed(100ms));
+    }  // and it stops promptly though it never connected
+    EXPECT_EQ(inbox.ups, 0);
+}
+
+TEST(Redis, ARedisErrorReplyIsAnErrorValue) {
+    RedisServer server;
+    RedisLink link(server.parsed());
+    auto r = link.command({"NOSUCHCOMMAND", "x"});
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("unknown command"), std::string::npos) << r.error().message;
+    // The connection is still good for the next command.
+    auto ok = link.command({"INCRBY", "k", "5"});
+    ASSERT_TRUE(ok) << ok.error().message;
+    EXPECT_EQ(ok->integer, 5);
+    EXPECT_EQ(link.connects(), 1u);
+}
+
+}  // namespace
+}  // namespace rainet::bus
