@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "core/record.h"
+
 namespace rainet {
 
 namespace {
@@ -43,11 +45,11 @@ GameEnd gameEnd(EndReason r) {
 const char* terminationName(GameEnd e) {
     switch (e) {
         case GameEnd::FourLinks:
-            return "four-links";
+            return endReasonName(EndReason::FourLinks);  // the rules' endings: record.h's names
         case GameEnd::FourViruses:
-            return "four-viruses";
+            return endReasonName(EndReason::FourViruses);
         case GameEnd::NoProgress:
-            return "no-progress";
+            return endReasonName(EndReason::NoProgress);
         case GameEnd::Resign:
             return "resignation";
         case GameEnd::Abandoned:
