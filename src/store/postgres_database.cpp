@@ -257,6 +257,11 @@ void PostgresDatabase::endRead() {
 }
 
 Result<int> PostgresDatabase::schemaVersion() {
+    // Nodes starting together on an empty database race on CREATE TABLE IF NOT EXISTS (its
+    // catalog check is not atomic: the loser fails on pg_type's unique index), so inside a
+    // migration's transaction the creation waits for one advisory lock, held until it ends.
+    if (inTransaction_)
+        if (auto e = exec("SELECT pg_advisory_xact_lock(7262501)")) return *e;  // "rainet"
     if (auto e = exec("CREATE TABLE IF NOT EXISTS rainet_schema (version INTEGER NOT NULL)"))
         return *e;
     // Inside a migration's transaction: one server migrates at a time, the others wait and then

@@ -26,6 +26,21 @@ CREATE INDEX players_ranked ON players(rating DESC, rated_games DESC, id) WHERE 
 // Migration 5, the same in both dialects.
 constexpr const char* kBotFlag = "ALTER TABLE players ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;";
 
+// Migration 6 (issue 12): which node owns each live game in a cluster (store/game_lease.h).
+// The games row is not touched, so a game's writes and its lease's renewals never contend.
+#define RAINET_GAME_LEASES(collate)        \
+    "CREATE TABLE game_leases (\n"         \
+    "  game TEXT " collate                 \
+    " PRIMARY KEY REFERENCES games(id),\n" \
+    "  owner TEXT NOT NULL,\n"             \
+    "  epoch BIGINT NOT NULL,\n"           \
+    "  expires BIGINT NOT NULL\n"          \
+    ");\n"                                 \
+    "CREATE INDEX game_leases_expires ON game_leases(expires);\n"
+constexpr const char* kGameLeasesSqlite = RAINET_GAME_LEASES("");
+constexpr const char* kGameLeasesPostgres = RAINET_GAME_LEASES("COLLATE \"C\"");
+#undef RAINET_GAME_LEASES
+
 constexpr Migration kMigrations[] = {
     // 1: players, games, setups, actions. SQLite databases made before migrations existed hold
     // exactly these tables at user_version 0, hence IF NOT EXISTS.
@@ -227,6 +242,8 @@ ALTER TABLE players ADD COLUMN rated_at BIGINT NOT NULL DEFAULT 0;
     // 5: bot accounts (players.bot = 1): accounts played by a program through `rainet bot`,
     // flagged in every player object of the protocol (docs/bot.md).
     {kBotFlag, kBotFlag},
+    // 6: game leases for a cluster of nodes (issue 12).
+    {kGameLeasesSqlite, kGameLeasesPostgres},
 };
 
 }  // namespace

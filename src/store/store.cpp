@@ -1,5 +1,7 @@
 #include "store/store.h"
 
+#include "store/pool_lease.h"
+
 #include <algorithm>
 #include <map>
 #include <span>
@@ -93,27 +95,6 @@ std::optional<Error> done(Statement& st) {
 }
 
 }  // namespace
-
-// One connection of the store's pool, taken for one call and given back after it.
-class Store::Lease {
-  public:
-    Lease(Pool& p, Database* db) : p_(p), db_(db) {}
-    ~Lease() {
-        {
-            std::lock_guard lock(p_.mu);
-            p_.free.push_back(db_);
-        }
-        p_.freed.notify_one();
-    }
-    Lease(const Lease&) = delete;
-    Lease& operator=(const Lease&) = delete;
-    Database& operator*() const { return *db_; }
-    Database* operator->() const { return db_; }
-
-  private:
-    Pool& p_;
-    Database* db_;
-};
 
 Store::Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database> first)
     : dialect_(first->dialect()) {
@@ -625,6 +606,25 @@ std::optional<Error> Store::saveSetup(const GameRow& g, int side, int links) {
 
 namespace {
 
+// Inside a transaction: whether `fence` is still the game's lease, its row locked until the
+// transaction ends so that a takeover waits for this write or this write sees the takeover.
+std::optional<Error> checkFence(Database& db, const GameLease& fence) {
+    auto st = db.prepare((std::string("SELECT 1 FROM game_leases WHERE game = ? AND owner = ? AND "
+                                      "epoch = ?") +
+                          db.lockRows())
+                             .c_str(),
+                         true);
+    st->bind(1, fence.game);
+    st->bind(2, fence.owner);
+    st->bind(3, fence.epoch);
+    const Step s = st->step();
+    if (s == Step::Failed) return Error{st->error()};
+    if (s == Step::Done)
+        return Error{"store: the lease of game " + fence.game + " (epoch " +
+                     std::to_string(fence.epoch) + ") is no longer this node's"};
+    return std::nullopt;
+}
+
 std::optional<Error> insertAction(Database& db, const std::string& game, const ActionRow& a) {
     auto st = db.prepare(
         "INSERT INTO actions (game, ply, action, client_id, clock_after, version) VALUES (?, ?, "
@@ -641,17 +641,31 @@ std::optional<Error> insertAction(Database& db, const std::string& game, const A
 
 }  // namespace
 
-std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a) {
-    auto db = lease();
-    return insertAction(*db, g.id, a);
+// One action in a transaction of its own when it is fenced (the check and the insert together).
+std::optional<Error> writeAction(Database& db, const std::string& game, const ActionRow& a,
+                                 const std::optional<GameLease>& fence) {
+    if (!fence) return insertAction(db, game, a);
+    if (auto e = db.begin()) return e;
+    std::optional<Error> e = checkFence(db, *fence);
+    if (!e) e = insertAction(db, game, a);
+    if (!e) e = db.commit();
+    if (e) db.rollback();
+    return e;
 }
 
-void Store::saveActionBatched(const GameRow& g, const ActionRow& a, Done done) {
-    enqueueWrite({g.id, a, std::move(done), nullptr});
+std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a,
+                                       const std::optional<GameLease>& fence) {
+    auto db = lease();
+    return writeAction(*db, g.id, a, fence);
+}
+
+void Store::saveActionBatched(const GameRow& g, const ActionRow& a, Done done,
+                              std::optional<GameLease> fence) {
+    enqueueWrite({g.id, a, std::move(done), nullptr, std::move(fence)});
 }
 
 void Store::write(Job job) {
-    enqueueWrite({{}, {}, nullptr, std::move(job)});
+    enqueueWrite({{}, {}, nullptr, std::move(job), std::nullopt});
 }
 
 void Store::enqueueWrite(QueuedWrite w) {
@@ -668,7 +682,7 @@ void Store::enqueueWrite(QueuedWrite w) {
     std::optional<Error> e;
     {
         auto db = lease();
-        e = insertAction(*db, w.game, w.action);
+        e = writeAction(*db, w.game, w.action, w.fence);
     }
     w.done(e);
 }
@@ -777,8 +791,10 @@ void Store::commitActions(std::span<QueuedWrite> batch) {
         auto db = lease();
         e = db->begin();
         if (!e) {
-            for (std::size_t i = 0; !e && i < batch.size(); ++i)
-                e = insertAction(*db, batch[i].game, batch[i].action);
+            for (std::size_t i = 0; !e && i < batch.size(); ++i) {
+                if (batch[i].fence) e = checkFence(*db, *batch[i].fence);
+                if (!e) e = insertAction(*db, batch[i].game, batch[i].action);
+            }
             if (!e) e = db->commit();
             if (e) db->rollback();
         }
@@ -789,7 +805,7 @@ void Store::commitActions(std::span<QueuedWrite> batch) {
             std::optional<Error> mine;
             {
                 auto db = lease();
-                mine = insertAction(*db, q.game, q.action);
+                mine = writeAction(*db, q.game, q.action, q.fence);
             }
             std::exchange(q.done, nullptr)(mine);
         }

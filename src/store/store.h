@@ -24,6 +24,7 @@
 #include "core/game_facts.h"
 #include "store/database.h"
 #include "store/fault_injection.h"
+#include "store/game_lease.h"
 
 namespace rainet::store {
 
@@ -182,14 +183,30 @@ class Store {
     std::optional<Error> saveSetup(const GameRow& g, int side, int links);
     // Appends an action of game g. The games row is not rewritten: loading takes the version and
     // the clocks from the last actions.
-    std::optional<Error> saveAction(const GameRow& g, const ActionRow& a);
+    // With a `fence` (a cluster's node), only while that lease is still the game's: an error
+    // otherwise, and nothing written.
+    std::optional<Error> saveAction(const GameRow& g, const ActionRow& a,
+                                    const std::optional<GameLease>& fence = std::nullopt);
     // The same, by group commit: queued for the store's writer thread, which commits what was
     // queued meanwhile, from any games, in one transaction (at most kMaxBatch writes; no wait
     // added: a batch is what arrived while the previous one committed). `done` is called on the
     // writer thread once the batch is committed, with its outcome: acknowledge only then. A write
     // that fails its batch fails alone (the batch is retried one write per transaction).
     using Done = std::function<void(std::optional<Error>)>;
-    void saveActionBatched(const GameRow& g, const ActionRow& a, Done done);
+    void saveActionBatched(const GameRow& g, const ActionRow& a, Done done,
+                           std::optional<GameLease> fence = std::nullopt);
+
+    // Game leases (store/game_lease.h). `now` and `ttl` in ms. acquireLease: the lease if `node`
+    // holds it now (new, taken over from an expired or released one with the epoch raised, or
+    // its own live one extended), std::nullopt while another node's is live. renewLease: the
+    // extended lease, std::nullopt if it is no longer held (taken over). releaseLease: ends it
+    // now, keeping the epoch, so the next owner's is higher.
+    Lookup<GameLease> acquireLease(const std::string& game, const std::string& node,
+                                   std::int64_t now, std::int64_t ttl);
+    Lookup<GameLease> renewLease(const GameLease& held, std::int64_t now, std::int64_t ttl);
+    std::optional<Error> releaseLease(const GameLease& held);
+    // Games not over whose lease has expired (or that never had one): what a node may take over.
+    Result<std::vector<std::string>> orphanedGames(std::int64_t now, int limit);
     // The store's executor, so that no network thread waits for the database. write(): `job` runs
     // on the writer thread after everything queued before it (batched actions and jobs alike), so
     // that one game's writes commit in the order they were queued. read(): `job` runs on one of
@@ -259,6 +276,7 @@ class Store {
         ActionRow action;
         Done done;
         Job job;
+        std::optional<GameLease> fence;
     };
     void enqueueWrite(QueuedWrite w);
     void writeLoop();

@@ -1,0 +1,90 @@
+// The store's game leases (store/game_lease.h): each call is one statement, atomic on both
+// backends, so two nodes asking at once never both hold a lease.
+#include "store/pool_lease.h"
+#include "store/store.h"
+
+namespace rainet::store {
+namespace {
+
+GameLease leaseFrom(const Statement& st, const std::string& game) {
+    return GameLease{game, st.text(0), st.integer(1), st.integer(2)};
+}
+
+// Steps a statement past its one returned row to its end.
+std::optional<Error> finish(Statement& st) {
+    if (st.step() != Step::Done) return Error{st.error()};
+    return std::nullopt;
+}
+
+}  // namespace
+
+Lookup<GameLease> Store::acquireLease(const std::string& game, const std::string& node,
+                                      std::int64_t now, std::int64_t ttl) {
+    auto db = lease();
+    // New (epoch 1); ours and live: extended, same epoch; expired or released (whoever held it):
+    // ours with the epoch raised; another node's and live: untouched, no row returned.
+    auto st = db->prepare(
+        "INSERT INTO game_leases (game, owner, epoch, expires) VALUES (?1, ?2, 1, ?4) "
+        "ON CONFLICT (game) DO UPDATE SET owner = excluded.owner, "
+        "epoch = CASE WHEN game_leases.owner = excluded.owner AND game_leases.expires > ?3 "
+        "THEN game_leases.epoch ELSE game_leases.epoch + 1 END, expires = excluded.expires "
+        "WHERE game_leases.owner = excluded.owner OR game_leases.expires <= ?3 "
+        "RETURNING owner, epoch, expires");
+    st->bind(1, game);
+    st->bind(2, node);
+    st->bind(3, now);
+    st->bind(4, now + ttl);  // summed here: PostgreSQL cannot type "$3 + $4" of unknowns
+    const Step s = st->step();
+    if (s == Step::Failed) return Error{st->error()};
+    if (s == Step::Done) return std::nullopt;
+    GameLease out = leaseFrom(*st, game);
+    if (auto e = finish(*st)) return *e;
+    return out;
+}
+
+Lookup<GameLease> Store::renewLease(const GameLease& held, std::int64_t now, std::int64_t ttl) {
+    auto db = lease();
+    // By epoch, not by expiry: a lease that expired unnoticed but was taken by nobody is still
+    // this node's to extend (no other node has written since).
+    auto st = db->prepare(
+        "UPDATE game_leases SET expires = ? WHERE game = ? AND owner = ? AND epoch = ? "
+        "RETURNING owner, epoch, expires");
+    st->bind(1, now + ttl);
+    st->bind(2, held.game);
+    st->bind(3, held.owner);
+    st->bind(4, held.epoch);
+    const Step s = st->step();
+    if (s == Step::Failed) return Error{st->error()};
+    if (s == Step::Done) return std::nullopt;
+    GameLease out = leaseFrom(*st, held.game);
+    if (auto e = finish(*st)) return *e;
+    return out;
+}
+
+std::optional<Error> Store::releaseLease(const GameLease& held) {
+    auto db = lease();
+    auto st = db->prepare(
+        "UPDATE game_leases SET expires = 0 WHERE game = ? AND owner = ? AND epoch = ?");
+    st->bind(1, held.game);
+    st->bind(2, held.owner);
+    st->bind(3, held.epoch);
+    return finish(*st);
+}
+
+Result<std::vector<std::string>> Store::orphanedGames(std::int64_t now, int limit) {
+    auto db = readLease();
+    auto st = db->prepare(
+        "SELECT g.id FROM games g LEFT JOIN game_leases l ON l.game = g.id "
+        "WHERE g.status IN ('open','setup','playing') AND (l.game IS NULL OR l.expires <= ?) "
+        "ORDER BY g.id LIMIT ?");
+    st->bind(1, now);
+    st->bind(2, static_cast<std::int64_t>(limit));
+    std::vector<std::string> out;
+    for (Step s; (s = st->step()) != Step::Done;) {
+        if (s == Step::Failed) return Error{st->error()};
+        out.push_back(st->text(0));
+    }
+    return out;
+}
+
+}  // namespace rainet::store
