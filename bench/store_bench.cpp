@@ -30,7 +30,7 @@ void BM_SaveAction(benchmark::State& state, Target* t) {
     g.id = std::to_string(t->games++);
     g.id.insert(g.id.begin(), 'g');  // (not "g" + ...: GCC 12's -Wrestrict false positive)
     g.creator = g.player[0] = t->player;
-    g.status = "playing";
+    g.status = GameStatus::Playing;
     if (auto e = t->store->insertGame(g)) {
         state.SkipWithError(e->message.c_str());
         return;

@@ -24,7 +24,7 @@ struct Stack {
 };
 
 enum class Outcome : std::uint8_t { Ongoing, Side1Wins, Side2Wins, Draw };
-// How a game ended under the rules (network endings live in the server).
+// How a game ended under the rules (every ending, the players' and the clock's too: game_facts.h).
 enum class EndReason : std::uint8_t { None, FourLinks, FourViruses, NoProgress };
 
 const char* resultString(Outcome o);  // "1-0", "0-1", "1/2-1/2", "*"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/game_facts.h"
 #include "core/view.h"
 
 namespace rainet {
@@ -19,13 +20,9 @@ std::string escapeTag(const std::string& v) {
 }
 
 Outcome parseResult(std::string_view s, bool& ok) {
-    ok = true;
-    if (s == "1-0") return Outcome::Side1Wins;
-    if (s == "0-1") return Outcome::Side2Wins;
-    if (s == "1/2-1/2") return Outcome::Draw;
-    if (s == "*") return Outcome::Ongoing;
-    ok = false;
-    return Outcome::Ongoing;
+    const Outcome o = outcomeOf(s);
+    ok = o != Outcome::Ongoing || s == "*";
+    return o;
 }
 
 // Writes tags and movetext; `rendered` gives each ply's action text.

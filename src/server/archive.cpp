@@ -11,6 +11,7 @@
 #include "core/record.h"
 #include "core/view.h"
 #include "protocol/messages.h"
+#include "server/bot_workers.h"
 
 namespace rainet::server {
 
@@ -28,10 +29,6 @@ std::string isoTime(std::int64_t unixMs) {
     return buf;
 }
 
-bool isOver(const std::string& status) {
-    return status == "finished" || status == "aborted";
-}
-
 Result<Json> playerJson(store::Store& store, const store::GameRow& g, int i) {
     if (g.player[i]) {
         auto p = store.playerById(g.player[i]);
@@ -41,9 +38,8 @@ Result<Json> playerJson(store::Store& store, const store::GameRow& g, int i) {
         if ((*p)->bot) j["bot"] = true;
         return j;
     }
-    if (g.opponent == "computer" && g.status != "open")
-        return Json{{"id", "computer"},
-                    {"name", "computer (level " + std::to_string(g.level) + ")"}};
+    if (g.opponent == "computer" && g.status != GameStatus::Open)
+        return Json{{"id", "computer"}, {"name", botLabel(g.level)}};
     return Json(nullptr);
 }
 
@@ -68,12 +64,8 @@ Json resultOrNull(const std::string& s) {
 
 // The server's end reasons (docs/protocol.md) as record terminations (docs/record-format.md).
 std::string termination(const std::string& reason) {
-    if (reason == "four_links") return "four-links";
-    if (reason == "four_viruses") return "four-viruses";
-    if (reason == "no_progress") return "no-progress";
-    if (reason == "resign") return "resignation";
-    if (reason == "abandoned") return "abandonment";
-    return reason;  // time, agreement, aborted
+    const auto e = parseGameEnd(reason);
+    return e ? terminationName(*e) : reason;
 }
 
 std::string name(const Json& player) {
@@ -100,7 +92,7 @@ Lookup<Json> gameRecord(store::Store& store, const std::string& id) {
     const bool over = isOver(g.status);
     Json j;
     j["game"] = g.id;
-    j["status"] = g.status;
+    j["status"] = toString(g.status);
     j["preset"] = g.preset;
     j["clock"] = protocol::clockJson(g.clockInitial, g.clockIncrement);
     j["players"] = {{"1", players[0]}, {"2", players[1]}};
@@ -136,10 +128,7 @@ Lookup<Json> gameRecord(store::Store& store, const std::string& id) {
         rec.rules = Rules::byName(g.preset).value_or(Rules::standard());
         rec.setup1 = static_cast<std::uint8_t>(d->setup[0]);
         rec.setup2 = static_cast<std::uint8_t>(d->setup[1]);
-        rec.result = g.result == "1-0"       ? Outcome::Side1Wins
-                     : g.result == "0-1"     ? Outcome::Side2Wins
-                     : g.result == "1/2-1/2" ? Outcome::Draw
-                                             : Outcome::Ongoing;
+        rec.result = outcomeOf(g.result);
         if (!g.reason.empty()) rec.termination = termination(g.reason);
         auto p = Position::fromSetups(static_cast<std::uint8_t>(d->setup[0]),
                                       static_cast<std::uint8_t>(d->setup[1]),
@@ -223,7 +212,7 @@ Result<std::string> gameListJson(store::Store& store, const std::string& player,
             }
         }
         games.push_back({{"game", s.game.id},
-                         {"status", s.game.status},
+                         {"status", toString(s.game.status)},
                          {"preset", s.game.preset},
                          {"players", players},
                          {"result", resultOrNull(s.game.result)},

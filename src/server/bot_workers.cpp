@@ -33,4 +33,8 @@ ai::Bot& workerBot(int level, Metrics& metrics) {
     return *bot;
 }
 
+std::string botLabel(int level) {
+    return "computer (level " + std::to_string(level) + ")";
+}
+
 }  // namespace rainet::server

@@ -14,6 +14,9 @@ namespace rainet::server {
 // thread, made on first use (counted in metrics.botsHeld while the thread lives).
 ai::Bot& workerBot(int level, Metrics& metrics);
 
+// The name the computer's seat shows: "computer (level N)".
+std::string botLabel(int level);
+
 // A bot of `level` for choosing an arrangement (no search memory: setups are not searched).
 std::unique_ptr<ai::Bot> setupBot(int level);
 

@@ -30,18 +30,18 @@ std::optional<Expiry> expiryOf(const ExpiryInput& in, const ExpiryConfig& config
             humanSide = i;
         }
     switch (in.state) {
-        case GameState::Open:
+        case GameStatus::Open:
             // Only the creator is seated: the game waits for an opponent while the creator is
             // around to play it.
             if (!human || human->connected) return std::nullopt;
             return after(human->goneSince, config.openCs, std::nullopt);
-        case GameState::Setup: {
+        case GameStatus::Setup: {
             auto e = after(in.stateSince, config.setupCs, std::nullopt);
             if (in.computer && human && !human->connected)
                 e = earlier(e, after(human->goneSince, config.computerCs, std::nullopt));
             return e;
         }
-        case GameState::Playing: {
+        case GameStatus::Playing: {
             // Before both sides have acted the game may still be aborted (docs/protocol.md
             // `abort`), and so it is; later the side that keeps it waiting loses.
             const bool early = in.ply < 2;
@@ -56,8 +56,8 @@ std::optional<Expiry> expiryOf(const ExpiryInput& in, const ExpiryConfig& config
             return after(lastLeft, config.abandonedCs,
                          early ? std::nullopt : std::optional<Side>(opponent(in.toMove)));
         }
-        case GameState::Finished:
-        case GameState::Aborted:
+        case GameStatus::Finished:
+        case GameStatus::Aborted:
             break;
     }
     return std::nullopt;

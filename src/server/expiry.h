@@ -30,7 +30,7 @@ struct SeatPresence {
 };
 
 struct ExpiryInput {
-    GameState state = GameState::Open;
+    GameStatus state = GameStatus::Open;
     bool computer = false;        // a game against the computer
     std::int64_t stateSince = 0;  // cs: when the game entered its state (or was loaded)
     int ply = 0;                  // actions made

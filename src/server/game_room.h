@@ -101,8 +101,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     };
 
     GameRoom(Hub& hub, store::GameRow row);
-    GameState state() const;
-    void setStatus(const std::string& status);
+    void setStatus(GameStatus status);
     std::optional<Side> sideOf(std::int64_t player) const;
     Viewer roleOf(std::int64_t player) const;
     bool isTimed() const { return row_.clockInitial > 0; }
@@ -165,7 +164,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void acted(const std::shared_ptr<Client>& c, Side s, Action a, const protocol::ClientMessage& m,
                const store::GameRow& saved, std::int64_t now, std::optional<Error> stored);
     // Ends the game (stored first); `beforeBroadcast` runs between the store and the event (acks).
-    void end(std::optional<Side> winner, const char* reason, Task beforeBroadcast = nullptr);
+    void end(std::optional<Side> winner, GameEnd reason, Task beforeBroadcast = nullptr);
     // A draw offer or decline event (bump); `then(room, stored)` once stored or not.
     template <class Then>
     void drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,

@@ -2,12 +2,6 @@
 
 namespace rainet::server {
 
-const char* stateName(GameState s) {
-    static constexpr const char* kNames[kGameStates] = {"open", "setup", "playing", "finished",
-                                                        "aborted"};
-    return kNames[static_cast<int>(s)];
-}
-
 std::string Metrics::render() const {
     std::string out;
     auto metric = [&](const char* name, const char* type, const char* help) {
@@ -58,8 +52,8 @@ std::string Metrics::render() const {
         value(m.name, m.value);
     }
     metric("rainet_games", "gauge", "Games held in memory, by state.");
-    for (int i = 0; i < kGameStates; ++i)
-        value(std::string("rainet_games{state=\"") + stateName(static_cast<GameState>(i)) + "\"}",
+    for (int i = 0; i < kGameStatuses; ++i)
+        value(std::string("rainet_games{state=\"") + toString(static_cast<GameStatus>(i)) + "\"}",
               gamesLoaded[i]);
     metric("rainet_errors_total", "counter", "Error messages sent to clients, by code.");
     for (int i = 0; i < protocol::kErrorCodeCount; ++i)

@@ -5,13 +5,10 @@
 #include <cstdint>
 #include <string>
 
+#include "core/game_facts.h"
 #include "protocol/messages.h"
 
 namespace rainet::server {
-
-enum class GameState : std::uint8_t { Open, Setup, Playing, Finished, Aborted };
-constexpr int kGameStates = 5;
-const char* stateName(GameState s);
 
 struct Metrics {
     std::atomic<std::int64_t> connections{0};       // open WebSocket connections
@@ -20,7 +17,7 @@ struct Metrics {
     std::atomic<std::int64_t> messagesOut{0};       // server frames queued
     std::atomic<std::int64_t> actions{0};           // actions applied
     std::atomic<std::int64_t> httpRequests{0};
-    std::array<std::atomic<std::int64_t>, kGameStates> gamesLoaded{};  // rooms in memory by state
+    std::array<std::atomic<std::int64_t>, kGameStatuses> gamesLoaded{};  // rooms in memory by state
     std::array<std::atomic<std::int64_t>, protocol::kErrorCodeCount> errors{};
     std::atomic<std::int64_t> slowConsumersClosed{0};
     std::atomic<std::int64_t> connectionsRefused{0};  // upgrades over a connection cap (503)

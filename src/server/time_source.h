@@ -1,9 +1,10 @@
 #pragma once
-// Where the server reads the time: game clocks and expiry in centiseconds of a monotonic clock,
-// and the wall-clock time it records (a game's created and ended times, chat lines, rating
-// periods) in unix milliseconds. Production uses the steady and system clocks; tests run the
-// server with a manual source that only moves when told to (both times together), so clock and
-// expiry tests never sleep.
+// Where the server reads the time, and the only place it does: game clocks and expiry in
+// centiseconds of a monotonic clock, and the wall-clock time it records (a game's created and
+// ended times, chat lines, rating periods) in unix milliseconds. Production uses the steady and
+// system clocks; tests run the server with a manual source that only moves when told to (both
+// times together), so clock and expiry tests never sleep. The server's own protections (a
+// connection's message rate, the shutdown deadline) run on real time in tests too: realMs().
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -17,14 +18,16 @@ class TimeSource {
     virtual std::int64_t unixMs() const = 0;
     // Whether time moves by itself (then rooms arm real timers for flags).
     virtual bool isManual() const = 0;
+    // Milliseconds of the real monotonic clock, whatever the source: never manual.
+    static std::int64_t realMs() {
+        using namespace std::chrono;
+        return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+    }
 };
 
 class SteadyTime : public TimeSource {
   public:
-    std::int64_t nowCs() const override {
-        using namespace std::chrono;
-        return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count() / 10;
-    }
+    std::int64_t nowCs() const override { return realMs() / 10; }
     std::int64_t unixMs() const override {
         using namespace std::chrono;
         return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();

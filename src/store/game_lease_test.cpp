@@ -41,7 +41,7 @@ class GameLeaseTest : public ::testing::TestWithParam<Dialect> {
         for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path_ + ext);
     }
     // A stored game in that status.
-    GameRow game(const std::string& id, const std::string& status = "playing") {
+    GameRow game(const std::string& id, GameStatus status = GameStatus::Playing) {
         if (!player_) {
             auto p = store_->createPlayer("pA", "ha", "alice");
             EXPECT_TRUE(p) << p.error().message;
@@ -183,11 +183,11 @@ TEST_P(GameLeaseTest, NodesAskingAtOnceGetOneOwner) {
 }
 
 TEST_P(GameLeaseTest, OrphanedGamesAreTheLiveOnesWithoutALiveLease) {
-    game("g1");              // never leased
-    game("g2");              // leased, live
-    game("g3");              // leased, expired
-    game("g4", "finished");  // over: nobody's concern
-    game("g5", "setup");     // released
+    game("g1");                        // never leased
+    game("g2");                        // leased, live
+    game("g3");                        // leased, expired
+    game("g4", GameStatus::Finished);  // over: nobody's concern
+    game("g5", GameStatus::Setup);     // released
     acquired("g2", "node-a", 1000, 10000);
     acquired("g3", "node-a", 1000, 1000);
     GameLease l5 = acquired("g5", "node-a", 1000, 10000);

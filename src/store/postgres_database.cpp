@@ -9,21 +9,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/log.h"
+
 namespace rainet::store {
 
 namespace {
 
-// A line in the server's log format (one JSON object per line on stderr, as server/log.h).
-void logEvent(const char* event, const std::string& uri, const std::string& error) {
-    using namespace std::chrono;
-    nlohmann::ordered_json line;
-    line["ts"] = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-    line["event"] = event;
-    line["db"] = redactTarget(uri);
-    if (!error.empty()) line["error"] = error;
-    const std::string s = line.dump() + "\n";
-    std::fwrite(s.data(), 1, s.size(), stderr);
-    std::fflush(stderr);
+// A connection event in the log (store/log.h), with the target's password redacted.
+void logConnection(const char* event, const std::string& uri, const std::string& error) {
+    nlohmann::ordered_json fields{{"db", redactTarget(uri)}};
+    if (!error.empty()) fields["error"] = error;
+    logEvent(event, std::move(fields));
 }
 
 // libpq's message on one line, prefixed "store: ".
@@ -121,7 +117,9 @@ class PostgresStatement final : public Statement {
         if (key_) {
             auto it = db_.prepared_.find(key_);
             if (it == db_.prepared_.end()) {
-                const std::string name = "s" + std::to_string(db_.prepared_.size());
+                // Appended, not "s" + string: g++ 12 warns wrongly (-Wrestrict) about the latter.
+                std::string name = "s";
+                name += std::to_string(db_.prepared_.size());
                 PGresult* r = PQprepare(db_.conn_, name.c_str(), sql_.c_str(), 0, nullptr);
                 const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
                 if (!ok) error_ = message(PQresultErrorMessage(r));
@@ -191,12 +189,12 @@ std::optional<Error> PostgresDatabase::ensureConnected() {
         PQconsumeInput(conn_);
     if (PQstatus(conn_) == CONNECTION_OK) return std::nullopt;
     if (inTransaction_) return Error{"store: the PostgreSQL connection was lost"};
-    logEvent("store_connection_lost", uri_, message(PQerrorMessage(conn_)));
+    logConnection("store_connection_lost", uri_, message(PQerrorMessage(conn_)));
     if (auto e = connect()) {
-        logEvent("store_reconnect_failed", uri_, e->message);
+        logConnection("store_reconnect_failed", uri_, e->message);
         return e;
     }
-    logEvent("store_reconnected", uri_, "");
+    logConnection("store_reconnected", uri_, "");
     return std::nullopt;
 }
 

@@ -57,7 +57,8 @@ GameRow readGameRow(const Statement& st) {
     g.creator = st.integer(7);
     g.player[0] = st.integer(8);
     g.player[1] = st.integer(9);
-    g.status = st.text(10);
+    // An unknown status (none is written) reads as aborted: nothing happens in it.
+    g.status = parseGameStatus(st.text(10)).value_or(GameStatus::Aborted);
     g.result = st.text(11);
     g.reason = st.text(12);
     g.version = st.integer(13);
@@ -471,7 +472,7 @@ std::optional<Error> writeGame(Database& db, const GameRow& g, bool insert) {
         st->bind(8, g.creator);
         st->bindPlayer(9, g.player[0]);
         st->bindPlayer(10, g.player[1]);
-        st->bind(11, g.status);
+        st->bind(11, std::string(toString(g.status)));
         st->bind(12, g.result);
         st->bind(13, g.reason);
         st->bind(14, g.version);
@@ -489,7 +490,7 @@ std::optional<Error> writeGame(Database& db, const GameRow& g, bool insert) {
     st->bind(1, g.id);
     st->bindPlayer(2, g.player[0]);
     st->bindPlayer(3, g.player[1]);
-    st->bind(4, g.status);
+    st->bind(4, std::string(toString(g.status)));
     st->bind(5, g.result);
     st->bind(6, g.reason);
     st->bind(7, g.version);
@@ -504,8 +505,8 @@ std::optional<Error> writeGame(Database& db, const GameRow& g, bool insert) {
 
 Result<std::vector<RatingChange>> rate(Database& db, const GameRow& g) {
     std::vector<RatingChange> changes;
-    if (!g.rated || g.status != "finished" || g.result.empty() || !g.player[0] || !g.player[1] ||
-        g.player[0] == g.player[1])
+    if (!g.rated || g.status != GameStatus::Finished || g.result.empty() || !g.player[0] ||
+        !g.player[1] || g.player[0] == g.player[1])
         return changes;
     // Both ratings are read inside the transaction that writes them, their rows locked (in the
     // order of their ids, so that two such transactions never wait for each other in a cycle):
@@ -528,7 +529,8 @@ Result<std::vector<RatingChange>> rate(Database& db, const GameRow& g) {
         before[i] = glicko2::idle({p->second.rating, p->second.rd, p->second.volatility},
                                   glicko2::periodsBetween(p->second.ratedAt, g.ended));
     }
-    const double score1 = g.result == "1-0" ? 1 : g.result == "0-1" ? 0 : 0.5;
+    const Outcome o = outcomeOf(g.result);
+    const double score1 = o == Outcome::Side1Wins ? 1 : o == Outcome::Side2Wins ? 0 : 0.5;
     for (int i = 0; i < 2; ++i) {
         const glicko2::Game game{before[1 - i], i == 0 ? score1 : 1 - score1};
         const glicko2::Rating after = glicko2::update(before[i], std::span(&game, 1));
@@ -849,7 +851,7 @@ Result<GameData> readGame(Database& db, const Statement& st) {
     auto chat = loadChat(db, g.id, Store::kChatLoaded);
     if (!chat) return chat.error();
     d.chat = std::move(*chat);
-    if (g.rated && g.status == "finished") {
+    if (g.rated && g.status == GameStatus::Finished) {
         auto sr = db.prepare(
             "SELECT side, player, before, after, rd_before, rd_after FROM game_ratings WHERE "
             "game = ? ORDER BY side");

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/game_facts.h"
 #include "store/database.h"
 #include "store/fault_injection.h"
 #include "store/game_lease.h"
@@ -71,8 +72,8 @@ struct GameRow {
     std::string sideWish = "random";
     std::int64_t creator = 0;
     std::int64_t player[2] = {0, 0};  // 0: seat free (or the computer)
-    std::string status = "open";      // open, setup, playing, finished, aborted
-    std::string result, reason;       // empty while not ended
+    GameStatus status = GameStatus::Open;
+    std::string result, reason;  // empty while not ended
     std::int64_t version = 0;
     std::int64_t clock[2] = {0, 0};
     std::int64_t created = 0, ended = 0;  // unix ms

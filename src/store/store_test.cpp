@@ -66,7 +66,7 @@ class StoreTest : public ::testing::TestWithParam<Dialect> {
         GameRow g;
         g.id = "g1";
         g.creator = g.player[0] = a ? a->id : 0;
-        g.status = "playing";
+        g.status = GameStatus::Playing;
         EXPECT_FALSE(store_->insertGame(g));
         return g;
     }
@@ -135,12 +135,12 @@ TEST_P(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     g.created = 1764681234567;  // unix ms: more than 32 bits
     ASSERT_FALSE(store_->insertGame(g));
     g.player[1] = p2->id;
-    g.status = "setup";
+    g.status = GameStatus::Setup;
     g.version = 1;
     ASSERT_FALSE(store_->updateGame(g));
     ASSERT_FALSE(store_->saveSetup(g, 1, 0x0F));
     ASSERT_FALSE(store_->saveSetup(g, 2, 0xF0));
-    g.status = "playing";
+    g.status = GameStatus::Playing;
     g.version = 4;
     ASSERT_FALSE(store_->updateGame(g));
     ASSERT_FALSE(store_->saveAction(g, {0, "d2-d3", "7", 5900, 5}));
@@ -150,7 +150,7 @@ TEST_P(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     auto all = ok(store_->loadUnfinished());
     ASSERT_EQ(all.size(), 1u);
     const GameData& d = all[0];
-    EXPECT_EQ(d.game.status, "playing");
+    EXPECT_EQ(d.game.status, GameStatus::Playing);
     EXPECT_EQ(d.game.version, 5);      // from the last action
     EXPECT_EQ(d.game.clock[0], 5900);  // side 1's clock after its action
     EXPECT_EQ(d.game.clock[1], 6000);
@@ -162,7 +162,7 @@ TEST_P(StoreTest, GameSetupsActionsRoundTripAndReopen) {
     EXPECT_EQ(d.actions[0].action, "d2-d3");
     EXPECT_EQ(d.actions[0].clientId, "7");
 
-    g.status = "finished";
+    g.status = GameStatus::Finished;
     g.result = "1-0";
     ASSERT_FALSE(store_->updateGame(g));
     EXPECT_TRUE(ok(store_->loadUnfinished()).empty());
@@ -231,7 +231,7 @@ GameRow finishedGame(const std::string& id, std::int64_t p1, std::int64_t p2,
     g.creator = p1;
     g.player[0] = p1;
     g.player[1] = p2;
-    g.status = "finished";
+    g.status = GameStatus::Finished;
     g.result = result;
     g.reason = "resign";
     g.rated = rated;
@@ -242,9 +242,9 @@ TEST_P(StoreTest, FinishingARatedGameRatesBothPlayersOnce) {
     auto a = store_->createPlayer("pA", "ha", "alice");
     auto b = store_->createPlayer("pB", "hb", "bob");
     GameRow g = finishedGame("g1", a->id, b->id, "1-0", true);
-    g.status = "playing";
+    g.status = GameStatus::Playing;
     ASSERT_FALSE(store_->insertGame(g));
-    g.status = "finished";
+    g.status = GameStatus::Finished;
     auto changes = store_->finishGame(g);
     ASSERT_TRUE(changes) << changes.error().message;
     ASSERT_EQ(changes->size(), 2u);
@@ -283,7 +283,7 @@ TEST_P(StoreTest, UnratedAndAbortedGamesChangeNoRating) {
     auto b = store_->createPlayer("pB", "hb", "bob");
     GameRow unrated = finishedGame("g1", a->id, b->id, "1-0", false);
     GameRow aborted = finishedGame("g2", a->id, b->id, "", true);
-    aborted.status = "aborted";
+    aborted.status = GameStatus::Aborted;
     GameRow computer = finishedGame("g3", a->id, 0, "1-0", true);
     for (GameRow* g : {&unrated, &aborted, &computer}) {
         ASSERT_FALSE(store_->insertGame(*g));
@@ -313,7 +313,7 @@ TEST_P(StoreTest, ChatAndOffersSurviveReloading) {
     g.creator = p1->id;
     g.player[0] = p1->id;
     g.player[1] = p2->id;
-    g.status = "playing";
+    g.status = GameStatus::Playing;
     g.version = 4;
     ASSERT_FALSE(store_->insertGame(g));
     ASSERT_FALSE(store_->saveSetup(g, 1, 0x0F));
@@ -344,7 +344,7 @@ TEST_P(StoreTest, ChatAndOffersSurviveReloading) {
     ASSERT_FALSE(store_->saveAction(g, {0, "d2-d3", "7", 0, 6}));
     EXPECT_EQ(store_->loadGame("g1").value()->game.drawOffer, 0);
     // Rematch offers and the link to the rematch, after the end.
-    g.status = "finished";
+    g.status = GameStatus::Finished;
     g.result = "1-0";
     g.version = 8;
     g.rematchOffer = 1;
@@ -364,9 +364,9 @@ TEST_P(StoreTest, RatingDeviationGrowsWithIdleRatingPeriods) {
     const std::int64_t t0 = 1'764'681'234'567;
     auto play = [&](const std::string& id, std::int64_t at) {
         GameRow g = finishedGame(id, a->id, b->id, "1-0", true);
-        g.status = "playing";
+        g.status = GameStatus::Playing;
         EXPECT_FALSE(store_->insertGame(g));
-        g.status = "finished";
+        g.status = GameStatus::Finished;
         g.ended = at;
         auto c = store_->finishGame(g);
         EXPECT_TRUE(c) << c.error().message;
@@ -541,7 +541,7 @@ TEST_P(StoreTest, ConcurrentWritersAllCommit) {
             GameRow g;
             g.id = "g" + std::to_string(t);
             g.creator = g.player[0] = a->id;
-            g.status = "playing";
+            g.status = GameStatus::Playing;
             EXPECT_FALSE(store_->insertGame(g));
             for (int ply = 0; ply < kActions; ++ply) {
                 EXPECT_FALSE(store_->saveAction(g, {ply, "a1-a2", "", 100, ply + 1}));
@@ -581,9 +581,9 @@ TEST_P(StoreTest, ConcurrentRatedGamesOfOnePlayerAreRatedInTurn) {
                 const bool first = (t + i) % 2 == 0;
                 GameRow g = finishedGame(numbered("g", t) + numbered("_", i), first ? a->id : b->id,
                                          first ? b->id : a->id, "1-0", true);
-                g.status = "playing";
+                g.status = GameStatus::Playing;
                 ASSERT_FALSE(store_->insertGame(g));
-                g.status = "finished";
+                g.status = GameStatus::Finished;
                 auto c = store_->finishGame(g);
                 ASSERT_TRUE(c) << c.error().message;
                 EXPECT_EQ(c->size(), 2u);
@@ -772,7 +772,7 @@ TEST_P(StoreTest, BatchedActionsAreEachCommittedOrFailedAlone) {
     for (int i = 0; i < kGames; ++i) {
         games[i].id = std::string(1, 'g').append(std::to_string(i));
         games[i].creator = games[i].player[0] = a->id;
-        games[i].status = "playing";
+        games[i].status = GameStatus::Playing;
         ASSERT_FALSE(store_->insertGame(games[i]));
     }
     std::mutex mu;

@@ -1,10 +1,10 @@
-#include "server/log.h"
+#include "store/log.h"
 
 #include <chrono>
 #include <cstdio>
 #include <mutex>
 
-namespace rainet::server {
+namespace rainet {
 
 void logEvent(std::string_view event, nlohmann::ordered_json fields) {
     static std::mutex mu;
@@ -19,4 +19,4 @@ void logEvent(std::string_view event, nlohmann::ordered_json fields) {
     std::fflush(stderr);
 }
 
-}  // namespace rainet::server
+}  // namespace rainet

@@ -1,0 +1,76 @@
+// Chat in a game room: players among players, spectators among spectators, flood controlled.
+#include "server/game_room_detail.h"
+
+#include <algorithm>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <cmath>
+
+#include "server/bot_workers.h"
+#include "server/hub.h"
+#include "store/log.h"
+
+namespace rainet::server {
+
+using protocol::ErrorCode;
+using protocol::MsgType;
+using namespace room_detail;
+
+void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                    const protocol::ClientMessage& m) {
+    // A burst of kChatBurst lines, then one every kChatEveryCs: a room cannot be flooded.
+    const std::int64_t now = hub_.time().nowCs();
+    ChatBucket& b = chatBuckets_.try_emplace(who.id, ChatBucket{kChatBurst, now, {}}).first->second;
+    // A line resent with the same id (a retry after a lost connection) is acknowledged again,
+    // never shown twice.
+    const std::string key = m.id.is_null() ? std::string() : m.id.dump();
+    if (!key.empty() && std::find(b.recent.begin(), b.recent.end(), key) != b.recent.end())
+        return c->send(protocol::renderAck(m.id, id_));
+    b.tokens = std::min(kChatBurst, b.tokens + double(now - b.at) / kChatEveryCs);
+    b.at = now;
+    if (b.tokens < 1)
+        return error(c, ErrorCode::RateLimited, "too many chat lines; wait a little", m);
+    b.tokens -= 1;
+    if (!key.empty()) {
+        b.recent.push_back(key);
+        if (b.recent.size() > kChatIdsHeld) b.recent.pop_front();
+    }
+    // Two rooms so that nobody watching can whisper to a player during the game.
+    const auto side = sideOf(who.id);
+    const int channel = side ? 0 : 1;
+    Json line{{"channel", side ? "players" : "spectators"},
+              {"n", chatSeq_ + 1},
+              {"from", {{"id", who.publicId}, {"name", who.name}}},
+              {"side", side ? Json(sideName(*side)) : Json(nullptr)},
+              {"text", m.text},
+              {"at", hub_.time().unixMs()}};
+    // Stored before anyone sees it, as actions are: a restart forgets no line.
+    store::ChatRow row{chatSeq_ + 1, channel, line.dump()};
+    commit([game = id_, row = std::move(row)](store::Store& st) { return st.saveChat(game, row); },
+           [c, m, player = who.id, channel, line = std::move(line)](
+               GameRoom& r, std::optional<Error> e) mutable {
+               if (!r.store(e, c, m)) {
+                   if (auto it = r.chatBuckets_.find(player); it != r.chatBuckets_.end())
+                       it->second.tokens += 1;
+                   return;
+               }
+               r.chatStored(c, m, channel, std::move(line));
+           });
+}
+
+void GameRoom::chatStored(const std::shared_ptr<Client>& c, const protocol::ClientMessage& m,
+                          int channel, Json line) {
+    ++chatSeq_;
+    Json msg{{"type", "chat"}, {"game", id_}};
+    for (auto& [k, v] : line.items()) msg[k] = v;
+    auto text = std::make_shared<const std::string>(msg.dump());
+    if (!m.id.is_null()) c->send(protocol::renderAck(m.id, id_));  // the ack first, as for events
+    for (const Sub& sub : subs_)
+        if ((isSide(sub.role) ? 0 : 1) == channel)
+            if (auto to = sub.client.lock()) to->send(text);
+    chat_[channel].push_back(std::move(line));
+    if (chat_[channel].size() > kChatHeld) chat_[channel].pop_front();
+}
+
+}  // namespace rainet::server

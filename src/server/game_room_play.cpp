@@ -1,0 +1,264 @@
+// The game's changes of state: a seat taken, an arrangement set, play started, an action, the
+// end. Each is stored first, then acknowledged and broadcast.
+#include "server/game_room_detail.h"
+
+#include <algorithm>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <cmath>
+
+#include "server/bot_workers.h"
+#include "server/hub.h"
+#include "store/log.h"
+
+namespace rainet::server {
+
+using protocol::ErrorCode;
+using protocol::MsgType;
+using namespace room_detail;
+
+void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                    const protocol::ClientMessage& m) {
+    if (auto s = sideOf(who.id)) {
+        c->send(protocol::renderAck(m.id, id_));
+        subscribe(c, viewerOf(*s));
+        c->send(snapshot(viewerOf(*s)));
+        return;
+    }
+    if (row_.status != GameStatus::Open)
+        return error(c, ErrorCode::WrongStatus, "the game is not open", m);
+    const int i = row_.player[0] ? 1 : 0;
+    const store::GameRow saved = row_;
+    row_.player[i] = who.id;
+    setStatus(GameStatus::Setup);
+    ++row_.version;
+    commit(
+        [row = row_, player = who.id](store::Store& st) -> Result<std::optional<double>> {
+            if (auto e = st.updateGame(row)) return *e;
+            auto fresh = st.playerById(player);  // who's rating may be older
+            if (fresh && *fresh) return std::optional<double>((*fresh)->rating);
+            return std::optional<double>();
+        },
+        [c, who, m, i, saved](GameRoom& r, const Result<std::optional<double>>& stored) {
+            if (!r.store(stored ? std::nullopt : std::optional<Error>(stored.error()), c, m)) {
+                r.setStatus(saved.status);
+                r.row_ = saved;
+                return;
+            }
+            r.joined(c, who, m, i, *stored);
+        });
+}
+
+void GameRoom::joined(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
+                      const protocol::ClientMessage& m, int i, std::optional<double> rating) {
+    Seat& seat = seats_[i];
+    seat.player = who.id;
+    seat.publicId = who.publicId;
+    seat.name = who.name;
+    seat.rating = rating.value_or(who.rating);
+    seat.botAccount = who.bot;
+    seat.goneSince = hub_.time().nowCs();
+    hub_.setLobbyEntry(id_, nullptr);
+    c->send(protocol::renderAck(m.id, id_, row_.version));
+    emit([&](Viewer, Json& j) {
+        j["kind"] = "joined";
+        j["side"] = sideName(sideAt(i));
+        j["player"] = {
+            {"id", seat.publicId}, {"name", seat.name}, {"rating", std::lround(seat.rating)}};
+        if (seat.botAccount) j["player"]["bot"] = true;
+    });
+    subscribe(c, viewerOf(sideAt(i)));
+    c->send(snapshot(viewerOf(sideAt(i))));
+}
+
+void GameRoom::setup(const std::shared_ptr<Client>& c, Side s, std::uint8_t links,
+                     const protocol::ClientMessage& m) {
+    const store::GameRow saved = row_;
+    ++row_.version;
+    commit([row = row_, side = sideNumber(s),
+            links](store::Store& st) { return st.saveSetup(row, side, links); },
+           [c, s, links, m, saved](GameRoom& r, std::optional<Error> e) {
+               if (!r.store(e, c, m)) {
+                   r.row_ = saved;
+                   return;
+               }
+               r.setups_[index(s)] = links;
+               r.ack(c, s, m);
+               r.emit([&](Viewer v, Json& j) {
+                   j["kind"] = "setup";
+                   j["side"] = sideName(s);
+                   if (v == viewerOf(s)) j["links"] = protocol::setupJson(s, links);
+               });
+               if (r.setups_[0] >= 0 && r.setups_[1] >= 0) r.startPlay();
+           });
+}
+
+void GameRoom::startPlay() {
+    auto p = Position::fromSetups(static_cast<std::uint8_t>(setups_[0]),
+                                  static_cast<std::uint8_t>(setups_[1]),
+                                  Rules::byName(row_.preset).value_or(Rules::standard()));
+    if (!p) {
+        logEvent("start_error", {{"game", id_}, {"message", p.error().message}});
+        return;
+    }
+    const store::GameRow saved = row_;
+    setStatus(GameStatus::Playing);
+    ++row_.version;
+    row_.clock[0] = row_.clock[1] = row_.clockInitial;
+    commit([row = row_](store::Store& st) { return st.updateGame(row); },
+           [saved, p = *p](GameRoom& r, std::optional<Error> e) {
+               if (e) {
+                   logEvent("store_error", {{"game", r.id_}, {"message", e->message}});
+                   r.setStatus(saved.status);
+                   r.row_ = saved;
+                   return;
+               }
+               r.started(p);
+           });
+}
+
+void GameRoom::started(const Position& p) {
+    start_ = pos_ = p;
+    turnStart_ = hub_.time().nowCs();
+    if (botSide_) botKnows_.emplace(View::of(*start_, viewerOf(*botSide_)));
+    const Json clocks = clocksJson();
+    emit([&](Viewer v, Json& j) {
+        j["kind"] = "start";
+        j["view"] = View::of(*pos_, v).toString();
+        if (viewerOf(pos_->toMove()) == v) j["legal"] = legalJson(v);
+        j["clocks"] = clocks;
+    });
+    logEvent("game_start", {{"game", id_}});
+    armTimer();
+    botThink();
+}
+
+void GameRoom::act(const std::shared_ptr<Client>& c, Side s, Action a,
+                   const protocol::ClientMessage& m) {
+    const std::int64_t now = hub_.time().nowCs();
+    const int i = index(s);
+    const store::GameRow saved = row_;
+    if (isTimed()) {
+        const std::int64_t left = row_.clock[i] - (now - turnStart_);
+        if (left <= 0) {
+            error(c, ErrorCode::WrongStatus, "your time is up", m);
+            return checkClock();
+        }
+        row_.clock[i] = left + row_.clockIncrement;
+    }
+    ++row_.version;
+    store::ActionRow ar{pos_->ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i],
+                        row_.version};
+    committing_ = true;
+    hub_.store().saveActionBatched(
+        row_, ar, [self = shared_from_this(), c, s, a, m, saved, now](std::optional<Error> e) {
+            // On the store's writer thread: back to the strand, ahead of what was held.
+            self->afterCommit([c, s, a, m, saved, now, e = std::move(e)](GameRoom& r) {
+                r.acted(c, s, a, m, saved, now, e);
+            });
+        });
+}
+
+void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
+                     const protocol::ClientMessage& m, const store::GameRow& saved,
+                     std::int64_t now, std::optional<Error> stored) {
+    if (!store(stored, c, m)) {
+        row_ = saved;
+        return;
+    }
+    const Position before = *pos_;
+    pos_->doAction(a);
+    actions_.push_back(a);
+    turnStart_ = now;
+    drawOffer_.reset();
+    ++metrics_.actions;
+    if (botKnows_) botKnows_->observe(observe(before, a, viewerOf(*botSide_)));
+    ack(c, s, m);
+    const bool over = pos_->isOver();
+    // Written directly (protocol/server_messages.h), once per viewer class; the viewer to move
+    // gets its legal actions live, the held copy goes without them as in emit().
+    protocol::ActionEvent e{id_, row_.version, before.ply(), s, {}, {}, nullptr, clocks()};
+    Texts live, held;
+    for (Viewer v : kViewers) {
+        const int i = static_cast<int>(v);
+        const View view = View::of(*pos_, v);
+        const std::string viewText = view.toString();
+        e.seen = observe(before, a, v);
+        e.view = viewText;
+        e.legal = nullptr;
+        held[i] = std::make_shared<const std::string>(protocol::render(e));
+        live[i] = held[i];
+        if (!over && viewerOf(pos_->toMove()) == v) {
+            const ActionList legal = view.legalActions();
+            e.legal = &legal;
+            live[i] = std::make_shared<const std::string>(protocol::render(e));
+        }
+    }
+    publish(live, held);
+    if (over) {
+        const Outcome o = pos_->outcome();
+        std::optional<Side> winner;
+        if (o == Outcome::Side1Wins) winner = Side::One;
+        if (o == Outcome::Side2Wins) winner = Side::Two;
+        return end(winner, gameEnd(pos_->endReason()));
+    }
+    armTimer();
+    botThink();
+}
+
+void GameRoom::end(std::optional<Side> winner, GameEnd reason, Task beforeBroadcast) {
+    const store::GameRow saved = row_;
+    const bool aborted = reason == GameEnd::Aborted;
+    if (isTimed() && row_.status == GameStatus::Playing && pos_)
+        row_.clock[index(pos_->toMove())] = remaining(pos_->toMove());
+    const GameStatus oldStatus = row_.status;
+    setStatus(aborted ? GameStatus::Aborted : GameStatus::Finished);
+    row_.result = resultOf(winner, reason);
+    row_.reason = toString(reason);
+    row_.ended = hub_.time().unixMs();
+    ++row_.version;
+    // The result and the ratings it changes are stored together (store::Store::finishGame).
+    commit([row = row_](store::Store& st) { return st.finishGame(row); },
+           [saved, oldStatus, before = std::move(beforeBroadcast)](
+               GameRoom& r, const Result<std::vector<store::RatingChange>>& rated) {
+               if (!rated) {
+                   logEvent("store_error", {{"game", r.id_}, {"message", rated.error().message}});
+                   r.setStatus(oldStatus);
+                   r.row_ = saved;
+                   r.armTimer();  // the game goes on: its clock too
+                   return;
+               }
+               r.ended(*rated, before);
+           });
+}
+
+void GameRoom::ended(std::vector<store::RatingChange> ratings, const Task& beforeBroadcast) {
+    ratings_ = std::move(ratings);
+    for (std::size_t i = 0; i < ratings_.size() && i < 2; ++i) seats_[i].rating = ratings_[i].after;
+    drawOffer_.reset();
+    ++timerGeneration_;
+    timer_.cancel();
+    // What only play needs goes now: an ended room is kept only while someone follows it.
+    botKnows_.reset();
+    chatBuckets_.clear();
+    if (beforeBroadcast) beforeBroadcast(*this);
+    Json result = resultJson();
+    result["clocks"] = clocksJson();
+    emit([&](Viewer, Json& j) {
+        j["kind"] = "end";
+        for (auto& [k, val] : result.items()) j[k] = val;
+    });
+    // An ended room keeps only the events from its end on (a resume from before gets a
+    // snapshot): most of a room's memory, and ended rooms live as long as someone follows them.
+    while (events_.size() > 1) events_.pop_front();
+    events_.shrink_to_fit();
+    hub_.setLobbyEntry(id_, nullptr);
+    hub_.retire(id_);
+    logEvent("game_end", {{"game", id_},
+                          {"result", row_.result},
+                          {"reason", row_.reason},
+                          {"plies", actions_.size()}});
+}
+
+}  // namespace rainet::server

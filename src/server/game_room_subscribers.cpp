@@ -1,0 +1,109 @@
+// Who follows a game room: subscriptions by role, presence, spectators, and the versioned
+// events held for replay.
+#include "server/game_room_detail.h"
+
+#include <algorithm>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <cmath>
+
+#include "server/bot_workers.h"
+#include "server/hub.h"
+#include "store/log.h"
+
+namespace rainet::server {
+
+using protocol::ErrorCode;
+using protocol::MsgType;
+using namespace room_detail;
+
+void GameRoom::subscribe(const std::shared_ptr<Client>& c, Viewer role) {
+    for (Sub& s : subs_) {
+        if (s.key != c.get()) continue;
+        if (s.role == role) return;
+        if (isSide(s.role)) setConnections(sideOfViewer(s.role), -1);
+        if (!isSide(s.role)) setSpectators(spectators_ - 1);
+        s.role = role;
+        if (isSide(role)) setConnections(sideOfViewer(role), +1);
+        if (!isSide(role)) setSpectators(spectators_ + 1);
+        return;
+    }
+    subs_.push_back(Sub{c, c.get(), role});
+    if (isSide(role)) setConnections(sideOfViewer(role), +1);
+    if (!isSide(role)) setSpectators(spectators_ + 1);
+}
+
+void GameRoom::setSpectators(int n) {
+    spectators_ = n;
+    sendAll(Json{{"type", "spectators"}, {"game", id_}, {"count", n}});
+}
+
+void GameRoom::unsubscribe(const Client* c) {
+    for (std::size_t i = 0; i < subs_.size(); ++i) {
+        if (subs_[i].key != c) continue;
+        const Viewer role = subs_[i].role;
+        subs_.erase(subs_.begin() + static_cast<std::ptrdiff_t>(i));
+        if (isSide(role)) setConnections(sideOfViewer(role), -1);
+        if (!isSide(role)) setSpectators(spectators_ - 1);
+        return;
+    }
+}
+
+void GameRoom::setConnections(Side s, int delta) {
+    Seat& seat = seats_[index(s)];
+    const bool was = seat.connections > 0;
+    seat.connections += delta;
+    const bool is = seat.connections > 0;
+    if (!is) seat.goneSince = hub_.time().nowCs();
+    if (was != is) broadcastPresence(s);
+}
+
+void GameRoom::broadcastPresence(Side s) {
+    sendAll(Json{{"type", "presence"},
+                 {"game", id_},
+                 {"side", sideName(s)},
+                 {"connected", seats_[index(s)].connections > 0}});
+}
+
+void GameRoom::sendAll(const Json& message) {
+    auto text = std::make_shared<const std::string>(message.dump());
+    for (const Sub& sub : subs_)
+        if (auto c = sub.client.lock()) c->send(text);
+}
+
+void GameRoom::publish(const Texts& live, const Texts& held) {
+    for (const Sub& sub : subs_)
+        if (auto c = sub.client.lock()) c->send(live[static_cast<int>(sub.role)]);
+    Event ev;
+    ev.v = row_.version;
+    for (int i = 0; i < 3; ++i) ev.text[i] = held[i];
+    events_.push_back(std::move(ev));
+    if (events_.size() > kEventsHeld) events_.pop_front();
+}
+
+void GameRoom::replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after) {
+    for (const Event& ev : events_) {
+        if (ev.v <= after) continue;
+        const auto& text = ev.text[static_cast<int>(role)];
+        if (ev.v == row_.version && row_.status == GameStatus::Playing && pos_ &&
+            viewerOf(pos_->toMove()) == role) {
+            Json j = Json::parse(*text);
+            j["legal"] = legalJson(role);
+            c->send(j.dump());
+        } else {
+            c->send(text);
+        }
+    }
+}
+
+void GameRoom::replayChat(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after) {
+    for (const Json& line : chat_[isSide(role) ? 0 : 1]) {
+        if (line.value("n", std::int64_t{0}) <= after) continue;
+        Json msg{{"type", "chat"}, {"game", id_}};
+        for (auto& [k, val] : line.items()) msg[k] = val;
+        c->send(msg.dump());
+    }
+}
+
+}  // namespace rainet::server

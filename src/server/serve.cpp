@@ -1,0 +1,143 @@
+// `rainet serve`: opens the store, builds the hub, listens, runs the network threads, and shuts
+// down in order on SIGINT or SIGTERM.
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <functional>
+#include <iostream>
+#include <thread>
+
+#include "server/game_room.h"
+#include "server/listener.h"
+#include "server/sessions.h"
+#include "server/static_files.h"
+#include "store/log.h"
+
+namespace rainet::server {
+
+using protocol::ErrorCode;
+using protocol::Json;
+using protocol::MsgType;
+
+int serve(const Config& config) {
+    const auto colon = config.listen.rfind(':');
+    if (colon == std::string::npos) {
+        std::cerr << "rainet serve: --listen must be HOST:PORT\n";
+        return 2;
+    }
+    beast::error_code ec;
+    const auto address = asio::ip::make_address(config.listen.substr(0, colon), ec);
+    if (ec) {
+        std::cerr << "rainet serve: bad address " << config.listen << "\n";
+        return 2;
+    }
+    const int port = std::atoi(config.listen.c_str() + colon + 1);
+    if (auto exposed = databaseExposure(config.db, config.web)) {
+        std::cerr << "rainet serve: " << *exposed << "\n";
+        return 2;
+    }
+    for (const auto& t : config.trustProxy)
+        if (!Cidr::parse(t)) {
+            std::cerr << "rainet serve: --trust-proxy: not an address range: " << t << "\n";
+            return 2;
+        }
+    auto opened = store::Store::open(config.db, config.sync, config.testMode);
+    if (!opened) {
+        std::cerr << "rainet serve: " << opened.error().message << "\n";
+        return 1;
+    }
+    std::unique_ptr<store::Store> store = std::move(*opened);
+    std::unique_ptr<TimeSource> time;
+    if (config.testMode)
+        time = std::make_unique<ManualTime>();
+    else
+        time = std::make_unique<SteadyTime>();
+    std::unique_ptr<IdSource> ids = config.testMode ? IdSource::sequential() : IdSource::random();
+
+    Metrics metrics;  // outlives the io_context: rooms held by pending handlers count themselves
+    Registry registry(config);  // outlives the io_context: sessions in its handlers hold tickets
+    asio::io_context io(config.threads);
+    int status = 0;
+    {
+        Hub hub(io, *store, *time, *ids, metrics, config);
+        // Destroyed before the hub, while the io_context exists (its answers post to sessions).
+        Analyses analyses(config.analysisNodes);
+        registry.analyses = &analyses;
+        tcp::acceptor acceptor(io);
+        const tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
+        acceptor.open(endpoint.protocol(), ec);
+        if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+        if (!ec) acceptor.bind(endpoint, ec);
+        if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+        if (ec) {
+            std::cerr << "rainet serve: cannot listen on " << config.listen << ": " << ec.message()
+                      << "\n";
+            return 1;
+        }
+        if (auto e = hub.loadUnfinished()) {
+            std::cerr << "rainet serve: the games could not be loaded: " << e->message << "\n";
+            return 1;
+        }
+        if (!resolveStaticFile(config.web, "/"))
+            logEvent("warning", {{"message", "the web client is not built: no index.html in --web"},
+                                 {"web", config.web}});
+        auto listener = std::make_shared<Listener>(io, acceptor, hub, registry);
+        listener->run();
+        logEvent("listening", {{"address", config.listen},
+                               {"port", acceptor.local_endpoint().port()},
+                               {"db", store::redactTarget(config.db)},
+                               {"sync", config.sync},
+                               {"web", config.web},
+                               {"test_mode", config.testMode}});
+
+        asio::signal_set signals(io, SIGINT, SIGTERM);
+        asio::steady_timer deadline(io);
+        std::function<void()> poll;
+        signals.async_wait([&](const beast::error_code& e, int sig) {
+            if (e) return;
+            logEvent("shutdown", {{"signal", sig}});
+            beast::error_code ignored;
+            acceptor.close(ignored);
+            listener->stop();
+            hub.stop();  // drops queued password work
+            for (auto& r : hub.rooms()) r->run([](GameRoom& room) { room.stop(); });
+            closeWsSessions(registry);
+            // Stop once every socket is closed (close handshakes done), or after 2 s.
+            const std::int64_t giveUp = TimeSource::realMs() + 2000;
+            poll = [&, giveUp] {
+                bool empty;
+                {
+                    std::lock_guard lock(registry.mu);
+                    empty = registry.sessions.empty();
+                }
+                if (empty || TimeSource::realMs() > giveUp) return io.stop();
+                deadline.expires_after(std::chrono::milliseconds(20));
+                deadline.async_wait([&](const beast::error_code&) { poll(); });
+            };
+            poll();
+        });
+
+        // Each network thread's top: what no session or room caught is logged and the thread
+        // goes on serving (the handler that threw is lost; its connection times out).
+        auto runIo = [&io] {
+            while (true) {
+                try {
+                    io.run();
+                    return;
+                } catch (const std::exception& e) {
+                    logEvent("uncaught_exception", {{"message", e.what()}});
+                }
+            }
+        };
+        std::vector<std::thread> threads;
+        for (int i = 1; i < config.threads; ++i) threads.emplace_back(runIo);
+        runIo();
+        for (auto& t : threads) t.join();
+        // Commits still queued are made (and their callbacks posted) while the executors exist.
+        store->stopThreads();
+        logEvent("stopped");
+    }
+    return status;
+}
+
+}  // namespace rainet::server
