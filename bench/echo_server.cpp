@@ -117,7 +117,8 @@ int drive(unsigned short port, int connections, int seconds) {
     std::this_thread::sleep_for(std::chrono::seconds(seconds));
     const long n = roundTrips.load() - before;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("echo: %d connections, %.0f round trips/s\n", connections, n / s);
+    std::printf("echo: %d connections, %.0f round trips/s\n", connections,
+                static_cast<double>(n) / s);
     std::fflush(stdout);
     std::_Exit(0);
     t.join();

@@ -74,11 +74,11 @@ void dispatch(Server& s, Session& who, std::string_view text) {
         case MsgType::Hello: {
             if (who.player) return;
             if (auto id = s.hub.hello(m->token, m->name)) {
-                auto text = s.hub.welcome(*id);
-                if (!text) return;
+                auto welcome = s.hub.welcome(*id);
+                if (!welcome) return;
                 who.player = id->player;
                 who.tokenHash = hashToken(id->token);
-                who.client->send(std::move(*text));
+                who.client->send(std::move(*welcome));
             }
             return;
         }

@@ -1,6 +1,7 @@
 #include "ai/bench.h"
 
 #include <chrono>
+#include <cstdlib>
 
 #include "ai/greedy_bot.h"
 #include "ai/ismcts.h"
@@ -21,7 +22,9 @@ std::vector<InfoSet> benchPositions() {
         for (int ply = 0; ply <= 48 && !pos.isOver(); ++ply) {
             if (ply % 12 == 0) out.push_back(k[index(pos.toMove())]);
             const Action a = bot.chooseAction(k[index(pos.toMove())], Budget{}, rng);
-            for (Side s : {Side::One, Side::Two}) k[index(s)].observe(observe(pos, a, viewerOf(s)));
+            for (Side s : {Side::One, Side::Two})
+                if (k[index(s)].observe(observe(pos, a, viewerOf(s))))
+                    std::abort();  // a legal action always fits its players' knowledge
             pos.doAction(a);
         }
     }

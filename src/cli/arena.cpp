@@ -83,19 +83,19 @@ int run(const Args& args) {
         std::printf(
             "%s: %ld actions, mean %.1f ms, max %.1f ms per action (p50 %.1f, p99 %.1f, "
             "p99.9 %.1f)\n",
-            players[p].c_str(), s.moves[p], s.totalThinkMs[p] / s.moves[p], s.maxThinkMs[p],
-            ai::quantile(t, 0.5), ai::quantile(t, 0.99), ai::quantile(t, 0.999));
+            players[p].c_str(), s.moves[p], s.totalThinkMs[p] / static_cast<double>(s.moves[p]),
+            s.maxThinkMs[p], ai::quantile(t, 0.5), ai::quantile(t, 0.99), ai::quantile(t, 0.999));
         // How far the answers went past the player's movetime (docs/ai.md, time control).
-        const auto movetime =
+        const auto playerMovetime =
             specs[p]->budget.movetime.count() ? specs[p]->budget.movetime : options.budget.movetime;
-        if (movetime.count()) {
-            const double T = static_cast<double>(movetime.count());
+        if (playerMovetime.count()) {
+            const double T = static_cast<double>(playerMovetime.count());
             long late = 0;
             for (double x : t) late += x > T + 20;
             std::printf(
                 "%s: over movetime %lld ms: p50 %+.1f, p99 %+.1f, p99.9 %+.1f, max %+.1f ms; "
                 "%ld of %zu answers later than +20 ms\n",
-                players[p].c_str(), static_cast<long long>(movetime.count()),
+                players[p].c_str(), static_cast<long long>(playerMovetime.count()),
                 ai::quantile(t, 0.5) - T, ai::quantile(t, 0.99) - T, ai::quantile(t, 0.999) - T,
                 s.maxThinkMs[p] - T, late, t.size());
         }

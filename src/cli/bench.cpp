@@ -37,8 +37,8 @@ int run(const Args& args) {
         "Positions: %zu\nIterations: %llu\nTime (ms): %.0f\nNodes searched: %llu\n"
         "Nodes/second: %.0f\nIterations/second: %.0f\n",
         ai::benchPositions().size(), static_cast<unsigned long long>(r.iterations),
-        r.seconds * 1000, static_cast<unsigned long long>(r.nodes), r.nodes / r.seconds,
-        r.iterations / r.seconds);
+        r.seconds * 1000, static_cast<unsigned long long>(r.nodes),
+        static_cast<double>(r.nodes) / r.seconds, static_cast<double>(r.iterations) / r.seconds);
     return 0;
 }
 

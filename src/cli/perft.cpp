@@ -43,7 +43,7 @@ int run(const Args& args) {
     std::cout << "Nodes: " << nodes << "\n";
     char buf[96];
     std::snprintf(buf, sizeof buf, "Time: %.3f s\nSpeed: %.0f leaves/s\n", secs,
-                  secs > 0 ? nodes / secs : 0.0);
+                  secs > 0 ? static_cast<double>(nodes) / secs : 0.0);
     std::cout << buf;
     return 0;
 }

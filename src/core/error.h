@@ -14,7 +14,7 @@ struct Error {
 };
 
 template <class T>
-class Result {
+class [[nodiscard]] Result {
   public:
     // From anything a T is made of (so Result<std::optional<X>> takes an X or std::nullopt).
     template <class U = T>

@@ -28,7 +28,7 @@ class InfoSet {
     explicit InfoSet(const View& start);
 
     // Follows one observed action (see View::apply); an error changes nothing.
-    std::optional<Error> observe(const Observation& o);
+    [[nodiscard]] std::optional<Error> observe(const Observation& o);
 
     const View& view() const { return view_; }
     const std::vector<Observation>& history() const { return history_; }

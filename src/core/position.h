@@ -113,7 +113,7 @@ class Position {
     bool isLinkAt(Square s) const { return (st_.links[0] | st_.links[1]) & bit(s); }
 
     // Semantic check of a state (used after parsing and in debug builds); nullopt when valid.
-    std::optional<Error> validate() const;
+    [[nodiscard]] std::optional<Error> validate() const;
     // Recomputes the hash from scratch (the incremental one must always equal it).
     std::uint64_t computeHash() const;
 
@@ -126,7 +126,7 @@ class Position {
     // hidden identities, so a View asks these of its identity-erased board.
     void generate(ActionList& out) const;
     // validate() without the hash check: what parse checks before computeHash may run.
-    std::optional<Error> validateFacts() const;
+    [[nodiscard]] std::optional<Error> validateFacts() const;
     bool isLegalIgnoringEnd(Action a) const;
     Bitboard moveTargets(Square from, Side us) const;
     Bitboard enterSources(Side us) const;

@@ -45,7 +45,7 @@ class View {
 
     // Follows one observed action; an action illegal here, or an observation missing the
     // identity a capture or VC reveals, is an error and changes nothing.
-    std::optional<Error> apply(const Observation& o);
+    [[nodiscard]] std::optional<Error> apply(const Observation& o);
 
     // Legal actions of the side to move (they never depend on hidden identities). The game's end
     // is not decided here: it may hinge on hidden identities, so the referee announces it.

@@ -260,7 +260,8 @@ std::pair<double, long> processUsage(int pid) {
         std::vector<std::string> fields;
         while (in >> f) fields.push_back(f);
         if (fields.size() > 13)
-            cpu = (std::stod(fields[11]) + std::stod(fields[12])) / sysconf(_SC_CLK_TCK);
+            cpu = (std::stod(fields[11]) + std::stod(fields[12])) /
+                  static_cast<double>(sysconf(_SC_CLK_TCK));
     }
     long rss = 0;
     std::ifstream status("/proc/" + std::to_string(pid) + "/status");
@@ -299,8 +300,8 @@ void run(const LoadOptions& o) {
                   << "  finished " << stats.finished << "  abandoned " << stats.abandoned
                   << "  actions " << stats.actions;
         if (o.serverPid)
-            std::cout << "  rss " << processUsage(o.serverPid).second / 1024.0 << " MiB  fds "
-                      << openDescriptors(o.serverPid);
+            std::cout << "  rss " << static_cast<double>(processUsage(o.serverPid).second) / 1024.0
+                      << " MiB  fds " << openDescriptors(o.serverPid);
         if (!o.dbFile.empty())
             std::cout << "  db " << static_cast<double>(fileWithWal(o.dbFile)) / (1 << 20)
                       << " MiB";
@@ -335,7 +336,9 @@ void run(const LoadOptions& o) {
                 std::sort(l.begin(), l.end());
                 auto pct = [&](double p) {
                     return l.empty() ? 0.0
-                                     : l[static_cast<std::size_t>(p * (l.size() - 1))] / 1000.0;
+                                     : l[static_cast<std::size_t>(
+                                           p * static_cast<double>(l.size() - 1))] /
+                                           1000.0;
                 };
                 std::ostringstream out;
                 out << "p50 " << pct(0.5) << "  p99 " << pct(0.99) << "  max " << pct(1.0);
@@ -345,7 +348,7 @@ void run(const LoadOptions& o) {
                       << " spectators each), pace " << o.paceMs << " ms\n"
                       << "measured              " << measured << " s\n"
                       << "actions               " << stats.actions << " ("
-                      << stats.actions / measured << " /s)\n"
+                      << static_cast<double>(stats.actions) / measured << " /s)\n"
                       << "games finished        " << stats.finished << "\n"
                       << "games abandoned       " << stats.abandoned << "\n"
                       << "act->ack latency ms   " << percentiles(stats.latencyUs) << "\n"
@@ -355,8 +358,8 @@ void run(const LoadOptions& o) {
                       << stats.closed << "\n";
             for (auto& [code, n] : stats.errors) std::cout << "error " << code << "  " << n << "\n";
             if (o.serverPid)
-                std::cout << "server RSS            " << rssEnd / 1024.0 << " MiB ("
-                          << static_cast<double>(rssEnd) / o.games << " KiB per game)\n"
+                std::cout << "server RSS            " << static_cast<double>(rssEnd) / 1024.0
+                          << " MiB (" << static_cast<double>(rssEnd) / o.games << " KiB per game)\n"
                           << "server CPU            "
                           << 100 * (serverEnd.first - serverStart.first) / measured
                           << " %\n"

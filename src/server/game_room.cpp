@@ -110,7 +110,10 @@ Result<std::shared_ptr<GameRoom>> GameRoom::restore(Hub& hub, const store::GameD
         if (!row.clientId.empty())
             r->done_[index(mover)][row.clientId] =
                 protocol::renderAck(protocol::Json::parse(row.clientId, nullptr, false), r->id_);
-        if (botSide) r->botKnows_->observe(observe(*r->pos_, *a, viewerOf(*botSide)));
+        if (botSide)
+            if (auto e = r->botKnows_->observe(observe(*r->pos_, *a, viewerOf(*botSide))))
+                return Error{"restore: the computer's knowledge of action " +
+                             std::to_string(row.ply) + ": " + e->message};
         r->pos_->doAction(*a);
         r->actions_.push_back(*a);
     }

@@ -173,7 +173,9 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     turnStart_ = now;
     drawOffer_.reset();
     ++metrics_.actions;
-    if (botKnows_) botKnows_->observe(observe(before, a, viewerOf(*botSide_)));
+    if (botKnows_)
+        if (auto e = botKnows_->observe(observe(before, a, viewerOf(*botSide_))))
+            logEvent("bot_knowledge_error", {{"game", id_}, {"message", e->message}});
     ack(c, s, m);
     const bool over = pos_->isOver();
     // Written directly (protocol/server_messages.h), once per viewer class; the viewer to move

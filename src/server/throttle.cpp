@@ -11,7 +11,8 @@ std::int64_t Throttle::refillOf(const Bucket& b) const {
 }
 
 double Throttle::level(const Bucket& b, std::int64_t nowCs) const {
-    return std::min(burst_, b.tokens + static_cast<double>(nowCs - b.at) / refillOf(b));
+    return std::min(
+        burst_, b.tokens + static_cast<double>(nowCs - b.at) / static_cast<double>(refillOf(b)));
 }
 
 std::int64_t Throttle::waitLocked(const std::vector<std::string>& keys, std::int64_t nowCs) const {
@@ -21,8 +22,8 @@ std::int64_t Throttle::waitLocked(const std::vector<std::string>& keys, std::int
         if (it == buckets_.end()) continue;
         const double l = level(it->second, nowCs);
         if (l < 1)
-            longest = std::max(
-                longest, static_cast<std::int64_t>(std::ceil((1 - l) * refillOf(it->second))));
+            longest = std::max(longest, static_cast<std::int64_t>(std::ceil(
+                                            (1 - l) * static_cast<double>(refillOf(it->second)))));
     }
     return longest;
 }

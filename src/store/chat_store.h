@@ -11,7 +11,8 @@
 
 namespace rainet::store {
 
-std::optional<Error> insertChat(Database& db, const std::string& game, const ChatRow& line);
+[[nodiscard]] std::optional<Error> insertChat(Database& db, const std::string& game,
+                                              const ChatRow& line);
 // The last `perChannel` lines of each room of `game`, in order of seq; an error when a read fails
 // (never taken for "no chat").
 Result<std::vector<ChatRow>> loadChat(Database& db, const std::string& game, int perChannel);

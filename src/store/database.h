@@ -45,13 +45,13 @@ class Database {
     // `cached`: a hot statement, kept prepared; `sql` must then outlive the database (a literal).
     virtual std::unique_ptr<Statement> prepare(const char* sql, bool cached = false) = 0;
     // Statements separated by ';', no parameters and no rows (migrations).
-    virtual std::optional<Error> exec(const char* sql) = 0;
+    [[nodiscard]] virtual std::optional<Error> exec(const char* sql) = 0;
     // A write transaction. SQLite takes its write lock at once (BEGIN IMMEDIATE).
-    virtual std::optional<Error> begin() = 0;
-    virtual std::optional<Error> commit() = 0;
+    [[nodiscard]] virtual std::optional<Error> begin() = 0;
+    [[nodiscard]] virtual std::optional<Error> commit() = 0;
     virtual void rollback() = 0;
     // A read-only transaction: the statements until endRead() see one state of the database.
-    virtual std::optional<Error> beginRead() = 0;
+    [[nodiscard]] virtual std::optional<Error> beginRead() = 0;
     virtual void endRead() = 0;
     // The clause that locks the rows a SELECT reads until the transaction ends ("" where the
     // transaction locks the whole database, as SQLite's).
@@ -59,7 +59,7 @@ class Database {
     // The number of migration steps applied (SQLite: PRAGMA user_version; PostgreSQL: the table
     // rainet_schema); set inside the migration's transaction.
     virtual Result<int> schemaVersion() = 0;
-    virtual std::optional<Error> setSchemaVersion(int version) = 0;
+    [[nodiscard]] virtual std::optional<Error> setSchemaVersion(int version) = 0;
 };
 
 // Whether `target` names a PostgreSQL database (a postgresql:// or postgres:// URI) rather than a

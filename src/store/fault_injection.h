@@ -22,15 +22,15 @@ class FaultInjection final : public Database {
 
     Dialect dialect() const override { return inner_->dialect(); }
     std::unique_ptr<Statement> prepare(const char* sql, bool cached) override;
-    std::optional<Error> exec(const char* sql) override;
-    std::optional<Error> begin() override;
-    std::optional<Error> commit() override;
+    [[nodiscard]] std::optional<Error> exec(const char* sql) override;
+    [[nodiscard]] std::optional<Error> begin() override;
+    [[nodiscard]] std::optional<Error> commit() override;
     void rollback() override { inner_->rollback(); }
-    std::optional<Error> beginRead() override;
+    [[nodiscard]] std::optional<Error> beginRead() override;
     void endRead() override { inner_->endRead(); }
     const char* lockRows() const override { return inner_->lockRows(); }
     Result<int> schemaVersion() override { return inner_->schemaVersion(); }
-    std::optional<Error> setSchemaVersion(int version) override {
+    [[nodiscard]] std::optional<Error> setSchemaVersion(int version) override {
         return inner_->setSchemaVersion(version);
     }
 

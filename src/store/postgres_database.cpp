@@ -241,7 +241,8 @@ std::optional<Error> PostgresDatabase::commit() {
 }
 
 void PostgresDatabase::rollback() {
-    if (PQstatus(conn_) == CONNECTION_OK) run("ROLLBACK");
+    // A failed ROLLBACK leaves nothing to undo: the connection is checked just below.
+    if (PQstatus(conn_) == CONNECTION_OK) (void)run("ROLLBACK");
     inTransaction_ = false;
     recoverLostConnection();
 }

@@ -23,25 +23,26 @@ class PostgresDatabase final : public Database {
 
     Dialect dialect() const override { return Dialect::Postgres; }
     std::unique_ptr<Statement> prepare(const char* sql, bool cached) override;
-    std::optional<Error> exec(const char* sql) override;
-    std::optional<Error> begin() override;
-    std::optional<Error> commit() override;
+    [[nodiscard]] std::optional<Error> exec(const char* sql) override;
+    [[nodiscard]] std::optional<Error> begin() override;
+    [[nodiscard]] std::optional<Error> commit() override;
     void rollback() override;
-    std::optional<Error> beginRead() override;
+    [[nodiscard]] std::optional<Error> beginRead() override;
     void endRead() override;
     const char* lockRows() const override { return " FOR NO KEY UPDATE"; }
     Result<int> schemaVersion() override;
-    std::optional<Error> setSchemaVersion(int version) override;
+    [[nodiscard]] std::optional<Error> setSchemaVersion(int version) override;
 
   private:
     friend class PostgresStatement;
     PostgresDatabase() = default;
-    std::optional<Error> connect();
+    [[nodiscard]] std::optional<Error> connect();
     // Before a statement: reopens the connection if the server closed it.
-    std::optional<Error> ensureConnected();
+    [[nodiscard]] std::optional<Error> ensureConnected();
     // After a failed statement: true (the loss logged, the connection reopened) if it was lost.
     bool recoverLostConnection();
-    std::optional<Error> run(const char* sql);  // one statement without parameters or rows
+    [[nodiscard]] std::optional<Error> run(
+        const char* sql);  // one statement without parameters or rows
     pg_conn* conn_ = nullptr;
     std::string uri_, syncCommit_;
     bool inTransaction_ = false;

@@ -31,17 +31,17 @@ class SqliteDatabase final : public Database {
 
     Dialect dialect() const override { return Dialect::Sqlite; }
     std::unique_ptr<Statement> prepare(const char* sql, bool cached) override;
-    std::optional<Error> exec(const char* sql) override;
-    std::optional<Error> begin() override;
-    std::optional<Error> commit() override;
+    [[nodiscard]] std::optional<Error> exec(const char* sql) override;
+    [[nodiscard]] std::optional<Error> begin() override;
+    [[nodiscard]] std::optional<Error> commit() override;
     void rollback() override;
     // The writing connection, given to one call at a time, already sees one state; a reader
     // opens a transaction to see one.
-    std::optional<Error> beginRead() override;
+    [[nodiscard]] std::optional<Error> beginRead() override;
     void endRead() override;
     const char* lockRows() const override { return ""; }
     Result<int> schemaVersion() override;
-    std::optional<Error> setSchemaVersion(int version) override;
+    [[nodiscard]] std::optional<Error> setSchemaVersion(int version) override;
 
   private:
     SqliteDatabase() = default;

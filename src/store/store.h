@@ -154,10 +154,10 @@ class Store {
     // A new guest holding one token.
     Result<PlayerRow> createPlayer(const std::string& publicId, const std::string& tokenHash,
                                    const std::string& name);
-    std::optional<Error> renamePlayer(std::int64_t id, const std::string& name);
+    [[nodiscard]] std::optional<Error> renamePlayer(std::int64_t id, const std::string& name);
     // Tokens: another one for a player (a login), or one revoked (a logout).
-    std::optional<Error> addToken(std::int64_t player, const std::string& tokenHash);
-    std::optional<Error> revokeToken(const std::string& tokenHash);
+    [[nodiscard]] std::optional<Error> addToken(std::int64_t player, const std::string& tokenHash);
+    [[nodiscard]] std::optional<Error> revokeToken(const std::string& tokenHash);
 
     // Accounts. Usernames are unique case-insensitively (ASCII). Registering makes the player an
     // account named after its username (a bot account when `bot`); nothing changes unless the
@@ -174,19 +174,19 @@ class Store {
     // How many players have a rated game (the leaderboard's length).
     Result<std::int64_t> ratedPlayers();
 
-    std::optional<Error> insertGame(const GameRow& g);
-    std::optional<Error> updateGame(const GameRow& g);
+    [[nodiscard]] std::optional<Error> insertGame(const GameRow& g);
+    [[nodiscard]] std::optional<Error> updateGame(const GameRow& g);
     // Ends game g (status finished or aborted): writes its row and, when it is rated and has a
     // result, both players' new Glicko-2 ratings and the changes, in one transaction. Returns the
     // changes by side (none for an unrated game).
     Result<std::vector<RatingChange>> finishGame(const GameRow& g);
-    std::optional<Error> saveSetup(const GameRow& g, int side, int links);
+    [[nodiscard]] std::optional<Error> saveSetup(const GameRow& g, int side, int links);
     // Appends an action of game g. The games row is not rewritten: loading takes the version and
     // the clocks from the last actions.
     // With a `fence` (a cluster's node), only while that lease is still the game's: an error
     // otherwise, and nothing written.
-    std::optional<Error> saveAction(const GameRow& g, const ActionRow& a,
-                                    const std::optional<GameLease>& fence = std::nullopt);
+    [[nodiscard]] std::optional<Error> saveAction(
+        const GameRow& g, const ActionRow& a, const std::optional<GameLease>& fence = std::nullopt);
     // The same, by group commit: queued for the store's writer thread, which commits what was
     // queued meanwhile, from any games, in one transaction (at most kMaxBatch writes; no wait
     // added: a batch is what arrived while the previous one committed). `done` is called on the
@@ -204,7 +204,7 @@ class Store {
     Lookup<GameLease> acquireLease(const std::string& game, const std::string& node,
                                    std::int64_t now, std::int64_t ttl);
     Lookup<GameLease> renewLease(const GameLease& held, std::int64_t now, std::int64_t ttl);
-    std::optional<Error> releaseLease(const GameLease& held);
+    [[nodiscard]] std::optional<Error> releaseLease(const GameLease& held);
     // Games not over whose lease has expired (or that never had one): what a node may take over.
     Result<std::vector<std::string>> orphanedGames(std::int64_t now, int limit);
     // The store's executor, so that no network thread waits for the database. write(): `job` runs
@@ -224,7 +224,7 @@ class Store {
     void stopThreads();
     static constexpr std::size_t kMaxBatch = 256;
     // Appends a chat line of game `game` (store/chat_store.h).
-    std::optional<Error> saveChat(const std::string& game, const ChatRow& line);
+    [[nodiscard]] std::optional<Error> saveChat(const std::string& game, const ChatRow& line);
     // Chat lines loaded with a game, per room (the server shows as many).
     static constexpr int kChatLoaded = 50;
 
@@ -269,7 +269,7 @@ class Store {
     static Lease lease(Pool& pool);
     Lease lease();      // for writes (and reads that must see them: none yet)
     Lease readLease();  // for reads: the readers, if any
-    std::optional<Error> migrate(Database& db);
+    [[nodiscard]] std::optional<Error> migrate(Database& db);
     // A batched action (job empty) or a write job.
     struct QueuedWrite {
         std::string game;

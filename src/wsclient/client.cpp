@@ -40,9 +40,9 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
 
     void connect() {
         const auto port = static_cast<unsigned short>(target.port);
-        beast::error_code ec;
-        const auto address = asio::ip::make_address(target.host, ec);
-        if (!ec) return connectTo(std::vector<tcp::endpoint>{{address, port}});
+        beast::error_code notAnAddress;
+        const auto address = asio::ip::make_address(target.host, notAnAddress);
+        if (!notAnAddress) return connectTo(std::vector<tcp::endpoint>{{address, port}});
         resolver.async_resolve(
             target.host, std::to_string(target.port),
             [self = shared_from_this()](beast::error_code ec, tcp::resolver::results_type r) {
@@ -79,9 +79,9 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
                     for (const auto& [name, value] : headers) r.set(name, value);
                 }));
         ws.async_handshake(target.host + ":" + std::to_string(target.port), target.path,
-                           [self = shared_from_this()](beast::error_code ec) {
+                           [self = shared_from_this()](beast::error_code hec) {
                                if (self->stopped) return;
-                               if (ec) return self->fail("handshake failed: " + ec.message());
+                               if (hec) return self->fail("handshake failed: " + hec.message());
                                self->ws.text(true);
                                self->open = true;
                                if (self->handlers.onOpen) self->handlers.onOpen();

@@ -262,8 +262,8 @@ TEST(Play, BadInputIsExplainedAndNothingIsSent) {
     const std::string metrics = server.get("/metrics");
     auto errors = [&](const std::string& code) {
         const std::string name = "rainet_errors_total{code=\"" + code + "\"} ";
-        const auto p = metrics.find(name);
-        return p == std::string::npos ? -1 : std::stoi(metrics.substr(p + name.size()));
+        const auto at = metrics.find(name);
+        return at == std::string::npos ? -1 : std::stoi(metrics.substr(at + name.size()));
     };
     EXPECT_EQ(errors("bad_setup"), 1) << metrics;
     EXPECT_EQ(errors("cannot_claim"), 1);
