@@ -6,33 +6,24 @@
 
 namespace rainet {
 
-namespace {
-
-constexpr std::array<const char*, kGameStatuses> kStatusNames = {"open", "setup", "playing",
-                                                                 "finished", "aborted"};
-constexpr std::array<const char*, 8> kEndNames = {"four_links", "four_viruses", "no_progress",
-                                                  "resign",     "agreement",    "time",
-                                                  "abandoned",  "aborted"};
-
-}  // namespace
-
+// The tables' views point at string literals, so their data() are NUL-terminated.
 const char* toString(GameStatus s) {
-    return kStatusNames[static_cast<std::size_t>(s)];
+    return kGameStatusNames[static_cast<std::size_t>(s)].data();
 }
 
 std::optional<GameStatus> parseGameStatus(std::string_view s) {
-    for (std::size_t i = 0; i < kStatusNames.size(); ++i)
-        if (s == kStatusNames[i]) return static_cast<GameStatus>(i);
+    for (std::size_t i = 0; i < kGameStatusNames.size(); ++i)
+        if (s == kGameStatusNames[i]) return static_cast<GameStatus>(i);
     return std::nullopt;
 }
 
 const char* toString(GameEnd e) {
-    return kEndNames[static_cast<std::size_t>(e)];
+    return kGameEndNames[static_cast<std::size_t>(e)].data();
 }
 
 std::optional<GameEnd> parseGameEnd(std::string_view s) {
-    for (std::size_t i = 0; i < kEndNames.size(); ++i)
-        if (s == kEndNames[i]) return static_cast<GameEnd>(i);
+    for (std::size_t i = 0; i < kGameEndNames.size(); ++i)
+        if (s == kGameEndNames[i]) return static_cast<GameEnd>(i);
     return std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 // (the one docs/protocol.md and the store use): where the game stands (status), how it ended, its
 // result, and until when it may be aborted. The store, the server and the clients' messages all
 // read and write them through here.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -15,7 +16,10 @@ namespace rainet {
 // aborted: ended without one.
 enum class GameStatus : std::uint8_t { Open, Setup, Playing, Finished, Aborted };
 inline constexpr int kGameStatuses = 5;
-const char* toString(GameStatus s);  // "open", "setup", "playing", "finished", "aborted"
+// The one string form of each, in the enum's order (the protocol's tables use these too).
+inline constexpr std::array<std::string_view, kGameStatuses> kGameStatusNames = {
+    "open", "setup", "playing", "finished", "aborted"};
+const char* toString(GameStatus s);
 std::optional<GameStatus> parseGameStatus(std::string_view s);
 // Finished or aborted: nothing more happens in the game itself.
 constexpr bool isOver(GameStatus s) {
@@ -37,8 +41,9 @@ enum class GameEnd : std::uint8_t {
     Abandoned,
     Aborted,
 };
-// "four_links", "four_viruses", "no_progress", "resign", "agreement", "time", "abandoned",
-// "aborted"
+inline constexpr std::array<std::string_view, 8> kGameEndNames = {
+    "four_links", "four_viruses", "no_progress", "resign",
+    "agreement",  "time",         "abandoned",   "aborted"};
 const char* toString(GameEnd e);
 std::optional<GameEnd> parseGameEnd(std::string_view s);
 // The end a finished position gives (`r` not None).

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/game_facts.h"
 #include "core/types.h"
 #include "core/view.h"
 #include "protocol/messages.h"
@@ -12,23 +13,13 @@
 
 namespace rainet::protocol {
 
-enum class GameStatus : std::uint8_t { Open, Setup, Playing, Finished, Aborted };
+// Game status and how a game ended are core's (core/game_facts.h), with their names.
 enum class Preset : std::uint8_t { Standard, Official };
 // "match": paired by quick pairing (seek), never listed.
 enum class Opponent : std::uint8_t { Open, Invite, Computer, Match };
 enum class SideWish : std::uint8_t { One, Two, Random };
 enum class PlayerKind : std::uint8_t { Guest, Account };
 enum class Revealed : std::uint8_t { Link, Virus };
-enum class EndReason : std::uint8_t {
-    FourLinks,
-    FourViruses,
-    NoProgress,
-    Resign,
-    Agreement,
-    Time,
-    Abandoned,
-    Aborted
-};
 enum class GameResult : std::uint8_t { OneWins, TwoWins, Draw };
 enum class ChatChannel : std::uint8_t { Players, Spectators };
 
@@ -45,8 +36,7 @@ struct EnumInfo<Viewer> {
 template <>
 struct EnumInfo<GameStatus> {
     static constexpr std::string_view kName = "GameStatus";
-    static constexpr std::array<std::string_view, 5> kNames = {"open", "setup", "playing",
-                                                               "finished", "aborted"};
+    static constexpr auto kNames = kGameStatusNames;
 };
 template <>
 struct EnumInfo<Preset> {
@@ -75,11 +65,9 @@ struct EnumInfo<Revealed> {
     static constexpr std::array<std::string_view, 2> kNames = {"link", "virus"};
 };
 template <>
-struct EnumInfo<EndReason> {
+struct EnumInfo<GameEnd> {
     static constexpr std::string_view kName = "EndReason";
-    static constexpr std::array<std::string_view, 8> kNames = {
-        "four_links", "four_viruses", "no_progress", "resign",
-        "agreement",  "time",         "abandoned",   "aborted"};
+    static constexpr auto kNames = kGameEndNames;
 };
 template <>
 struct EnumInfo<GameResult> {

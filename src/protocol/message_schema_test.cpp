@@ -123,7 +123,7 @@ TEST(MessageSchema, ValuesRenderAsTheGoldenTranscripts) {
 TEST(MessageSchema, FullValuesRenderAsDocumentedAndValid) {
     Result r{GameResult::OneWins,
              Side::One,
-             EndReason::FourLinks,
+             GameEnd::FourLinks,
              std::string("P"),
              {{"a1", "b1", "c1", "d2"}, {"a8", "b8", "c8", "d7"}},
              SideRatings{{1500, 1662}, {1612, 1540}}};

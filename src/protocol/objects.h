@@ -113,7 +113,7 @@ struct Result {
     static constexpr std::string_view kName = "Result";
     std::optional<GameResult> result;  // null when aborted
     std::optional<Side> winner;
-    EndReason reason = EndReason::Aborted;
+    GameEnd reason = GameEnd::Aborted;
     std::optional<std::string> position;  // the full position, once play had started
     SideSetups setups;
     std::optional<SideRatings> ratings;  // a rated game with a result
