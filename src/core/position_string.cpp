@@ -179,7 +179,7 @@ Result<PositionFields> parsePositionFields(std::string_view text, bool allowUnkn
                     "once-per-game cards",
                     "unexpected " + quote(f[2][i]) + " (expected a subsequence of CNcn, or -)",
                     at[2] + i);
-            st.unused |= 1 << k;
+            st.unused = static_cast<std::uint8_t>(st.unused | 1 << k);
             next = k + 1;
         }
     }
