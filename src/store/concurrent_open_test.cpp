@@ -1,15 +1,14 @@
 // Several nodes starting at the same moment on one empty database (issue 12): each migrates or
 // waits for the one that does, and all of them open it without error.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <barrier>
-#include <filesystem>
 #include <thread>
 #include <vector>
 
 #include "store/store.h"
 #include "support/postgres_test_db.h"
+#include "support/sqlite_test_db.h"
 
 namespace rainet::store {
 namespace {
@@ -44,15 +43,12 @@ TEST(ConcurrentOpen, NodesStartingTogetherOnAnEmptyPostgresMigrateItOnce) {
 
 TEST(ConcurrentOpen, NodesStartingTogetherOnAnEmptySqliteFileMigrateItOnce) {
     for (int round = 0; round < 5; ++round) {
-        const std::string path = (std::filesystem::temp_directory_path() /
-                                  ("rainet_concurrent_" + std::to_string(::getpid()) + ".db"))
-                                     .string();
-        for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+        const std::string path = test::freshDbPath("concurrent");
         for (const std::string& e : openTogether(path, 3)) EXPECT_EQ(e, "") << "round " << round;
         auto s = Store::open(path);
         ASSERT_TRUE(s) << s.error().message;
         s->reset();
-        for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
+        test::removeDb(path);
     }
 }
 

@@ -1,13 +1,12 @@
 // Game leases and fenced writes (issue 12), on both backends.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <barrier>
-#include <filesystem>
 #include <thread>
 
 #include "store/store.h"
 #include "support/postgres_test_db.h"
+#include "support/sqlite_test_db.h"
 
 namespace rainet::store {
 namespace {
@@ -23,10 +22,7 @@ class GameLeaseTest : public ::testing::TestWithParam<Dialect> {
             ASSERT_TRUE(pg_->error().empty()) << pg_->error();
             target = pg_->uri();
         } else {
-            path_ = (std::filesystem::temp_directory_path() /
-                     ("rainet_lease_" + std::to_string(::getpid()) + ".db"))
-                        .string();
-            removeFiles();
+            path_ = test::freshDbPath("lease");
             target = path_;
         }
         auto s = Store::open(target);
@@ -35,10 +31,7 @@ class GameLeaseTest : public ::testing::TestWithParam<Dialect> {
     }
     void TearDown() override {
         store_.reset();
-        if (!path_.empty()) removeFiles();
-    }
-    void removeFiles() {
-        for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path_ + ext);
+        if (!path_.empty()) test::removeDb(path_);
     }
     // A stored game in that status.
     GameRow game(const std::string& id, GameStatus status = GameStatus::Playing) {

@@ -10,12 +10,6 @@ GameLease leaseFrom(const Statement& st, const std::string& game) {
     return GameLease{game, st.text(0), st.integer(1), st.integer(2)};
 }
 
-// Steps a statement past its one returned row to its end.
-std::optional<Error> finish(Statement& st) {
-    if (st.step() != Step::Done) return Error{st.error()};
-    return std::nullopt;
-}
-
 }  // namespace
 
 Lookup<GameLease> Store::acquireLease(const std::string& game, const std::string& node,
@@ -38,7 +32,7 @@ Lookup<GameLease> Store::acquireLease(const std::string& game, const std::string
     if (s == Step::Failed) return Error{st->error()};
     if (s == Step::Done) return std::nullopt;
     GameLease out = leaseFrom(*st, game);
-    if (auto e = finish(*st)) return *e;
+    if (auto e = done(*st)) return *e;
     return out;
 }
 
@@ -57,7 +51,7 @@ Lookup<GameLease> Store::renewLease(const GameLease& held, std::int64_t now, std
     if (s == Step::Failed) return Error{st->error()};
     if (s == Step::Done) return std::nullopt;
     GameLease out = leaseFrom(*st, held.game);
-    if (auto e = finish(*st)) return *e;
+    if (auto e = done(*st)) return *e;
     return out;
 }
 
@@ -68,7 +62,7 @@ std::optional<Error> Store::releaseLease(const GameLease& held) {
     st->bind(1, held.game);
     st->bind(2, held.owner);
     st->bind(3, held.epoch);
-    return finish(*st);
+    return done(*st);
 }
 
 Result<std::vector<std::string>> Store::orphanedGames(std::int64_t now, int limit) {

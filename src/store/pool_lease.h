@@ -1,5 +1,6 @@
 #pragma once
-// Store's connection lease, shared by the files that implement Store's methods.
+// What the files implementing Store's methods share: the connection lease, and running a
+// statement to its end.
 #include "store/store.h"
 
 namespace rainet::store {
@@ -24,5 +25,11 @@ class Store::Lease {
     Pool& p_;
     Database* db_;
 };
+
+// Runs a write statement (or one past its last returned row) to its end.
+inline std::optional<Error> done(Statement& st) {
+    if (st.step() != Step::Done) return Error{st.error()};
+    return std::nullopt;
+}
 
 }  // namespace rainet::store

@@ -88,12 +88,6 @@ std::string param(int n) {
     return p;
 }
 
-// Runs a write statement to its end.
-std::optional<Error> done(Statement& st) {
-    if (st.step() != Step::Done) return Error{st.error()};
-    return std::nullopt;
-}
-
 }  // namespace
 
 Store::Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database> first)

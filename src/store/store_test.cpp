@@ -13,6 +13,7 @@
 
 #include "store/glicko2.h"
 #include "support/postgres_test_db.h"
+#include "support/sqlite_test_db.h"
 
 namespace rainet::store {
 namespace {
@@ -24,20 +25,8 @@ T ok(Result<T> r) {
     return r ? std::move(*r) : T{};
 }
 
-// Removes a SQLite database and its WAL and shared-memory files.
-void removeDb(const std::string& path) {
-    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(path + ext);
-}
-
-// The path of a test's own SQLite database in the temporary folder, with no file of it left
-// (database, WAL, shared memory) from an earlier run.
-std::string freshDbPath(const std::string& name) {
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("rainet_store_" + name + "_" + std::to_string(::getpid()) + ".db"))
-                                 .string();
-    removeDb(path);
-    return path;
-}
+using test::freshDbPath;
+using test::removeDb;
 
 // Every StoreTest runs on each backend: SQLite always, PostgreSQL when RAINET_TEST_PG holds the
 // URI of a maintenance database (each test then gets a database of its own).
