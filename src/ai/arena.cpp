@@ -80,6 +80,9 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
             spec.rolloutDepth = static_cast<int>(value);
         } else if (key == "squash" && searches) {
             spec.squash = static_cast<double>(value) / 100.0;
+        } else if (key == "oppmodel" && searches) {
+            if (value > 1) return Error{"player '" + text + "': oppmodel is 0 or 1"};
+            spec.opponentModel = value == 1;
         } else {
             return Error{"player '" + text + "': unknown option '" + key + "'"};
         }
@@ -118,6 +121,7 @@ std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec) {
     if (spec.eval) c.eval = *spec.eval;
     if (spec.rolloutDepth) c.rolloutDepth = *spec.rolloutDepth;
     if (spec.squash) c.squash = *spec.squash;
+    if (spec.opponentModel) c.opponentModel = *spec.opponentModel;
     return c;
 }
 

@@ -21,7 +21,8 @@ namespace rainet::ai {
 // SearchConfig::concealment 0.15), "concealbelow=P" (hiding only below a mean reward of P / 100;
 // 101: always, as before), "belief=uniform|heuristic|learned", "eval=heuristic|learned" (the
 // evaluation after a rollout, SearchConfig::eval) "rollout=N" (its plies, 0..64) and "squash=S"
-// (the heuristic's slope in hundredths, 110 by default).
+// (the heuristic's slope in hundredths, 110 by default); strong and the levels also
+// "oppmodel=0|1" (SearchConfig::opponentModel, the in-game opponent model; 1 by default).
 struct PlayerSpec {
     std::string label;
     std::string botName;        // empty for an engine
@@ -32,7 +33,8 @@ struct PlayerSpec {
     std::optional<Evidence> evidence;
     std::optional<LeafEval> eval;
     std::optional<int> rolloutDepth;
-    std::optional<double> squash;  // "squash=S": SearchConfig::squash = S / 100
+    std::optional<double> squash;       // "squash=S": SearchConfig::squash = S / 100
+    std::optional<bool> opponentModel;  // "oppmodel=0|1": SearchConfig::opponentModel
 };
 Result<PlayerSpec> parsePlayerSpec(const std::string& text);
 // The search configuration a tree-search bot's description gives (its bot's, with the options

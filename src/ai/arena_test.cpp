@@ -126,6 +126,11 @@ TEST(Arena, SearchOptionsOfTreeSearchBots) {
     EXPECT_DOUBLE_EQ(*parsePlayerSpec("strong:squash=32").value().squash, 0.32);
     EXPECT_DOUBLE_EQ(searchConfigOf(parsePlayerSpec("strong:squash=32").value())->squash, 0.32);
     EXPECT_FALSE(parsePlayerSpec("greedy:squash=32").ok());
+    EXPECT_FALSE(searchConfigOf(parsePlayerSpec("strong:oppmodel=0").value())->opponentModel);
+    EXPECT_TRUE(searchConfigOf(parsePlayerSpec("strong").value())->opponentModel);
+    EXPECT_FALSE(searchConfigOf(parsePlayerSpec("ismcts-v1").value())->opponentModel);
+    EXPECT_FALSE(parsePlayerSpec("strong:oppmodel=2").ok());
+    EXPECT_FALSE(parsePlayerSpec("greedy:oppmodel=1").ok());
     // The options reach the bot: a uniform belief plays differently from the learned one.
     auto player = [](const char* text) { return makePlayer(parsePlayerSpec(text).value(), 3); };
     std::vector<std::string> moves[2];

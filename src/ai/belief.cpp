@@ -50,8 +50,12 @@ const EvidenceModel& learnedModel() {
     return kLearned;
 }
 
-Belief::Belief(const InfoSet& knowledge, Evidence evidence, const EvidenceModel* model)
+Belief::Belief(const InfoSet& knowledge, Evidence evidence, const EvidenceModel* model,
+               double purposeful)
     : knowledge_(&knowledge) {
+    if (evidence == Evidence::Learned)
+        for (Side s : {Side::One, Side::Two})
+            if (knowledge.view().viewer() != viewerOf(s)) purposeful_[index(s)] = purposeful;
     for (Side s : {Side::One, Side::Two}) {
         const HiddenCards& h = knowledge.hidden(s);
         logRatio_[index(s)].assign(h.squares.size(), 0.0);
@@ -136,10 +140,13 @@ void Belief::learnedEvidence(Side side, const Behaviour& b, const EvidenceModel&
     }
     adapted_[index(side)] = w;
     reliability_[index(side)] = static_cast<double>(b.known.size());
+    // The evidence is worth what the opponent's play is purposeful: tempered towards the prior
+    // (a log ratio of 0) for one that plays like a random player.
+    const double p = purposeful_[index(side)];
     std::vector<double>& lr = logRatio_[index(side)];
     for (std::size_t i = 0; i < b.hidden.size(); ++i) {
         const double e = b.escaped[i] ? model.escaped : dot(w, b.hidden[i]);
-        lr[i] = std::clamp(e, -kMaxLearnedLogRatio, kMaxLearnedLogRatio);
+        lr[i] = std::clamp(p * e, -kMaxLearnedLogRatio, kMaxLearnedLogRatio);
     }
 }
 

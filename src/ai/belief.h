@@ -10,7 +10,10 @@
 //   (the belief of `ismcts-v1`);
 // - Learned: a logistic model of P(link | behaviour) fitted on self-play games
 //   (`rainet belief train`, weights in belief_weights.inc), refitted during the game on the
-//   cards identified so far (MAP weights with the offline model as the prior).
+//   cards identified so far (MAP weights with the offline model as the prior), and tempered by
+//   the probability that the opponent plays purposefully at all (opponent_model.h): a random
+//   player's boosts and walks onto our exits say nothing, and reading them as a purposeful
+//   player's made `strong` take its fourth virus.
 #include <utility>
 #include <vector>
 
@@ -35,9 +38,11 @@ const EvidenceModel& learnedModel();
 class Belief {
   public:
     // Evidence::None gives uniform weights (exactly InfoSet's own distribution). `model` replaces
-    // the committed learned model (training evaluates candidates with it).
+    // the committed learned model (training evaluates candidates with it). `purposeful`: the
+    // probability that the opponent of the viewer plays purposefully (opponent_model.h); the
+    // learned evidence of its cards is multiplied by it.
     explicit Belief(const InfoSet& knowledge, Evidence evidence = Evidence::Heuristic,
-                    const EvidenceModel* model = nullptr);
+                    const EvidenceModel* model = nullptr, double purposeful = 1.0);
 
     // Probability that the card on `sq` is a virus (0 or 1 for identified cards and own cards).
     double virusProbability(Square sq) const;
@@ -53,6 +58,9 @@ class Belief {
     // factor applied to the evidence (0.5 before any reveal). Learned: the number of identified
     // cards the model was refitted on.
     double reliability(Side side) const { return reliability_[index(side)]; }
+    // Learned: the factor applied to `side`'s evidence (the constructor's `purposeful` for cards
+    // the viewer does not own, 1 otherwise).
+    double purposeful(Side side) const { return purposeful_[index(side)]; }
     // Learned: the model's weights for `side` after the in-game refit.
     const CardFeatures& adaptedWeights(Side side) const { return adapted_[index(side)]; }
 
@@ -64,6 +72,7 @@ class Belief {
     std::vector<double> weights_[2];
     std::vector<double> cumulative_[2];
     double reliability_[2] = {0.0, 0.0};
+    double purposeful_[2] = {1.0, 1.0};
     CardFeatures adapted_[2] = {};
 };
 

@@ -187,5 +187,24 @@ TEST(Belief, WorldsWhereTheGameWouldBeOverGetNoWeight) {
     for (int i = 0; i < 200; ++i) EXPECT_FALSE(b.sample(rng).isOver());
 }
 
+TEST(Belief, LearnedEvidenceIsTemperedByThePurposefulnessOfTheOpponent) {
+    // A runner read as a link by a purposeful opponent's model says nothing if the opponent plays
+    // at random: purposeful 0 gives InfoSet's uniform distribution, 1 the belief as it was.
+    Position pos = Position::start();
+    InfoSet k(View::of(pos, Viewer::Side1));
+    play(pos, k, {"a1-a2", "d7-d6", "a2-a3", "d6-d5", "a3-a4", "d5-d4"});
+    const Belief full(k, Evidence::Learned), plain(k, Evidence::Learned, nullptr, 1.0);
+    const Belief random(k, Evidence::Learned, nullptr, 0.0), uniform(k, Evidence::None);
+    const Belief half(k, Evidence::Learned, nullptr, 0.5);
+    const Square d4 = *parseSquare("d4");
+    EXPECT_EQ(full.virusProbability(d4), plain.virusProbability(d4));
+    EXPECT_LT(full.virusProbability(d4), uniform.virusProbability(d4) - 0.1);
+    EXPECT_NEAR(random.virusProbability(d4), uniform.virusProbability(d4), 1e-12);
+    EXPECT_GT(half.virusProbability(d4), full.virusProbability(d4));
+    EXPECT_LT(half.virusProbability(d4), uniform.virusProbability(d4));
+    EXPECT_EQ(random.purposeful(Side::Two), 0.0);
+    EXPECT_EQ(random.purposeful(Side::One), 1.0);  // our own cards: nothing to temper
+}
+
 }  // namespace
 }  // namespace rainet::ai

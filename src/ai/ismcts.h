@@ -15,6 +15,7 @@
 #include "ai/belief.h"
 #include "ai/bot.h"
 #include "ai/eval.h"
+#include "ai/opponent_model.h"
 
 namespace rainet::ai {
 
@@ -45,6 +46,8 @@ struct SearchConfig {
     // Arrangements uniformly over the 70 (nothing for a reader's setup prior to learn) rather
     // than greedy's mix (links in front and on both wings a little more often).
     bool uniformSetups = false;
+    // The bot keeps an in-game model of the opponent (opponent_model.h) and searches with it.
+    bool opponentModel = false;
 };
 
 // One child of the root after a search: how often it was tried and its summed reward (from the
@@ -68,8 +71,11 @@ struct SearchResult {
 class Ismcts {
   public:
     explicit Ismcts(SearchConfig config) : config_(config) {}
+    // `purposeful`: the probability that the opponent plays purposefully rather than at random
+    // (opponent_model.h); it tempers the learned belief, and the opponent's replies in the tree
+    // are uniformly random with the remaining probability. 1 = a purposeful opponent.
     SearchResult search(const InfoSet& knowledge, const Budget& budget, Rng& rng,
-                        const InfoCallback& info);
+                        const InfoCallback& info, double purposeful = 1.0);
 
   private:
     struct Node {
@@ -128,7 +134,8 @@ class Ismcts {
     static constexpr std::uint32_t kMaxNodes = 1u << 21;
 
     SearchConfig config_;
-    NodePool nodes_;  // kept between searches, up to kKeptChunks chunks (8 MB)
+    double winShare_ = 0.0;  // how far open positions count as won (a random opponent)
+    NodePool nodes_;         // kept between searches, up to kKeptChunks chunks (8 MB)
     static constexpr std::size_t kKeptChunks = 16;
 };
 
@@ -159,6 +166,7 @@ class StrongBot : public Bot {
     std::string name_;
     SearchConfig config_;
     std::unique_ptr<Ismcts> search_;  // reused: its node memory stays allocated
+    OpponentModel opponent_;
 };
 
 // The actions the tree considers: every move, escape, LB and VC; FW only where it blocks a

@@ -29,6 +29,9 @@ SearchConfig strongConfig() {
     // the heuristic after 12 plies at equal iterations, each iteration about 1.7 times cheaper.
     c.eval = LeafEval::Learned;
     c.rolloutDepth = 4;
+    // An in-game model of the opponent (docs/ai.md, "Opponent model"): a random player's
+    // behaviour is not read as a purposeful player's, and it is searched as replying at random.
+    c.opponentModel = true;
     return c;
 }
 
