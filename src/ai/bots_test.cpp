@@ -181,7 +181,7 @@ TEST(Bots, LevelsAreStrongsSearchAtTheDocumentedBudgets) {
     auto level1 = makeBot("level1");
     ASSERT_NE(dynamic_cast<GreedyBot*>(level1.get()), nullptr);
     EXPECT_EQ(level1->name(), "level1");
-    const std::uint64_t documented[] = {0, 0, 30, 200, 2000, 20000};
+    const std::uint64_t documented[] = {0, 0, 45, 200, 2000, 20000};
     const SearchConfig strong = strongConfig();
     for (int level = 2; level <= 5; ++level) {
         const std::string name = "level" + std::to_string(level);

@@ -41,7 +41,7 @@ std::uint64_t levelNodes(int level) {
     // within 1 s on one core). Level 1 is greedy with half its actions random.
     switch (level) {
         case 2:
-            return 30;
+            return 45;
         case 3:
             return 200;
         case 4:
