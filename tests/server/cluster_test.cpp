@@ -92,7 +92,8 @@ TEST_F(Cluster, HealthzNamesTheNodeAndItsLinks) {
     EXPECT_EQ(down["database"], "up");
 }
 
-TEST_F(Cluster, RedisNeedsAPostgresDatabase) {
+// Flags only: runs without PostgreSQL or Redis.
+TEST(ClusterFlags, RedisNeedsAPostgresDatabase) {
     const CliRun r =
         runRainet("serve --listen 127.0.0.1:0 --db /tmp/x.db --redis unix:/tmp/r.sock");
     EXPECT_EQ(r.status, 2);
