@@ -8,6 +8,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -59,7 +60,16 @@ ServerProcess::ServerProcess(std::string db, SharedDb shared, std::vector<std::s
 }
 
 void ServerProcess::signal(int sig) {
-    if (pid_ > 0) ::kill(pid_, sig);
+    if (pid_ <= 0) return;
+    ::kill(pid_, sig);
+    // A stop takes effect when each thread next leaves the kernel: wait until the whole process
+    // is stopped, so that what the test sends next cannot be handled before it (it was, once,
+    // under load, and the stopped owner committed an action the test meant it to hold).
+    if (sig == SIGSTOP) {
+        int status = 0;
+        while (::waitpid(pid_, &status, WUNTRACED) < 0 && errno == EINTR) {
+        }
+    }
 }
 
 ServerProcess::~ServerProcess() {

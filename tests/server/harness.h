@@ -49,7 +49,7 @@ class ServerProcess {
     ~ServerProcess();
     void start();
     void kill(int signal);  // and wait for the process
-    void signal(int sig);   // without waiting (SIGSTOP, SIGCONT)
+    void signal(int sig);   // SIGSTOP: returns once the process is stopped; others at once
     int port() const { return port_; }
     int pid() const { return pid_; }
     std::string logText() const;
