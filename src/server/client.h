@@ -10,6 +10,13 @@ class Client {
   public:
     virtual ~Client() = default;
     virtual void send(std::shared_ptr<const std::string> message) = 0;
+    // Two messages in this order, handed over at once (an action's ack and its event to the
+    // player who acted: one hop to the connection's thread instead of two).
+    virtual void send(std::shared_ptr<const std::string> first,
+                      std::shared_ptr<const std::string> second) {
+        send(std::move(first));
+        send(std::move(second));
+    }
     void send(std::string message) {
         send(std::make_shared<const std::string>(std::move(message)));
     }

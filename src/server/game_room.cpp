@@ -149,10 +149,13 @@ bool GameRoom::store(std::optional<Error> e, const std::shared_ptr<Client>& c,
 }
 
 void GameRoom::ack(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m) {
-    if (!c) return;
+    if (c) c->send(ackText(s, m));
+}
+
+std::string GameRoom::ackText(Side s, const protocol::ClientMessage& m) {
     std::string text = protocol::renderAck(m.id, id_, row_.version);
     done_[index(s)][m.id.dump()] = text;
-    c->send(std::move(text));
+    return text;
 }
 
 // ---------------------------------------------------------------- messages

@@ -176,7 +176,8 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     if (botKnows_)
         if (auto e = botKnows_->observe(observe(before, a, viewerOf(*botSide_))))
             logEvent("bot_knowledge_error", {{"game", id_}, {"message", e->message}});
-    ack(c, s, m);
+    // Sent with the mover's event (publish).
+    auto ack = c ? std::make_shared<const std::string>(ackText(s, m)) : nullptr;
     const bool over = pos_->isOver();
     // Written directly (protocol/server_messages.h), once per viewer class; the viewer to move
     // gets its legal actions live, the held copy goes without them as in emit().
@@ -197,7 +198,7 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
             live[i] = std::make_shared<const std::string>(protocol::render(e));
         }
     }
-    publish(live, held);
+    publish(live, held, c, std::move(ack));
     if (over) {
         const Outcome o = pos_->outcome();
         std::optional<Side> winner;
