@@ -20,6 +20,9 @@ class Client {
     void send(std::string message) {
         send(std::make_shared<const std::string>(std::move(message)));
     }
+    // The game it follows moved to another node of the cluster (docs/protocol.md, close 1012):
+    // the connection is closed so that the client reconnects and resumes.
+    virtual void closeToReconnect() = 0;
 };
 
 }  // namespace rainet::server

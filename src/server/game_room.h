@@ -79,6 +79,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // An exception escaped while handling this game: logged once, everyone following it is told
     // (an `internal` error naming the game: follow it again), and the hub drops the room.
     void fail(const std::string& what);
+    // The game's lease was lost (a cluster: another node owns the game now): nothing more is
+    // committed or sent; the room is dropped and everyone following it is closed with 1012.
+    void evict();
 
   private:
     struct Seat {
