@@ -10,6 +10,7 @@ packages=(g++ cmake ninja-build pkg-config libgtest-dev libgmock-dev libbenchmar
           postgresql  # the server, for the tests on PostgreSQL (scripts/postgres.sh)
           redis-server libhiredis-dev  # the cluster's bus (src/bus); its tests start redis-server
           clang libclang-rt-14-dev  # the fuzz targets (fuzz/): clang's libFuzzer and sanitizers
+          clang-format  # scripts/format-check.sh (.clang-format)
           fonts-ipafont-gothic  # Japanese glyphs in the browser tests' screenshots
           # The Debian package and its test (scripts/package_test.sh): dpkg-shlibdeps computes its
           # Depends; nginx, python3 (a WebSocket probe), curl and openssl test the deployment;

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Sets up, builds, and runs every test: the C++ suites (release, with a throwaway PostgreSQL
-# cluster for the store and server tests on PostgreSQL; then the server suite again, all of it on
-# PostgreSQL; the Debian package built, installed, served behind nginx and purged
-# (scripts/package_test.sh); then the parser, harness and server suites again under ASan+UBSan;
-# the server suite under ThreadSanitizer; each fuzz target for ~20 s), then the browser client's
-# unit and end-to-end tests.
+# Sets up, builds, checks the C++ files' format (scripts/format-check.sh), and runs every test:
+# the C++ suites (release, with a throwaway PostgreSQL cluster for the store and server tests on
+# PostgreSQL; then the server suite again, all of it on PostgreSQL; the Debian package built,
+# installed, served behind nginx and purged (scripts/package_test.sh); then the parser, harness
+# and server suites again under ASan+UBSan; the server suite under ThreadSanitizer; each fuzz
+# target for ~20 s), then the browser client's unit and end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/format-check.sh  # cheap: before the long suites
 
 # One cluster directory per checkout and user: a run replaces what an interrupted one left.
 pgdir="/tmp/rainet-pg-$(id -u)-$(pwd | md5sum | cut -c1-8)"

@@ -19,7 +19,7 @@ class ChildProcess {
     ChildProcess& operator=(const ChildProcess&) = delete;
 
     // Writes one line; false when the child no longer reads.
-    bool send(const std::string& line);
+    [[nodiscard]] bool send(const std::string& line);
     // The next line (without its "\r\n"), or an error after `timeoutMs` or when the output ends.
     Result<std::string> readLine(int timeoutMs);
     // Ends the child's input (it sees the end of its stdin).
@@ -34,7 +34,7 @@ class ChildProcess {
   private:
     ChildProcess() = default;
     // Reads what is there within `timeoutMs` into the buffer; false at the end of the output.
-    bool fill(int timeoutMs);
+    [[nodiscard]] bool fill(int timeoutMs);
 
     pid_t pid_ = -1;
     int toChild_ = -1, fromChild_ = -1;

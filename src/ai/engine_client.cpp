@@ -21,12 +21,14 @@ Result<std::unique_ptr<EngineClient>> EngineClient::start(const std::string& com
         if (line->rfind("id name ", 0) == 0) c->name_ = line->substr(8);
         if (*line == "rainetok") break;
     }
-    c->process_->send("setoption name Seed value " + std::to_string(seed));
+    if (!c->process_->send("setoption name Seed value " + std::to_string(seed)))
+        return Error{"engine '" + command + "': cannot write"};
     return c;
 }
 
 EngineClient::~EngineClient() {
-    if (process_) process_->send("quit");  // then ~ChildProcess waits a moment, or kills it
+    // Then ~ChildProcess waits a moment, or kills it (which an engine that no longer reads needs).
+    if (process_) static_cast<void>(process_->send("quit"));
 }
 
 bool EngineClient::send(const std::string& line) {
@@ -44,8 +46,9 @@ Result<std::string> EngineClient::expect(const std::string& prefix, int timeoutM
 
 Result<std::uint8_t> EngineClient::newGame(Side side, const Rules& rules) {
     side_ = side;
-    send("newgame side " + std::to_string(sideNumber(side)) + " rules " + rules.name());
-    send("setup");
+    if (!send("newgame side " + std::to_string(sideNumber(side)) + " rules " + rules.name()) ||
+        !send("setup"))
+        return Error{"engine: cannot write (it exited?)"};
     auto line = expect("setup ", kHandshakeMs);
     if (!line.ok()) return line.error();
     const auto links = parseSetup(line->substr(6));

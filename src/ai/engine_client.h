@@ -37,7 +37,7 @@ class EngineClient : public Player {
 
   private:
     EngineClient() = default;
-    bool send(const std::string& line);
+    [[nodiscard]] bool send(const std::string& line);
     // Reads until a line starting with `prefix`; returns that line.
     Result<std::string> expect(const std::string& prefix, int timeoutMs);
 

@@ -16,7 +16,7 @@ bool printable(std::string_view s) {
 }
 
 // A decimal number in [lo, hi] spelled without sign, spaces or leading junk.
-bool number(std::string_view s, int lo, int hi, int& out) {
+[[nodiscard]] bool number(std::string_view s, int lo, int hi, int& out) {
     if (s.empty() || s.size() > 5) return false;
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
     return ec == std::errc() && end == s.data() + s.size() && out >= lo && out <= hi;

@@ -39,6 +39,24 @@ std::optional<int> number(std::string_view s) {
     return v;
 }
 
+// `clock MIN+INC|none` with w[i] the word "clock" (of `new` or `seek`): the value after it read
+// into the pair (none: both unset), and i moved onto it.
+[[nodiscard]] std::optional<Error> readClock(const std::vector<std::string>& w, std::size_t& i,
+                                             std::optional<int>& initialCs,
+                                             std::optional<int>& incrementCs) {
+    if (i + 1 >= w.size()) return Error{"clock needs MIN+INC (e.g. 5+3) or none"};
+    if (lower(w[++i]) == "none") {
+        initialCs.reset();
+        incrementCs.reset();
+        return std::nullopt;
+    }
+    auto c = parseClock(w[i]);
+    if (!c) return c.error();
+    initialCs = c->initialCs;
+    incrementCs = c->incrementCs;
+    return std::nullopt;
+}
+
 Result<Input> parseNew(const std::vector<std::string>& w) {
     Input in;
     in.kind = Input::Kind::New;
@@ -66,16 +84,7 @@ Result<Input> parseNew(const std::vector<std::string>& w) {
                 return Error{"side is 1, 2 or random, not '" + w[i] + "'"};
             g.side = s;
         } else if (a == "clock") {
-            if (!hasNext) return Error{"clock needs MIN+INC (e.g. 5+3) or none"};
-            if (lower(w[++i]) == "none") {
-                g.initialCs.reset();
-                g.incrementCs.reset();
-                continue;
-            }
-            auto c = parseClock(w[i]);
-            if (!c) return c.error();
-            g.initialCs = c->initialCs;
-            g.incrementCs = c->incrementCs;
+            if (auto e = readClock(w, i, g.initialCs, g.incrementCs)) return *e;
         } else {
             return Error{
                 "new: unexpected '" + w[i] +
@@ -97,16 +106,7 @@ Result<Input> parseSeek(const std::vector<std::string>& w) {
         } else if (a == "rated" || a == "casual") {
             k.rated = a == "rated";
         } else if (a == "clock") {
-            if (i + 1 >= w.size()) return Error{"clock needs MIN+INC (e.g. 5+3) or none"};
-            if (lower(w[++i]) == "none") {
-                k.initialCs.reset();
-                k.incrementCs.reset();
-                continue;
-            }
-            auto c = parseClock(w[i]);
-            if (!c) return c.error();
-            k.initialCs = c->initialCs;
-            k.incrementCs = c->incrementCs;
+            if (auto e = readClock(w, i, k.initialCs, k.incrementCs)) return *e;
         } else {
             return Error{"seek: unexpected " + quote(w[i]) +
                          " (seek [standard|official] [clock MIN+INC|none] [rated|casual])"};

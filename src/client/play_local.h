@@ -23,9 +23,9 @@ class LocalGame {
     LocalGame(Rules rules, std::array<std::string, 2> names);
 
     // Arranges `s`'s cards (bit i: setup square i holds a link); play starts after both.
-    std::optional<Error> setUp(Side s, std::uint8_t links);
+    [[nodiscard]] std::optional<Error> setUp(Side s, std::uint8_t links);
     // Plays an action of the side to move, in notation; an illegal one changes nothing.
-    std::optional<Error> act(const std::string& text);
+    [[nodiscard]] std::optional<Error> act(const std::string& text);
     void resign(Side s);
 
     // The side whose player must hold the terminal: the first not set up, then the side to move;

@@ -26,7 +26,9 @@ void Session::connect() {
                                        if (handlers_.onOpen) handlers_.onOpen();
                                    },
                                    [this](const std::string& m) {
-                                       if (handlers_.onMessage) handlers_.onMessage(m);
+                                       const Json j = Json::parse(m, nullptr, false);
+                                       if (j.is_object() && handlers_.onMessage)
+                                           handlers_.onMessage(j);
                                    },
                                    [this](const wsclient::Closed& c) { onClosed(c.why); }});
     ws_->connect();
@@ -49,7 +51,9 @@ void Session::stop() {
 }
 
 void Session::sendNow(const Json& m) {
-    if (ws_) ws_->send(m.dump());
+    // Refused when not open or 256 frames wait unwritten: dropped, as session.h says. A request
+    // stays pending and goes again after the next welcome (resendPending).
+    if (ws_) static_cast<void>(ws_->send(m.dump()));
 }
 
 void Session::send(const Json& m) {
@@ -93,6 +97,13 @@ void Session::resendLater(const std::string& id) {
 
 std::string idOf(const Json& j) {
     return j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : std::string();
+}
+
+Json seekMessage(const play::SeekSpec& s) {
+    Json m{{"type", "seek"}, {"preset", s.preset}, {"clock", nullptr}};
+    if (s.initialCs) m["clock"] = {{"initial", *s.initialCs}, {"increment", *s.incrementCs}};
+    if (s.rated) m["rated"] = *s.rated;
+    return m;
 }
 
 }  // namespace rainet::client

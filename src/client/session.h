@@ -25,8 +25,8 @@ using Json = nlohmann::json;
 class Session {
   public:
     struct Handlers {
-        std::function<void()> onOpen;  // say hello
-        std::function<void(const std::string&)> onMessage;
+        std::function<void()> onOpen;                // say hello
+        std::function<void(const Json&)> onMessage;  // each JSON object (anything else dropped)
         // The connection is gone (never opened, or lost); true: connect again after the backoff.
         std::function<bool(const std::string& why)> onLost;
     };
@@ -72,5 +72,8 @@ class Session {
 
 // The `id` of a server message, or "" (an answer carries the request's).
 std::string idOf(const Json& j);
+
+// The `seek` request for `s` (docs/protocol.md §4, seek): `clock` null for an untimed game.
+Json seekMessage(const play::SeekSpec& s);
 
 }  // namespace rainet::client

@@ -54,7 +54,8 @@ class Conn {
     using Handler = std::function<void(MessageFields&)>;
     Conn(asio::io_context& io, Stats& stats, const LoadOptions& o, std::function<void()> onOpen,
          Handler onMessage)
-        : client_(
+        : stats_(stats),
+          client_(
               io, target(o),
               wsclient::Client::Handlers{std::move(onOpen),
                                          [onMessage = std::move(onMessage)](const std::string& m) {
@@ -65,7 +66,10 @@ class Conn {
                                          }}) {
         client_.connect();
     }
-    void send(std::string text) { client_.send(std::move(text)); }
+    // A frame the client refuses (closed, or its queue full) is counted as the error "unsent".
+    void send(std::string text) {
+        if (!client_.send(std::move(text))) ++stats_.errors["unsent"];
+    }
     void close() { client_.close(); }
 
   private:
@@ -76,6 +80,7 @@ class Conn {
         t.keepAlive = false;
         return t;
     }
+    Stats& stats_;
     wsclient::Client client_;
 };
 

@@ -50,7 +50,7 @@ class Analyses {
     std::shared_ptr<const std::string> cached(const std::string& game, Side side);
     // Queues `job` (or joins the same one in progress); false when over the bounds (`done` is
     // then not called).
-    bool request(Job job, Done done);
+    [[nodiscard]] bool request(Job job, Done done);
 
     std::uint64_t nodesPerPly() const { return config_.nodes; }
     // Test mode (POST /api/test/analysis?hold=1|0): while held, no analysis starts, so that a

@@ -104,7 +104,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     void fail(ErrorCode code, const std::string& message, const Json& id = nullptr,
               const std::string& game = {});
 
-    bool allow(const Json& id);
+    [[nodiscard]] bool allow(const Json& id);
 
     void handle(const std::string& text);
 

@@ -65,7 +65,8 @@ void BlockingClient::close() {
 
 void BlockingClient::send(std::string text) {
     boost::asio::post(impl_->io, [this, text = std::move(text)]() mutable {
-        impl_->client->send(std::move(text));
+        // False only once closed (the queue has no bound here): dropped, as the header says.
+        static_cast<void>(impl_->client->send(std::move(text)));
     });
 }
 

@@ -149,8 +149,4 @@ void Client::close() {
     beast::get_lowest_layer(impl_->ws).socket().close(ec);
 }
 
-bool Client::isOpen() const {
-    return impl_->open && !impl_->stopped;
-}
-
 }  // namespace rainet::wsclient

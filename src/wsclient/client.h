@@ -47,10 +47,9 @@ class Client {
 
     void connect();
     // Queues a text frame; false (and nothing queued) when not open or maxQueue are waiting.
-    bool send(std::string text);
+    [[nodiscard]] bool send(std::string text);
     // Closes without calling onClose.
     void close();
-    bool isOpen() const;
 
   private:
     struct Impl;

@@ -82,10 +82,8 @@ int countPrefix(const std::vector<std::string>& lines, const std::string& prefix
 std::unique_ptr<rainet::ai::ChildProcess> searchingEngine(const std::string& go) {
     auto e = engine("--seed 5");
     if (!e) return nullptr;
-    e->send("newgame side 1");
-    e->send(kStart);
-    e->send(go);
-    e->send("isready");
+    if (!e->send("newgame side 1") || !e->send(kStart) || !e->send(go) || !e->send("isready"))
+        return nullptr;
     auto ready = readUntil(*e, "readyok");
     if (!ready || countPrefix(*ready, "bestaction ") != 0) return nullptr;
     return e;
@@ -95,19 +93,19 @@ TEST(CliEngine, InfiniteSearchKeepsReadingUntilStop) {
     auto p = searchingEngine("go infinite");
     ASSERT_TRUE(p);
     auto& e = *p;
-    e.send(std::string(kStart) + " moves d2-d3 d7-d6");  // waits for the search
-    e.send("go nodes 40");
-    e.send("isready");
+    ASSERT_TRUE(e.send(std::string(kStart) + " moves d2-d3 d7-d6"));  // waits for the search
+    ASSERT_TRUE(e.send("go nodes 40"));
+    ASSERT_TRUE(e.send("isready"));
     auto ready = readUntil(e, "readyok");  // answered during the infinite search
     ASSERT_TRUE(ready) << e.pending();
     EXPECT_EQ(countPrefix(*ready, "bestaction "), 0);
-    e.send("stop");
+    ASSERT_TRUE(e.send("stop"));
     auto first = readUntil(e, "bestaction ");  // the infinite search's answer
     ASSERT_TRUE(first);
     auto second = readUntil(e, "bestaction ");  // then the waiting position and go
     ASSERT_TRUE(second);
     EXPECT_EQ(countPrefix(*second, "error"), 0);
-    e.send("quit");
+    ASSERT_TRUE(e.send("quit"));
     EXPECT_EQ(exitStatus(e), 0);
 }
 
@@ -115,7 +113,7 @@ TEST(CliEngine, EndOfInputStopsAnInfiniteSearch) {
     auto p = searchingEngine("go infinite");
     ASSERT_TRUE(p);
     auto& e = *p;
-    e.send("setup");  // waits for the search
+    ASSERT_TRUE(e.send("setup"));  // waits for the search
     e.closeInput();
     auto out = readUntil(e, "setup ");
     ASSERT_TRUE(out) << e.pending();
@@ -127,12 +125,12 @@ TEST(CliEngine, StopEndsALongTimedSearchAndQuitExits) {
     auto p = searchingEngine("go movetime 600000");
     ASSERT_TRUE(p);
     auto& e = *p;
-    e.send("stop");
+    ASSERT_TRUE(e.send("stop"));
     ASSERT_TRUE(readUntil(e, "bestaction "));
-    e.send("go movetime 600000");
-    e.send("isready");
+    ASSERT_TRUE(e.send("go movetime 600000"));
+    ASSERT_TRUE(e.send("isready"));
     ASSERT_TRUE(readUntil(e, "readyok"));
-    e.send("quit");  // stops the search, answers it, exits
+    ASSERT_TRUE(e.send("quit"));  // stops the search, answers it, exits
     ASSERT_TRUE(readUntil(e, "bestaction "));
     EXPECT_EQ(exitStatus(e), 0);
 }
@@ -143,11 +141,11 @@ TEST(CliEngine, EveryGoGetsExactlyOneBestActionRegression) {
     auto p = engine("--bot random");
     ASSERT_TRUE(p);
     auto& e = *p;
-    e.send("newgame side 1");
+    ASSERT_TRUE(e.send("newgame side 1"));
     for (int i = 0; i < 20000; ++i) {
-        e.send(kStart);
-        e.send("go");
-        e.send("isready");
+        ASSERT_TRUE(e.send(kStart));
+        ASSERT_TRUE(e.send("go"));
+        ASSERT_TRUE(e.send("isready"));
         // isready may be answered before or after bestaction; both come before the next go.
         int best = 0, ready = 0;
         while (best + ready < 2) {
@@ -158,7 +156,7 @@ TEST(CliEngine, EveryGoGetsExactlyOneBestActionRegression) {
         }
         ASSERT_EQ(best, 1) << "go " << i;
     }
-    e.send("quit");
+    ASSERT_TRUE(e.send("quit"));
     EXPECT_EQ(exitStatus(e), 0);
 }
 
