@@ -292,10 +292,7 @@ struct ActionEvent {
         w.field("ply", ply);
         w.field("side", side);
         w.field("action", Text{seen});
-        w.optional("revealed",
-                   seen.revealedLink
-                       ? std::optional(*seen.revealedLink ? Revealed::Link : Revealed::Virus)
-                       : std::nullopt);
+        w.optional("revealed", revealedOf(seen));
         w.field("view", view);
         w.optional("legal", legal);
         w.field("clocks", clocks);
@@ -354,6 +351,10 @@ struct RematchEvent {
         w.field("next_game", nextGame);
     }
 };
+
+// An event's text with `legal` added as its last field: what a resume's replay sends to the side to
+// move as the last event (held events are kept without `legal`; the last may be of any kind).
+std::string withLegal(std::string_view event, const std::vector<std::string>& legal);
 
 // ---------------------------------------------------------------- the catalogue
 
