@@ -60,7 +60,7 @@ void GameRoom::joined(const std::shared_ptr<Client>& c, const store::PlayerRow& 
     seat.rating = rating.value_or(who.rating);
     seat.botAccount = who.bot;
     seat.goneSince = hub_.time().nowCs();
-    hub_.setLobbyEntry(id_, nullptr);
+    hub_.setLobbyEntry(id_, std::nullopt);
     c->send(protocol::renderAck(m.id, id_, row_.version));
     PlayerFacts facts = factsOf(who);
     facts.rating = seat.rating;
@@ -250,7 +250,7 @@ void GameRoom::ended(std::vector<store::RatingChange> ratings, const Task& befor
     // snapshot): most of a room's memory, and ended rooms live as long as someone follows them.
     while (events_.size() > 1) events_.pop_front();
     events_.shrink_to_fit();
-    hub_.setLobbyEntry(id_, nullptr);
+    hub_.setLobbyEntry(id_, std::nullopt);
     hub_.retire(id_);
     logEvent("game_end", {{"game", id_},
                           {"result", row_.result},
