@@ -179,10 +179,15 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     const bool over = pos_->isOver();
     // Written directly (protocol/server_messages.h), once per viewer class; the viewer to move
     // gets its legal actions live, the held copy goes without them as in emit().
-    protocol::ActionEvent e{id_, row_.version, before.ply(), s, {}, {}, nullptr, clocks()};
+    protocol::ActionEvent e{id_, row_.version, before.ply(), s,           {},
+                            {},  nullptr,      clocks(),     std::nullopt};
+    // Whether the sides may abort changes only here in play (the second action ends it).
+    const bool abortEnds =
+        canAbort(GameStatus::Playing, before.ply()) && !canAbort(GameStatus::Playing, pos_->ply());
     Texts live, held;
     for (Viewer v : kViewers) {
         const int i = static_cast<int>(v);
+        e.abortable = abortEnds && isSide(v) ? std::optional(false) : std::nullopt;
         const View view = View::of(*pos_, v);
         const std::string viewText = view.toString();
         e.seen = observe(before, a, v);

@@ -98,6 +98,7 @@ std::string GameRoom::snapshot(Viewer v) const {
     if (row_.status == GameStatus::Playing && pos_ && viewerOf(pos_->toMove()) == v)
         s.legal = legal(v);
     s.drawOffer = drawOffer_;
+    if (isSide(v)) s.abortable = canAbort(row_.status, pos_ ? pos_->ply() : 0);
     s.grace = hub_.config().graceCs;
     s.spectators = spectators_;
     s.result = result();
