@@ -206,7 +206,7 @@ version=$(sed -n 's/^project(rainet VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 [[ $(dpkg-deb -f "$deb" Package) == rainet && $(dpkg-deb -f "$deb" Version) == "$version" ]] ||
     fail "package name/version: $(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version)"
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libc6 libsqlite3 libpq5 libsodium; do
+for lib in libc6 libsqlite3 libpq5 libsodium libjemalloc2; do
     [[ $depends == *"$lib"* ]] || fail "Depends ($depends) lacks $lib: shlibdeps did not run"
 done
 dpkg-deb -c "$deb" | awk '{print $6}' >"$tmp/contents"

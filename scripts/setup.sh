@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(g++ cmake ninja-build pkg-config libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
           nlohmann-json3-dev libsqlite3-dev libpq-dev libsodium-dev libcli11-dev chromium
+          libjemalloc-dev  # the rainet binary's malloc (src/cli/CMakeLists.txt)
           postgresql  # the server, for the tests on PostgreSQL (scripts/postgres.sh)
           redis-server libhiredis-dev  # the cluster's bus (src/bus); its tests start redis-server
           clang libclang-rt-14-dev  # the fuzz targets (fuzz/): clang's libFuzzer and sanitizers

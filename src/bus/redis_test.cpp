@@ -1,84 +1,21 @@
 // The Redis link and subscriber against a real, throwaway redis-server (Debian's redis-server,
 // installed by scripts/setup.sh) started by each test on a unix socket in a temporary folder.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <condition_variable>
-#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include "bus/redis_link.h"
 #include "bus/subscriber.h"
-
-extern char** environ;
+#include "support/redis_test_server.h"
 
 namespace rainet::bus {
 namespace {
 
 using namespace std::chrono_literals;
-namespace fs = std::filesystem;
-
-class RedisServer {
-  public:
-    RedisServer() {
-        char tmpl[] = "/tmp/rainet-redis-XXXXXX";
-        dir_ = mkdtemp(tmpl);
-        start();
-    }
-    ~RedisServer() {
-        stop();
-        fs::remove_all(dir_);
-    }
-    void start() {
-        const std::string sock = socket(), log = dir_ + "/redis.log";
-        std::vector<std::string> args{"/usr/bin/redis-server",
-                                      "--port",
-                                      "0",
-                                      "--unixsocket",
-                                      sock,
-                                      "--unixsocketperm",
-                                      "700",
-                                      "--save",
-                                      "",
-                                      "--appendonly",
-                                      "no",
-                                      "--logfile",
-                                      log,
-                                      "--daemonize",
-                                      "no"};
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        ASSERT_EQ(posix_spawn(&pid_, argv[0], nullptr, nullptr, argv.data(), environ), 0)
-            << "cannot start /usr/bin/redis-server (scripts/setup.sh installs redis-server)";
-        // Ready when it answers a PING on the socket.
-        for (int i = 0; i < 500; ++i) {
-            RedisLink probe(*parseRedisAddress(address()), 100ms);
-            if (probe.command({"PING"})) return;
-            std::this_thread::sleep_for(10ms);
-        }
-        FAIL() << "redis-server did not come up; its log: " << log;
-    }
-    void stop() {
-        if (pid_ <= 0) return;
-        kill(pid_, SIGKILL);
-        waitpid(pid_, nullptr, 0);
-        pid_ = -1;
-        fs::remove(socket());
-    }
-    std::string socket() const { return dir_ + "/redis.sock"; }
-    std::string address() const { return "unix:" + socket(); }
-    RedisAddress parsed() const { return *parseRedisAddress(address()); }
-
-  private:
-    std::string dir_;
-    pid_t pid_ = -1;
-};
+using test::RedisServer;
 
 // What a subscriber's handler received, waited on by the test thread.
 struct Inbox {

@@ -1,5 +1,6 @@
 // `rainet serve`: the multiplayer server (HTTP + WebSocket on one port).
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <iostream>
 
@@ -17,7 +18,7 @@ const Command kServe{
     "[--max-per-address N] [--hello-timeout SECONDS] [--identities-per-minute N] "
     "[--trust-proxy CIDR...] [--password-cost interactive|min] [--expire-open SECONDS] "
     "[--expire-setup SECONDS] [--expire-abandoned SECONDS] [--expire-computer SECONDS] "
-    "[--test-mode]",
+    "[--redis redis://HOST[:PORT][/DB]|unix:PATH [--node-id ID] [--lease-ms N]] [--test-mode]",
     "run the multiplayer server (WebSocket protocol: docs/protocol.md)", run};
 
 int run(const Args& args) {
@@ -34,6 +35,23 @@ int run(const Args& args) {
                     "proxies (CIDR ranges) whose X-Forwarded-For is believed")
         ->expected(1, CLI::detail::expected_max_vector_size)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    auto* redis = app->add_option("--redis", c.redis,
+                                  "join a cluster through this Redis (needs a postgresql:// --db; "
+                                  "docs/scaling.md)");
+    app->add_option("--node-id", c.nodeId, "this node's id in the cluster (default: a random one)")
+        ->needs(redis)
+        ->check([](const std::string& v) {
+            if (v.empty() || v.size() > 64) return std::string("1 to 64 characters");
+            for (char ch : v)
+                if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_')
+                    return std::string("letters, digits, - and _ only");
+            return std::string();
+        });
+    app->add_option("--lease-ms", c.leaseMs,
+                    "milliseconds a game lease lasts unrenewed: a dead node's games are taken "
+                    "over after this (300-600000)")
+        ->needs(redis)
+        ->check(CLI::Range(300, 600000));
     app->add_flag("--test-mode", c.testMode,
                   "manual time and sequential ids for the tests (never in production)");
     // Numbers bounded after reading: each applies only when given.

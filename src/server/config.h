@@ -36,6 +36,13 @@ struct Config {
     // Password hashing: Argon2id at libsodium's interactive cost, or its minimum (the default
     // in test mode only: tests register many accounts).
     std::string passwordCost;  // "interactive", "min"; empty: min in test mode, else interactive
+
+    // A cluster (docs/scaling.md): Redis's address (empty: a single node, as without a cluster),
+    // this node's id (empty: a random one, logged at start) and the TTL of its game leases (a
+    // dead node's games are taken over this long after its last renewal).
+    std::string redis;
+    std::string nodeId;
+    std::int64_t leaseMs = 5000;
 };
 
 // Runs the server until SIGTERM/SIGINT; returns the process exit status.

@@ -149,10 +149,13 @@ bool GameRoom::store(std::optional<Error> e, const std::shared_ptr<Client>& c,
 }
 
 void GameRoom::ack(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m) {
-    if (!c) return;
+    if (c) c->send(ackText(s, m));
+}
+
+std::string GameRoom::ackText(Side s, const protocol::ClientMessage& m) {
     std::string text = protocol::renderAck(m.id, id_, row_.version);
     done_[index(s)][m.id.dump()] = text;
-    c->send(std::move(text));
+    return text;
 }
 
 // ---------------------------------------------------------------- messages
@@ -184,6 +187,8 @@ void GameRoom::enter(Task f) {
 }
 
 void GameRoom::guarded(const Task& f) {
+    // A cluster node paused or cut off past its lease does nothing more for the game.
+    if (!isOver(row_.status) && !hub_.leaseLive(id_)) return evict();
     try {
         f(*this);
     } catch (const std::exception& e) {
@@ -211,6 +216,16 @@ void GameRoom::fail(const std::string& what) {
         id_));
     for (const Sub& sub : subs_)
         if (auto c = sub.client.lock()) c->send(text);
+    subs_.clear();
+    hub_.drop(id_, this);
+}
+
+void GameRoom::evict() {
+    if (broken_.exchange(true)) return;
+    logEvent("game_evicted", {{"game", id_}});
+    stop();
+    for (const Sub& sub : subs_)
+        if (auto c = sub.client.lock()) c->closeToReconnect();
     subs_.clear();
     hub_.drop(id_, this);
 }

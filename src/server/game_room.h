@@ -79,6 +79,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // An exception escaped while handling this game: logged once, everyone following it is told
     // (an `internal` error naming the game: follow it again), and the hub drops the room.
     void fail(const std::string& what);
+    // The game's lease was lost (a cluster: another node owns the game now): nothing more is
+    // committed or sent; the room is dropped and everyone following it is closed with 1012.
+    void evict();
 
   private:
     struct Seat {
@@ -130,8 +133,12 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     template <class Make>
     void emit(Make make);
     // Sends each subscriber its role's text of the new event and holds the texts for replay.
+    // `ack`, when given, goes to `acker` just before its event (in one hand-over when `acker`
+    // follows the game), else after the event is sent to the others.
     using Texts = std::shared_ptr<const std::string>[3];  // by Viewer
-    void publish(const Texts& live, const Texts& held);
+    void publish(const Texts& live, const Texts& held,
+                 const std::shared_ptr<Client>& acker = nullptr,
+                 std::shared_ptr<const std::string> ack = nullptr);
     // Sends the held events after version `after` (the caller checked they are all held).
     void replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after);
     // Sends the held chat lines of the role's room numbered after `after`.
@@ -149,6 +156,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     bool store(std::optional<Error> e, const std::shared_ptr<Client>& c,
                const protocol::ClientMessage& m);
     void ack(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
+    // The ack of `m`, recorded for a repeat of its request id.
+    std::string ackText(Side s, const protocol::ClientMessage& m);
 
     // State changes; `c` is null for the computer and for timers.
     void join(const std::shared_ptr<Client>& c, const store::PlayerRow& who,

@@ -149,19 +149,31 @@ void GameRoom::act(const std::shared_ptr<Client>& c, Side s, Action a,
     ++row_.version;
     store::ActionRow ar{pos_->ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i],
                         row_.version};
+    // In a cluster the write is fenced by the game's lease: it fails once another node owns it.
+    std::optional<store::GameLease> fence = hub_.fence(id_);
+    if (hub_.cluster() && !fence) {
+        row_ = saved;
+        return evict();
+    }
     committing_ = true;
     hub_.store().saveActionBatched(
-        row_, ar, [self = shared_from_this(), c, s, a, m, saved, now](std::optional<Error> e) {
+        row_, ar,
+        [self = shared_from_this(), c, s, a, m, saved, now](std::optional<Error> e) {
             // On the store's writer thread: back to the strand, ahead of what was held.
             self->afterCommit([c, s, a, m, saved, now, e = std::move(e)](GameRoom& r) {
                 r.acted(c, s, a, m, saved, now, e);
             });
-        });
+        },
+        std::move(fence));
 }
 
 void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
                      const protocol::ClientMessage& m, const store::GameRow& saved,
                      std::int64_t now, std::optional<Error> stored) {
+    if (stored && hub_.cluster() && !hub_.leaseLive(id_)) {
+        row_ = saved;  // fenced out: the game is another node's now
+        return evict();
+    }
     if (!store(stored, c, m)) {
         row_ = saved;
         return;
@@ -175,7 +187,8 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     if (botKnows_)
         if (auto e = botKnows_->observe(observe(before, a, viewerOf(*botSide_))))
             logEvent("bot_knowledge_error", {{"game", id_}, {"message", e->message}});
-    ack(c, s, m);
+    // Sent with the mover's event (publish).
+    auto ack = c ? std::make_shared<const std::string>(ackText(s, m)) : nullptr;
     const bool over = pos_->isOver();
     // Written directly (protocol/server_messages.h), once per viewer class; the viewer to move
     // gets its legal actions live, the held copy goes without them as in emit().
@@ -201,7 +214,7 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
             live[i] = std::make_shared<const std::string>(protocol::render(e));
         }
     }
-    publish(live, held);
+    publish(live, held, c, std::move(ack));
     if (over) {
         const Outcome o = pos_->outcome();
         std::optional<Side> winner;

@@ -68,9 +68,16 @@ void GameRoom::sendAll(const std::shared_ptr<const std::string>& text) {
         if (auto c = sub.client.lock()) c->send(text);
 }
 
-void GameRoom::publish(const Texts& live, const Texts& held) {
+void GameRoom::publish(const Texts& live, const Texts& held, const std::shared_ptr<Client>& acker,
+                       std::shared_ptr<const std::string> ack) {
     for (const Sub& sub : subs_)
-        if (auto c = sub.client.lock()) c->send(live[static_cast<int>(sub.role)]);
+        if (auto c = sub.client.lock()) {
+            if (ack && c == acker)
+                c->send(std::move(ack), live[static_cast<int>(sub.role)]);
+            else
+                c->send(live[static_cast<int>(sub.role)]);
+        }
+    if (ack && acker) acker->send(std::move(ack));
     Event ev;
     ev.v = row_.version;
     for (int i = 0; i < 3; ++i) ev.text[i] = held[i];

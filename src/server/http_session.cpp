@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "server/archive.h"
+#include "server/cluster_node.h"
 #include "server/hex_digit.h"
 #include "server/static_files.h"
 #include "store/log.h"
@@ -256,7 +257,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         if (req.method() != http::verb::get && req.method() != http::verb::head)
             return respond(req, http::status::method_not_allowed, "text/plain",
                            "method not allowed\n");
-        if (path == "/healthz") return respond(req, http::status::ok, "text/plain", "ok\n");
+        if (path == "/healthz") {
+            const ClusterNode* cluster = hub_.cluster();
+            if (!cluster) return respond(req, http::status::ok, "text/plain", "ok\n");
+            return respond(
+                req, cluster->healthy() ? http::status::ok : http::status::service_unavailable,
+                "application/json", cluster->health().dump() + "\n");
+        }
         if (path == "/metrics")
             return respond(req, http::status::ok, "text/plain; version=0.0.4",
                            hub_.metrics().render());

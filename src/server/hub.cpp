@@ -68,8 +68,19 @@ Result<std::shared_ptr<GameRoom>> Hub::open(const std::string& id) {
         return data.error();
     }
     if (!*data) return std::shared_ptr<GameRoom>();
+    const bool over = isOver((**data).game.status);
+    // In a cluster an unfinished game is served only under its lease, and read again once held:
+    // a takeover waited for the last owner's write in flight, which the first read may lack.
+    if (!over && cluster_) {
+        if (auto e = acquireLease(id)) return *e;
+        data = store_.loadGame(id);
+        if (!data || !*data) {
+            releaseLease(id);
+            if (!data) return data.error();
+            return std::shared_ptr<GameRoom>();
+        }
+    }
     const store::GameData& d = **data;
-    const bool over = isOver(d.game.status);
     // An unfinished game is not in memory after its room failed: rebuilt like a finished one.
     auto room = GameRoom::restore(*this, d);
     if (!room) {
@@ -95,11 +106,15 @@ void Hub::retire(const std::string& id) {
     if (it == rooms_.end()) return;
     keepFinished(id, it->second);
     rooms_.erase(it);
+    releaseLease(id);  // over: nobody needs to own it any more
 }
 
 void Hub::drop(const std::string& id, const GameRoom* room) {
     std::lock_guard lock(roomsMu_);
-    if (auto it = rooms_.find(id); it != rooms_.end() && it->second.get() == room) rooms_.erase(it);
+    if (auto it = rooms_.find(id); it != rooms_.end() && it->second.get() == room) {
+        rooms_.erase(it);
+        releaseLease(id);  // any node may rebuild it from the store now
+    }
     if (auto it = finished_.find(id); it != finished_.end()) {
         auto held = it->second.lock();
         if (!held || held.get() == room) finished_.erase(it);

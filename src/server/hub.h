@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -32,6 +33,7 @@ namespace rainet::server {
 
 namespace asio = boost::asio;
 class GameRoom;
+class ClusterNode;
 
 class Hub {
   public:
@@ -144,6 +146,23 @@ class Hub {
     void subscribeLobby(const std::shared_ptr<Client>& c);
     void unsubscribeLobby(const Client* c);
 
+    // The cluster (server/cluster_node.h; hub_cluster.cpp): null on a single node, where every
+    // call below is a no-op or true. Set once, before the node serves.
+    void setCluster(ClusterNode* c) { cluster_ = c; }
+    ClusterNode* cluster() const { return cluster_; }
+    // open()'s error for an unfinished game whose live lease another node holds: the client is
+    // told `busy` (try again); never loaded twice.
+    static constexpr std::string_view kHeldElsewhere = "the game is served by another node";
+    // Whether this node may still commit for game `id` (its lease held and live).
+    bool leaseLive(const std::string& id) const;
+    // The fence of an action write of game `id` (nullopt on a single node).
+    std::optional<store::GameLease> fence(const std::string& id) const;
+    // The lease of `id` let go, on the store's writer thread (a finished or dropped game).
+    void releaseLease(const std::string& id);
+    // The lease of `id` was lost: its room stops, is dropped, and its clients are closed (1012)
+    // so that they reconnect to the game's new owner.
+    void evict(const std::string& id);
+
     // Test mode: moves the manual clock and lets every room check its flags and expiry.
     void advanceTime(std::int64_t cs);
     // Every loaded room, for shutdown and time checks.
@@ -169,6 +188,10 @@ class Hub {
     static protocol::LobbyEntry lobbyEntry(const store::GameRow& g,
                                            const store::PlayerRow& creator);
 
+    // Takes the lease of unfinished game `id` (cluster only): nullopt once held, else the error.
+    std::optional<Error> acquireLease(const std::string& id);
+
+    ClusterNode* cluster_ = nullptr;
     asio::io_context& io_;
     store::Store& store_;
     TimeSource& time_;

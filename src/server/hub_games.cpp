@@ -97,6 +97,7 @@ Result<std::shared_ptr<GameRoom>> Hub::launch(store::GameRow& row, std::optional
         logEvent("store_error", {{"message", e->message}});
         return *e;
     }
+    if (auto held = acquireLease(row.id)) return *held;  // a cluster's node owns what it creates
     auto room = GameRoom::create(*this, row, botSide);
     if (!room) {
         logEvent("store_error", {{"game", row.id}, {"message", room.error().message}});

@@ -46,6 +46,11 @@ std::string Metrics::render() const {
          "Games ended because nobody attended them (docs/protocol.md, expiry).", gamesExpired},
         {"rainet_create_ids", "gauge", "Request ids of `create` remembered to answer repeats.",
          createIdsHeld},
+        {"rainet_lease_takeovers_total", "counter",
+         "Games this cluster node took over from another (docs/scaling.md).", leaseTakeovers},
+        {"rainet_leases_lost_total", "counter",
+         "Game leases this cluster node lost (its rooms evicted, clients closed 1012).",
+         leasesLost},
     };
     for (const Single& m : singles) {
         metric(m.name, m.type, m.help);

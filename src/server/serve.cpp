@@ -5,8 +5,11 @@
 #include <chrono>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <thread>
 
+#include "bus/redis_address.h"
+#include "server/cluster_node.h"
 #include "server/game_room.h"
 #include "server/listener.h"
 #include "server/sessions.h"
@@ -41,6 +44,20 @@ int serve(const Config& config) {
             std::cerr << "rainet serve: --trust-proxy: not an address range: " << t << "\n";
             return 2;
         }
+    std::optional<bus::RedisAddress> redis;
+    if (!config.redis.empty()) {
+        if (!store::isPostgresTarget(config.db)) {
+            std::cerr << "rainet serve: --redis needs a postgresql:// --db (the nodes of a "
+                         "cluster share one database)\n";
+            return 2;
+        }
+        auto parsed = bus::parseRedisAddress(config.redis);
+        if (!parsed) {
+            std::cerr << "rainet serve: --redis: " << parsed.error().message << "\n";
+            return 2;
+        }
+        redis = *parsed;
+    }
     auto opened = store::Store::open(config.db, config.sync, config.testMode);
     if (!opened) {
         std::cerr << "rainet serve: " << opened.error().message << "\n";
@@ -60,6 +77,15 @@ int serve(const Config& config) {
     int status = 0;
     {
         Hub hub(io, *store, *time, *ids, metrics, config);
+        // A cluster's node: destroyed after the store's threads stopped (their last jobs may
+        // release leases) and before the hub.
+        std::unique_ptr<ClusterNode> cluster;
+        if (redis) {
+            cluster = std::make_unique<ClusterNode>(
+                hub, *redis, config.nodeId.empty() ? ClusterNode::randomId() : config.nodeId,
+                config.leaseMs);
+            hub.setCluster(cluster.get());
+        }
         // Destroyed before the hub, while the io_context exists (its answers post to sessions).
         Analyses analyses(config.analysisNodes);
         registry.analyses = &analyses;
@@ -74,7 +100,12 @@ int serve(const Config& config) {
                       << "\n";
             return 1;
         }
-        if (auto e = hub.loadUnfinished()) {
+        if (cluster) {
+            // No game is loaded wholesale: each is served under its lease; the first round
+            // takes over those nobody owns (all of them when the cluster starts).
+            cluster->round();
+            cluster->start();
+        } else if (auto e = hub.loadUnfinished()) {
             std::cerr << "rainet serve: the games could not be loaded: " << e->message << "\n";
             return 1;
         }
@@ -88,7 +119,9 @@ int serve(const Config& config) {
                                {"db", store::redactTarget(config.db)},
                                {"sync", config.sync},
                                {"web", config.web},
-                               {"test_mode", config.testMode}});
+                               {"test_mode", config.testMode},
+                               {"node", cluster ? cluster->id() : ""},
+                               {"lease_ms", cluster ? config.leaseMs : 0}});
 
         asio::signal_set signals(io, SIGINT, SIGTERM);
         asio::steady_timer deadline(io);
@@ -135,6 +168,7 @@ int serve(const Config& config) {
         for (auto& t : threads) t.join();
         // Commits still queued are made (and their callbacks posted) while the executors exist.
         store->stopThreads();
+        if (cluster) cluster->stop();  // the leases released: other nodes take over at once
         logEvent("stopped");
     }
     return status;

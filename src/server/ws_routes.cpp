@@ -188,6 +188,10 @@ void WsSession::route(const protocol::ClientMessage& m) {
         return viaStore(
             false, [&hub = hub_, id = m.game] { return hub.open(id); },
             [this, m](const Result<std::shared_ptr<GameRoom>>& opened) {
+                if (!opened && opened.error().message == Hub::kHeldElsewhere)
+                    return fail(ErrorCode::Busy,
+                                "the game is served by another node; try again in a moment", m.id,
+                                m.game);
                 if (!opened)
                     return fail(ErrorCode::Internal, "the game could not be read; try again", m.id,
                                 m.game);

@@ -30,6 +30,15 @@ void WsSession::send(std::shared_ptr<const std::string> message) {
     });
 }
 
+void WsSession::send(std::shared_ptr<const std::string> first,
+                     std::shared_ptr<const std::string> second) {
+    asio::post(ws_.get_executor(),
+               [self = shared_from_this(), a = std::move(first), b = std::move(second)]() mutable {
+                   self->enqueue(std::move(a));
+                   self->enqueue(std::move(b));
+               });
+}
+
 void WsSession::close(websocket::close_code code, const char* reason) {
     asio::post(ws_.get_executor(),
                [self = shared_from_this(), code, reason] { self->closeNow(code, reason, false); });

@@ -44,6 +44,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     }
 
     void send(std::shared_ptr<const std::string> message) override;
+    void send(std::shared_ptr<const std::string> first,
+              std::shared_ptr<const std::string> second) override;
+    void closeToReconnect() override {
+        close(websocket::close_code::service_restart, "game moved; reconnect");
+    }
 
     // Shutdown: what is queued is dropped, the close frame goes out next.
     void close(websocket::close_code code, const char* reason);

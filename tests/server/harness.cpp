@@ -51,6 +51,17 @@ ServerProcess::ServerProcess(std::string db, std::vector<std::string> extra, Bac
     start();
 }
 
+ServerProcess::ServerProcess(std::string db, SharedDb shared, std::vector<std::string> extra)
+    : db_(std::move(db)), extra_(std::move(extra)) {
+    log_ = db_ + ".log";
+    target_ = std::move(shared.uri);
+    start();
+}
+
+void ServerProcess::signal(int sig) {
+    if (pid_ > 0) ::kill(pid_, sig);
+}
+
 ServerProcess::~ServerProcess() {
     if (pid_ > 0) kill(SIGKILL);
     pg_.reset();

@@ -40,9 +40,16 @@ class ServerProcess {
     // Starts the server on a fresh port; `db` persists across restarts of the same object.
     explicit ServerProcess(std::string db, std::vector<std::string> extra = {},
                            Backend backend = defaultBackend());
+    // A server on a database given by URI, which several servers may share (the nodes of a
+    // cluster); `db` names its log only.
+    struct SharedDb {
+        std::string uri;
+    };
+    ServerProcess(std::string db, SharedDb shared, std::vector<std::string> extra);
     ~ServerProcess();
     void start();
     void kill(int signal);  // and wait for the process
+    void signal(int sig);   // without waiting (SIGSTOP, SIGCONT)
     int port() const { return port_; }
     int pid() const { return pid_; }
     std::string logText() const;

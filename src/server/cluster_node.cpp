@@ -1,0 +1,93 @@
+#include "server/cluster_node.h"
+
+#include <chrono>
+#include <random>
+
+#include "server/hub.h"
+#include "server/time_source.h"
+#include "store/log.h"
+
+namespace rainet::server {
+
+ClusterNode::ClusterNode(Hub& hub, bus::RedisAddress redis, std::string node, std::int64_t leaseMs)
+    : hub_(hub),
+      // Leases run on the wall clock in every mode: they are shared between processes, and a
+      // test-mode server's manual time is its own.
+      leases_(hub.store(), std::move(node), leaseMs, [] { return SteadyTime().unixMs(); }),
+      redis_(std::move(redis)) {}
+
+ClusterNode::~ClusterNode() {
+    stop();
+}
+
+std::string ClusterNode::randomId() {
+    std::random_device rd;
+    const std::uint64_t v = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+    static const char* hex = "0123456789abcdef";
+    std::string s(12, '0');
+    for (int i = 0; i < 12; ++i) s[static_cast<std::size_t>(i)] = hex[(v >> (4 * i)) & 15];
+    return s;
+}
+
+void ClusterNode::start() {
+    std::lock_guard lock(mu_);
+    if (thread_.joinable()) return;
+    stopping_ = false;
+    thread_ = std::thread([this] { run(); });
+}
+
+void ClusterNode::stop() {
+    {
+        std::lock_guard lock(mu_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    leases_.releaseAll();
+}
+
+void ClusterNode::run() {
+    const auto every = std::chrono::milliseconds(std::max<std::int64_t>(leases_.ttl() / 3, 10));
+    std::unique_lock lock(mu_);
+    while (!stopping_) {
+        lock.unlock();
+        round();
+        lock.lock();
+        wake_.wait_for(lock, every, [this] { return stopping_; });
+    }
+}
+
+void ClusterNode::round() {
+    // Renewals first: one statement per held lease (docs/scaling.md: the cost).
+    auto renewed = leases_.renewAll();
+    for (const auto& game : renewed.lost) {
+        ++hub_.metrics().leasesLost;
+        logEvent("lease_lost", {{"game", game}, {"node", id()}});
+        hub_.evict(game);
+    }
+    bool dbOk = renewed.storeOk;
+    // Then the orphans: games whose lease expired (their node died, stalled or let them go).
+    auto orphans = hub_.store().orphanedGames(SteadyTime().unixMs(), kTakeoverBatch);
+    if (!orphans) {
+        dbOk = false;
+        logEvent("store_error", {{"message", orphans.error().message}});
+    } else {
+        for (const auto& game : *orphans) {
+            auto room = hub_.open(game);  // acquires the lease (or finds it taken meanwhile)
+            if (!room && room.error().message != Hub::kHeldElsewhere)
+                logEvent("takeover_error", {{"game", game}, {"message", room.error().message}});
+        }
+    }
+    dbUp_ = dbOk;
+    redisUp_ = redis_.command({"PING"}).ok();
+}
+
+protocol::Json ClusterNode::health() const {
+    return protocol::Json{{"node", id()},
+                          {"role", "cluster"},
+                          {"redis", redisUp_ ? "up" : "down"},
+                          {"database", dbUp_ ? "up" : "down"},
+                          {"leases", leases_.held()}};
+}
+
+}  // namespace rainet::server

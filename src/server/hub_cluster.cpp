@@ -1,0 +1,47 @@
+// The hub's hooks for a cluster node (server/cluster_node.h): leases taken before a game is
+// served, released when it ends, and rooms evicted when their lease is lost.
+#include "server/cluster_node.h"
+#include "server/game_room.h"
+#include "server/hub.h"
+#include "store/log.h"
+
+namespace rainet::server {
+
+bool Hub::leaseLive(const std::string& id) const {
+    return !cluster_ || cluster_->leases().live(id);
+}
+
+std::optional<store::GameLease> Hub::fence(const std::string& id) const {
+    if (!cluster_) return std::nullopt;
+    return cluster_->leases().fence(id);
+}
+
+std::optional<Error> Hub::acquireLease(const std::string& id) {
+    if (!cluster_) return std::nullopt;
+    const auto got = cluster_->leases().acquire(id);
+    switch (got.outcome) {
+        case LeaseKeeper::Outcome::Held:
+            if (got.takeover) {
+                ++metrics_.leaseTakeovers;
+                logEvent("lease_takeover", {{"game", id}, {"node", cluster_->id()}});
+            }
+            return std::nullopt;
+        case LeaseKeeper::Outcome::HeldElsewhere:
+            return Error{std::string(kHeldElsewhere)};
+        case LeaseKeeper::Outcome::Failed:
+            break;
+    }
+    logEvent("store_error", {{"game", id}, {"message", got.error}});
+    return Error{got.error};
+}
+
+void Hub::releaseLease(const std::string& id) {
+    if (!cluster_ || !cluster_->leases().holds(id)) return;
+    store_.write([c = cluster_, id] { c->leases().release(id); });
+}
+
+void Hub::evict(const std::string& id) {
+    if (auto room = loaded(id)) room->run([](GameRoom& r) { r.evict(); });
+}
+
+}  // namespace rainet::server

@@ -1,0 +1,120 @@
+// Unit tests of a cluster node's lease keeper (server/cluster_leases.h) on a SQLite store, with
+// an injected clock: two keepers stand for two nodes sharing the database.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "server/cluster_leases.h"
+#include "support/sqlite_test_db.h"
+
+namespace rainet::server {
+namespace {
+
+using Outcome = LeaseKeeper::Outcome;
+constexpr std::int64_t kTtl = 3000;
+
+class Keepers : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        path_ = test::freshDbPath("keeper");
+        auto s = store::Store::open(path_);
+        ASSERT_TRUE(s) << s.error().message;
+        store_ = std::move(*s);
+        auto p = store_->createPlayer("pA", "ha", "alice");
+        ASSERT_TRUE(p) << p.error().message;
+        for (const char* id : {"g1", "g2"}) {
+            store::GameRow g;
+            g.id = id;
+            g.creator = g.player[0] = p->id;
+            g.status = GameStatus::Playing;
+            ASSERT_FALSE(store_->insertGame(g));
+        }
+        a_ = std::make_unique<LeaseKeeper>(*store_, "a", kTtl, [this] { return now_; });
+        b_ = std::make_unique<LeaseKeeper>(*store_, "b", kTtl, [this] { return now_; });
+    }
+    void TearDown() override {
+        a_.reset();
+        b_.reset();
+        store_.reset();
+        test::removeDb(path_);
+    }
+    std::string path_;
+    std::unique_ptr<store::Store> store_;
+    std::int64_t now_ = 1'000'000;
+    std::unique_ptr<LeaseKeeper> a_, b_;
+};
+
+TEST_F(Keepers, OneNodeHoldsAGameTheOtherIsToldItIsHeldElsewhere) {
+    const auto got = a_->acquire("g1");
+    EXPECT_EQ(got.outcome, Outcome::Held);
+    EXPECT_FALSE(got.takeover);
+    EXPECT_EQ(b_->acquire("g1").outcome, Outcome::HeldElsewhere);
+    EXPECT_TRUE(a_->live("g1"));
+    EXPECT_FALSE(b_->holds("g1"));
+    ASSERT_TRUE(a_->fence("g1"));
+    EXPECT_EQ(a_->fence("g1")->owner, "a");
+    EXPECT_FALSE(b_->fence("g1"));
+    EXPECT_EQ(b_->acquire("g2").outcome, Outcome::Held);  // another game: free
+}
+
+TEST_F(Keepers, RenewalsKeepALeaseLiveAndItDiesLocallyBeforeItExpires) {
+    ASSERT_EQ(a_->acquire("g1").outcome, Outcome::Held);
+    for (int i = 0; i < 5; ++i) {  // renewed every ttl/3: always live
+        now_ += kTtl / 3;
+        const auto r = a_->renewAll();
+        EXPECT_TRUE(r.lost.empty());
+        EXPECT_TRUE(r.storeOk);
+        EXPECT_TRUE(a_->live("g1"));
+    }
+    // Unrenewed, it is dead for its holder a tenth of the TTL before the others may take it.
+    now_ += kTtl - kTtl / 10;
+    EXPECT_FALSE(a_->live("g1"));
+    EXPECT_FALSE(a_->fence("g1"));
+    EXPECT_TRUE(a_->holds("g1"));
+    EXPECT_EQ(b_->acquire("g1").outcome, Outcome::HeldElsewhere);
+}
+
+TEST_F(Keepers, AnExpiredLeaseIsTakenOverAndTheOldHolderLearnsItLostIt) {
+    ASSERT_EQ(a_->acquire("g1").outcome, Outcome::Held);
+    const std::int64_t epoch = a_->fence("g1")->epoch;
+    now_ += kTtl;  // a paused: its lease ran out
+    const auto got = b_->acquire("g1");
+    EXPECT_EQ(got.outcome, Outcome::Held);
+    EXPECT_TRUE(got.takeover);
+    EXPECT_GT(b_->fence("g1")->epoch, epoch);
+    const auto r = a_->renewAll();
+    ASSERT_EQ(r.lost.size(), 1u);
+    EXPECT_EQ(r.lost[0], "g1");
+    EXPECT_FALSE(a_->holds("g1"));
+    // B still holds it after renewing; A asking again is refused.
+    EXPECT_TRUE(b_->renewAll().lost.empty());
+    EXPECT_EQ(a_->acquire("g1").outcome, Outcome::HeldElsewhere);
+}
+
+TEST_F(Keepers, ALeaseTakenOverWhileItsHolderStillThoughtItLiveIsLostAtTheNextRenewal) {
+    ASSERT_EQ(a_->acquire("g1").outcome, Outcome::Held);
+    // A released lease is taken at once, then A's stale copy fails to renew.
+    const auto stale = *a_->fence("g1");
+    ASSERT_FALSE(store_->releaseLease(stale));
+    EXPECT_TRUE(b_->acquire("g1").takeover);
+    EXPECT_EQ(a_->renewAll().lost, std::vector<std::string>{"g1"});
+}
+
+TEST_F(Keepers, ReleasingHandsTheGameOverAtOnce) {
+    ASSERT_EQ(a_->acquire("g1").outcome, Outcome::Held);
+    ASSERT_EQ(a_->acquire("g2").outcome, Outcome::Held);
+    a_->release("g1");
+    EXPECT_FALSE(a_->holds("g1"));
+    EXPECT_EQ(a_->held(), 1u);
+    EXPECT_TRUE(b_->acquire("g1").takeover);  // same instant: no wait for the TTL
+    a_->releaseAll();
+    EXPECT_EQ(a_->held(), 0u);
+    EXPECT_EQ(b_->acquire("g2").outcome, Outcome::Held);
+    // Orphans: none left, both games are b's and live.
+    auto orphans = store_->orphanedGames(now_, 10);
+    ASSERT_TRUE(orphans) << orphans.error().message;
+    EXPECT_TRUE(orphans->empty());
+}
+
+}  // namespace
+}  // namespace rainet::server
