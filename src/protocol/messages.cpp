@@ -327,17 +327,8 @@ Json clockJson(int initial, int increment) {
     return {{"initial", initial}, {"increment", increment}};
 }
 
-Json squaresJson(Bitboard squares) {
-    Json a = Json::array();
-    while (squares) a.push_back(squareName(popLsb(squares)));
-    return a;
-}
-
 Json setupJson(Side s, std::uint8_t links) {
-    Bitboard b = 0;
-    for (int i = 0; i < 8; ++i)
-        if (links & (1u << i)) b |= bit(setupSquare(s, i));
-    return squaresJson(b);
+    return setupSquares(s, links);
 }
 
 std::optional<std::uint8_t> setupMask(Side s, const std::vector<Square>& links) {

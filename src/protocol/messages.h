@@ -142,7 +142,6 @@ std::string renderAck(const Json& id, std::string_view game = {},
                       std::optional<std::int64_t> v = std::nullopt);
 // A clock setting as in `create`: {"initial": cs, "increment": cs}, or null when untimed (0).
 Json clockJson(int initial, int increment);
-Json squaresJson(Bitboard squares);          // ascending, ["a1","d2",...]
 Json setupJson(Side s, std::uint8_t links);  // the link squares of a setup mask
 std::optional<std::uint8_t> setupMask(Side s, const std::vector<Square>& links);  // bad: nullopt
 

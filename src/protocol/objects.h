@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/view.h"
 #include "protocol/enums.h"
 #include "protocol/messages.h"
 #include "protocol/schema.h"
@@ -59,6 +60,7 @@ struct ClockSetting {
         w.field("initial", initial);
         w.field("increment", increment);
     }
+    bool operator==(const ClockSetting&) const = default;
 };
 
 // An action in a snapshot's history, as the recipient sees it.
@@ -219,6 +221,7 @@ struct SeekEntry {
         w.field("rated", rated);
         w.field("players", players, "how many wait for this kind of game");
     }
+    bool operator==(const SeekEntry&) const = default;
 };
 
 // A game of the player's that is not finished (welcome).
@@ -234,6 +237,22 @@ struct PlayerGame {
         w.field("status", status);
     }
 };
+
+// The values the objects above are made of, from the engine's.
+// A clock setting in cs; nullopt (null) for an untimed game (initial 0).
+std::optional<ClockSetting> clockSetting(int initial, int increment);
+// The link squares of a setup mask, ascending.
+std::vector<std::string> setupSquares(Side s, std::uint8_t links);
+// Actions in full notation (the legal lists).
+std::vector<std::string> actionTexts(const ActionList& actions);
+// What an observed action revealed, if anything.
+std::optional<Revealed> revealedOf(const Observation& o);
+// The one history entry builder: the action played at `ply` by `side`, as `o` lets its viewer
+// see it (observe(before, action, viewer)).
+HistoryEntry historyEntry(int ply, Side side, const Observation& o);
+
+// A chat line as stored (its JSON text, render(line)); nullopt if the text is not one.
+std::optional<ChatLine> readChatLine(std::string_view text);
 
 // `null` for an untimed game. The clocks' JSON text, and as a tree where one is still built.
 void write(std::string& out, const std::optional<Clocks>& c);

@@ -21,6 +21,14 @@ std::string render(const ActionEvent& e) {
     return out;
 }
 
+std::string withLegal(std::string_view event, const std::vector<std::string>& legal) {
+    std::string out(event.substr(0, event.size() - 1));  // without its closing brace
+    out += ",\"legal\":";
+    writeValue(out, legal);
+    out += '}';
+    return out;
+}
+
 namespace {
 
 // The `type` and `kind` literals a message's table begins with.

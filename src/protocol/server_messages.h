@@ -91,7 +91,8 @@ struct Snapshot {
     std::vector<HistoryEntry> history;
     std::optional<std::vector<std::string>> legal;  // to the side to move while playing
     std::optional<Side> drawOffer;
-    std::int64_t grace = 0;  // cs
+    std::optional<bool> abortable;  // to a seated side: whether it may abort now
+    std::int64_t grace = 0;         // cs
     int spectators = 0;
     std::optional<Result> result;
     std::optional<RematchState> rematch;        // once the game is over
@@ -116,6 +117,8 @@ struct Snapshot {
         w.field("history", history);
         w.optional("legal", legal, "to the side to move while playing");
         w.field("draw_offer", drawOffer);
+        w.optional("abortable", abortable,
+                   "to a seated side: whether it may abort now (core's canAbort)");
         w.field("grace", grace, "cs without a connection before claim_win is possible");
         w.field("spectators", spectators);
         w.field("result", result);
@@ -275,6 +278,8 @@ struct ActionEvent {
     std::string_view view;              // View::of(after, viewer).toString()
     const ActionList* legal = nullptr;  // the viewer's legal actions when it is to move, else none
     std::optional<Clocks> clocks;
+    // To the sides, on the action that ends the time they may abort (the second): false.
+    std::optional<bool> abortable;
 
     // The action in the notation this viewer may see (NF's swap only to its owner).
     struct Text {
@@ -292,12 +297,11 @@ struct ActionEvent {
         w.field("ply", ply);
         w.field("side", side);
         w.field("action", Text{seen});
-        w.optional("revealed",
-                   seen.revealedLink
-                       ? std::optional(*seen.revealedLink ? Revealed::Link : Revealed::Virus)
-                       : std::nullopt);
+        w.optional("revealed", revealedOf(seen));
         w.field("view", view);
         w.optional("legal", legal);
+        w.optional("abortable", abortable,
+                   "to the sides: false on the action after which they may no longer abort");
         w.field("clocks", clocks);
         w.field("draw_offer", std::optional<Side>(),
                 "always null: an action ends a pending offer");  // an action ends any pending offer
@@ -354,6 +358,10 @@ struct RematchEvent {
         w.field("next_game", nextGame);
     }
 };
+
+// An event's text with `legal` added as its last field: what a resume's replay sends to the side to
+// move as the last event (held events are kept without `legal`; the last may be of any kind).
+std::string withLegal(std::string_view event, const std::vector<std::string>& legal);
 
 // ---------------------------------------------------------------- the catalogue
 

@@ -95,7 +95,7 @@ TEST(ServerMessages, ActionEventMatchesTheTreeRenderingOnRandomGames) {
                 const ActionList viewLegal = view.legalActions();
                 ActionEvent e{
                     id,       v,       before.ply(), before.toMove(), observe(before, a, viewer),
-                    viewText, nullptr, clocks};
+                    viewText, nullptr, clocks,       std::nullopt};
                 ASSERT_EQ(render(e), treeActionEvent(id, v, before, a, p, viewer, false, clocks));
                 e.legal = &viewLegal;
                 ASSERT_EQ(render(e), treeActionEvent(id, v, before, a, p, viewer, true, clocks));

@@ -82,9 +82,9 @@ Result<std::shared_ptr<GameRoom>> GameRoom::restore(Hub& hub, const store::GameD
     r->ratings_ = d.ratings;
     // What the players wrote: chat, and the offers pending when the server stopped.
     for (const store::ChatRow& line : d.chat) {
-        Json j = Json::parse(line.line, nullptr, false);
-        if (j.is_discarded() || line.channel < 0 || line.channel > 1) continue;
-        r->chat_[line.channel].push_back(std::move(j));
+        auto read = protocol::readChatLine(line.line);
+        if (!read || line.channel < 0 || line.channel > 1) continue;
+        r->chat_[line.channel].push_back(std::move(*read));
         r->chatSeq_ = std::max(r->chatSeq_, line.seq);
     }
     auto offerSide = [](int n) {

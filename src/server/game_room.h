@@ -111,10 +111,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
     // Rendering for one role.
     std::optional<protocol::Clocks> clocks() const;
-    Json clocksJson() const;
-    Json playerJson(Side s) const;
-    Json resultJson() const;
-    Json legalJson(Viewer v) const;
+    std::optional<protocol::Player> seatPlayer(Side s) const;  // null while the seat is free
+    std::optional<protocol::Result> result() const;            // once the game is over
+    std::vector<std::string> legal(Viewer v) const;            // the viewer's legal actions
+    protocol::RematchState rematchState() const;
     std::string snapshot(Viewer v) const;
 
     void subscribe(const std::shared_ptr<Client>& c, Viewer role);
@@ -123,10 +123,15 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void setSpectators(int n);
     void broadcastPresence(Side s);
     // An unversioned message to every connection following the game, whatever its role.
-    void sendAll(const Json& message);
-    // Sends a new event (row_.version already incremented and stored) rendered per role.
-    template <class Render>
-    void emit(Render render);
+    template <class Message>
+    void sendAll(const Message& message) {
+        sendAll(std::make_shared<const std::string>(protocol::render(message)));
+    }
+    void sendAll(const std::shared_ptr<const std::string>& text);
+    // Sends a new event (row_.version already incremented and stored): `make(viewer)` gives the
+    // event as that role sees it (a protocol event struct).
+    template <class Make>
+    void emit(Make make);
     // Sends each subscriber its role's text of the new event and holds the texts for replay.
     // `ack`, when given, goes to `acker` just before its event (in one hand-over when `acker`
     // follows the game), else after the event is sent to the others.
@@ -174,24 +179,25 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
                const store::GameRow& saved, std::int64_t now, std::optional<Error> stored);
     // Ends the game (stored first); `beforeBroadcast` runs between the store and the event (acks).
     void end(std::optional<Side> winner, GameEnd reason, Task beforeBroadcast = nullptr);
-    // A draw offer or decline event (bump); `then(room, stored)` once stored or not.
-    template <class Then>
-    void drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
-                   const char* kind, Then then);
+    // A side event (bump: a draw offer or decline, a rematch offer or decline); `then(room,
+    // stored)` once stored or not.
+    template <class Event, class Then>
+    void sideEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+                   Then then);
     // A chat line: players talk among players, spectators among spectators.
     void chat(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
               const protocol::ClientMessage& m);
     // A chat line once stored: acknowledged and sent to its room.
     void chatStored(const std::shared_ptr<Client>& c, const protocol::ClientMessage& m, int channel,
-                    Json line);
+                    protocol::ChatLine line);
     // After the end: offer, accept (a second offer) or decline a rematch.
     void rematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
     void declineRematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
     // Stores a new version of the game row and broadcasts it, then `then(room, stored)`: stored
     // false (the row as it was, the client told) if the store failed.
-    template <class Render, class Then>
-    void bump(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
-              Render render, Then then);
+    template <class Make, class Then>
+    void bump(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m, Make make,
+              Then then);
     // Every write of the room goes through here (actions through saveActionBatched, the same
     // queue): `write(store)` runs on the store's writer thread, after this game's earlier writes,
     // and `then(room, result)` on the strand once it committed. The room holds other work until
@@ -202,7 +208,6 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // From any thread, once a commit is done: `then` on the strand, then what waited for it.
     template <class Then>
     void afterCommit(Then then);
-    Json rematchJson() const;
 
     // Clocks.
     std::int64_t remaining(Side s) const;
@@ -224,8 +229,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::optional<Side> drawOffer_;
     std::optional<Side> rematchOffer_;  // after the end (stored with the game, as draw offers)
     std::string nextGame_;              // the rematch, once created (stored)
-    std::deque<Json> chat_[2];          // the last lines of the players' and spectators' chat
-    std::int64_t chatSeq_ = 0;          // the `n` of the game's last chat line (stored)
+    std::deque<protocol::ChatLine> chat_[2];  // the last lines of the players' and spectators' chat
+    std::int64_t chatSeq_ = 0;                // the `n` of the game's last chat line (stored)
     struct ChatBucket {
         double tokens;
         std::int64_t at;                 // cs

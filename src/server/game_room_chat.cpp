@@ -9,6 +9,7 @@
 
 #include "server/bot_workers.h"
 #include "server/hub.h"
+#include "server/player_object.h"
 #include "store/log.h"
 
 namespace rainet::server {
@@ -39,14 +40,16 @@ void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
     // Two rooms so that nobody watching can whisper to a player during the game.
     const auto side = sideOf(who.id);
     const int channel = side ? 0 : 1;
-    Json line{{"channel", side ? "players" : "spectators"},
-              {"n", chatSeq_ + 1},
-              {"from", {{"id", who.publicId}, {"name", who.name}}},
-              {"side", side ? Json(sideName(*side)) : Json(nullptr)},
-              {"text", m.text},
-              {"at", hub_.time().unixMs()}};
-    // Stored before anyone sees it, as actions are: a restart forgets no line.
-    store::ChatRow row{chatSeq_ + 1, channel, line.dump()};
+    protocol::ChatLine line{
+        side ? protocol::ChatChannel::Players : protocol::ChatChannel::Spectators,
+        chatSeq_ + 1,
+        playerObject(factsOf(who), PlayerPlace::Chat),
+        side,
+        m.text,
+        hub_.time().unixMs()};
+    // Stored before anyone sees it, as actions are: a restart forgets no line. The stored text is
+    // the line's JSON (readChatLine reads it back).
+    store::ChatRow row{chatSeq_ + 1, channel, protocol::render(line)};
     commit([game = id_, row = std::move(row)](store::Store& st) { return st.saveChat(game, row); },
            [c, m, player = who.id, channel, line = std::move(line)](
                GameRoom& r, std::optional<Error> e) mutable {
@@ -60,11 +63,10 @@ void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
 }
 
 void GameRoom::chatStored(const std::shared_ptr<Client>& c, const protocol::ClientMessage& m,
-                          int channel, Json line) {
+                          int channel, protocol::ChatLine line) {
     ++chatSeq_;
-    Json msg{{"type", "chat"}, {"game", id_}};
-    for (auto& [k, v] : line.items()) msg[k] = v;
-    auto text = std::make_shared<const std::string>(msg.dump());
+    auto text =
+        std::make_shared<const std::string>(protocol::render(protocol::ChatMessage{id_, line}));
     if (!m.id.is_null()) c->send(protocol::renderAck(m.id, id_));  // the ack first, as for events
     for (const Sub& sub : subs_)
         if ((isSide(sub.role) ? 0 : 1) == channel)

@@ -34,21 +34,21 @@ inline Side sideOfViewer(Viewer v) {
 
 }  // namespace room_detail
 
-template <class Render>
-void GameRoom::emit(Render render) {
+template <class Make>
+void GameRoom::emit(Make make) {
     // Sent with `legal` to the side to move; held (for replay) without it, which keeps the held
     // events small: replay() adds the current legal actions to the last one it sends.
     Texts live, held;
     for (Viewer v : room_detail::kViewers) {
-        Json j{{"type", "event"}, {"game", id_}, {"v", row_.version}};
-        render(v, j);
+        auto e = make(v);
         const int i = static_cast<int>(v);
-        live[i] = std::make_shared<const std::string>(j.dump());
-        if (j.contains("legal")) {
-            j.erase("legal");
-            held[i] = std::make_shared<const std::string>(j.dump());
-        } else {
-            held[i] = live[i];
+        live[i] = std::make_shared<const std::string>(protocol::render(e));
+        held[i] = live[i];
+        if constexpr (requires { e.legal.reset(); }) {
+            if (e.legal) {
+                e.legal.reset();
+                held[i] = std::make_shared<const std::string>(protocol::render(e));
+            }
         }
     }
     publish(live, held);
@@ -75,9 +75,9 @@ void GameRoom::commit(Write write, Then then) {
     });
 }
 
-template <class Render, class Then>
+template <class Make, class Then>
 void GameRoom::bump(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
-                    Render render, Then then) {
+                    Make make, Then then) {
     const store::GameRow saved = row_;
     ++row_.version;
     // The offers as they stand are stored with the version that announces them.
@@ -85,26 +85,25 @@ void GameRoom::bump(const std::shared_ptr<Client>& c, Side s, const protocol::Cl
     row_.rematchOffer = rematchOffer_ ? sideNumber(*rematchOffer_) : 0;
     row_.nextGame = nextGame_;
     commit([row = row_](store::Store& st) { return st.updateGame(row); },
-           [c, s, m, saved, render = std::move(render), then = std::move(then)](
+           [c, s, m, saved, make = std::move(make), then = std::move(then)](
                GameRoom& r, std::optional<Error> e) mutable {
                if (!r.store(e, c, m)) {
                    r.row_ = saved;
                    return then(r, false);
                }
                r.ack(c, s, m);
-               r.emit(render);
+               r.emit(make);
                then(r, true);
            });
 }
 
-template <class Then>
-void GameRoom::drawEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
-                         const char* kind, Then then) {
+template <class Event, class Then>
+void GameRoom::sideEvent(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m,
+                         Then then) {
     bump(
         c, s, m,
-        [kind, s](Viewer, Json& j) {
-            j["kind"] = kind;
-            j["side"] = room_detail::sideName(s);
+        [this, s](Viewer) {
+            return Event{id_, row_.version, s};
         },
         std::move(then));
 }

@@ -93,15 +93,15 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
                 return error(c, ErrorCode::WrongStatus, "the game is not in play", m);
             if (drawOffer_) return error(c, ErrorCode::NoDrawOffer, "a draw offer is pending", m);
             drawOffer_ = s;
-            return drawEvent(c, s, m, "draw_offer", [s, m](GameRoom& r, bool stored) {
+            return sideEvent<protocol::DrawOfferEvent>(c, s, m, [s, m](GameRoom& r, bool stored) {
                 if (!stored) return r.drawOffer_.reset();
                 // The computer never agrees to a draw: it declines at once instead of leaving
                 // the offer pending until the next action.
                 if (r.seats_[index(opponent(s))].bot)
-                    r.drawEvent(nullptr, opponent(s), m, "draw_decline",
-                                [](GameRoom& r2, bool declined) {
-                                    if (declined) r2.drawOffer_.reset();
-                                });
+                    r.sideEvent<protocol::DrawDeclineEvent>(nullptr, opponent(s), m,
+                                                            [](GameRoom& r2, bool declined) {
+                                                                if (declined) r2.drawOffer_.reset();
+                                                            });
             });
         case MsgType::DrawAccept:
         case MsgType::DrawDecline:
@@ -113,7 +113,7 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
                 return end(std::nullopt, GameEnd::Agreement,
                            [c, s, m](GameRoom& r) { r.ack(c, s, m); });
             drawOffer_.reset();
-            return drawEvent(c, s, m, "draw_decline", [s](GameRoom& r, bool stored) {
+            return sideEvent<protocol::DrawDeclineEvent>(c, s, m, [s](GameRoom& r, bool stored) {
                 if (!stored) r.drawOffer_ = opponent(s);
             });
         case MsgType::ClaimWin: {

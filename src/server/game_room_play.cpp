@@ -10,6 +10,7 @@
 
 #include "server/bot_workers.h"
 #include "server/hub.h"
+#include "server/player_object.h"
 #include "store/log.h"
 
 namespace rainet::server {
@@ -59,15 +60,13 @@ void GameRoom::joined(const std::shared_ptr<Client>& c, const store::PlayerRow& 
     seat.rating = rating.value_or(who.rating);
     seat.botAccount = who.bot;
     seat.goneSince = hub_.time().nowCs();
-    hub_.setLobbyEntry(id_, nullptr);
+    hub_.setLobbyEntry(id_, std::nullopt);
     c->send(protocol::renderAck(m.id, id_, row_.version));
-    emit([&](Viewer, Json& j) {
-        j["kind"] = "joined";
-        j["side"] = sideName(sideAt(i));
-        j["player"] = {
-            {"id", seat.publicId}, {"name", seat.name}, {"rating", std::lround(seat.rating)}};
-        if (seat.botAccount) j["player"]["bot"] = true;
-    });
+    PlayerFacts facts = factsOf(who);
+    facts.rating = seat.rating;
+    const protocol::JoinedEvent e{id_, row_.version, sideAt(i),
+                                  playerObject(facts, PlayerPlace::Public)};
+    emit([&](Viewer) { return e; });
     subscribe(c, viewerOf(sideAt(i)));
     c->send(snapshot(viewerOf(sideAt(i))));
 }
@@ -85,10 +84,10 @@ void GameRoom::setup(const std::shared_ptr<Client>& c, Side s, std::uint8_t link
                }
                r.setups_[index(s)] = links;
                r.ack(c, s, m);
-               r.emit([&](Viewer v, Json& j) {
-                   j["kind"] = "setup";
-                   j["side"] = sideName(s);
-                   if (v == viewerOf(s)) j["links"] = protocol::setupJson(s, links);
+               r.emit([&](Viewer v) {
+                   protocol::SetupEvent ev{r.id_, r.row_.version, s, std::nullopt};
+                   if (v == viewerOf(s)) ev.links = protocol::setupSquares(s, links);
+                   return ev;
                });
                if (r.setups_[0] >= 0 && r.setups_[1] >= 0) r.startPlay();
            });
@@ -122,12 +121,12 @@ void GameRoom::started(const Position& p) {
     start_ = pos_ = p;
     turnStart_ = hub_.time().nowCs();
     if (botSide_) botKnows_.emplace(View::of(*start_, viewerOf(*botSide_)));
-    const Json clocks = clocksJson();
-    emit([&](Viewer v, Json& j) {
-        j["kind"] = "start";
-        j["view"] = View::of(*pos_, v).toString();
-        if (viewerOf(pos_->toMove()) == v) j["legal"] = legalJson(v);
-        j["clocks"] = clocks;
+    const auto clockNow = clocks();
+    emit([&](Viewer v) {
+        protocol::StartEvent e{id_, row_.version, View::of(*pos_, v).toString(), std::nullopt,
+                               clockNow};
+        if (viewerOf(pos_->toMove()) == v) e.legal = legal(v);
+        return e;
     });
     logEvent("game_start", {{"game", id_}});
     armTimer();
@@ -193,10 +192,15 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     const bool over = pos_->isOver();
     // Written directly (protocol/server_messages.h), once per viewer class; the viewer to move
     // gets its legal actions live, the held copy goes without them as in emit().
-    protocol::ActionEvent e{id_, row_.version, before.ply(), s, {}, {}, nullptr, clocks()};
+    protocol::ActionEvent e{id_, row_.version, before.ply(), s,           {},
+                            {},  nullptr,      clocks(),     std::nullopt};
+    // Whether the sides may abort changes only here in play (the second action ends it).
+    const bool abortEnds =
+        canAbort(GameStatus::Playing, before.ply()) && !canAbort(GameStatus::Playing, pos_->ply());
     Texts live, held;
     for (Viewer v : kViewers) {
         const int i = static_cast<int>(v);
+        e.abortable = abortEnds && isSide(v) ? std::optional(false) : std::nullopt;
         const View view = View::of(*pos_, v);
         const std::string viewText = view.toString();
         e.seen = observe(before, a, v);
@@ -258,17 +262,13 @@ void GameRoom::ended(std::vector<store::RatingChange> ratings, const Task& befor
     botKnows_.reset();
     chatBuckets_.clear();
     if (beforeBroadcast) beforeBroadcast(*this);
-    Json result = resultJson();
-    result["clocks"] = clocksJson();
-    emit([&](Viewer, Json& j) {
-        j["kind"] = "end";
-        for (auto& [k, val] : result.items()) j[k] = val;
-    });
+    const protocol::EndEvent e{id_, row_.version, result().value_or(protocol::Result{}), clocks()};
+    emit([&](Viewer) { return e; });
     // An ended room keeps only the events from its end on (a resume from before gets a
     // snapshot): most of a room's memory, and ended rooms live as long as someone follows them.
     while (events_.size() > 1) events_.pop_front();
     events_.shrink_to_fit();
-    hub_.setLobbyEntry(id_, nullptr);
+    hub_.setLobbyEntry(id_, std::nullopt);
     hub_.retire(id_);
     logEvent("game_end", {{"game", id_},
                           {"result", row_.result},

@@ -29,24 +29,17 @@ void GameRoom::rematch(const std::shared_ptr<Client>& c, Side s, const protocol:
     }
     if (!other.bot && rematchOffer_ != opponent(s)) {
         rematchOffer_ = s;
-        return bump(
-            c, s, m,
-            [s](Viewer, Json& j) {
-                j["kind"] = "rematch_offer";
-                j["side"] = sideName(s);
-            },
-            [](GameRoom& r, bool stored) {
-                if (!stored) r.rematchOffer_.reset();
-            });
+        return sideEvent<protocol::RematchOfferEvent>(c, s, m, [](GameRoom& r, bool stored) {
+            if (!stored) r.rematchOffer_.reset();
+        });
     }
     auto next = hub_.rematch(row_);
     if (!next) return error(c, ErrorCode::Internal, "the rematch could not be stored", m);
     nextGame_ = *next;
     bump(
         c, s, m,
-        [next = *next](Viewer, Json& j) {
-            j["kind"] = "rematch";
-            j["next_game"] = next;
+        [this, next = *next](Viewer) {
+            return protocol::RematchEvent{id_, row_.version, next};
         },
         [c, m](GameRoom& r, bool stored) {
             if (stored) return r.rematchOffer_.reset();
@@ -61,15 +54,9 @@ void GameRoom::declineRematch(const std::shared_ptr<Client>& c, Side s,
     if (!nextGame_.empty() || rematchOffer_ != opponent(s))
         return error(c, ErrorCode::NoRematchOffer, "your opponent has not offered a rematch", m);
     rematchOffer_.reset();
-    bump(
-        c, s, m,
-        [s](Viewer, Json& j) {
-            j["kind"] = "rematch_decline";
-            j["side"] = sideName(s);
-        },
-        [s](GameRoom& r, bool stored) {
-            if (!stored) r.rematchOffer_ = opponent(s);
-        });
+    sideEvent<protocol::RematchDeclineEvent>(c, s, m, [s](GameRoom& r, bool stored) {
+        if (!stored) r.rematchOffer_ = opponent(s);
+    });
 }
 
 }  // namespace rainet::server

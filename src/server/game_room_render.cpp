@@ -1,20 +1,13 @@
-// What a game room sends, rendered for one viewer: clocks, players, result, the snapshot.
-#include "server/game_room_detail.h"
-
+// What a game room sends, built for one viewer as protocol values: clocks, players, result, the
+// snapshot.
 #include <algorithm>
-#include <boost/asio/bind_executor.hpp>
-#include <boost/asio/post.hpp>
-#include <chrono>
-#include <cmath>
 
-#include "server/bot_workers.h"
+#include "server/game_room_detail.h"
 #include "server/hub.h"
-#include "store/log.h"
+#include "server/player_object.h"
 
 namespace rainet::server {
 
-using protocol::ErrorCode;
-using protocol::MsgType;
 using namespace room_detail;
 
 std::int64_t GameRoom::remaining(Side s) const {
@@ -31,106 +24,88 @@ std::optional<protocol::Clocks> GameRoom::clocks() const {
     return c;
 }
 
-GameRoom::Json GameRoom::clocksJson() const {
-    return protocol::toJson(clocks());
-}
-
-GameRoom::Json GameRoom::playerJson(Side s) const {
+std::optional<protocol::Player> GameRoom::seatPlayer(Side s) const {
     const Seat& seat = seats_[index(s)];
-    if (!seat.player && !seat.bot) return nullptr;
-    Json j{{"id", seat.publicId},
-           {"name", seat.name},
-           {"rating", seat.bot ? Json(nullptr) : Json(std::lround(seat.rating))},
-           {"connected", seat.bot || seat.connections > 0},
-           {"bot", seat.bot || seat.botAccount}};
-    // How long the seat has been without a connection, so that clients can count down to the
-    // moment the opponent may claim the win.
-    if (!seat.bot && seat.connections == 0) j["away"] = hub_.time().nowCs() - seat.goneSince;
-    return j;
+    if (!seat.player && !seat.bot) return std::nullopt;
+    PlayerFacts f;
+    f.publicId = seat.publicId;
+    f.name = seat.name;
+    f.rating = seat.rating;
+    f.computer = seat.bot;
+    f.botAccount = seat.botAccount;
+    f.connections = seat.connections;
+    f.awayCs = hub_.time().nowCs() - seat.goneSince;
+    return playerObject(f, PlayerPlace::Seat);
 }
 
-GameRoom::Json GameRoom::resultJson() const {
-    if (!isOver(row_.status)) return nullptr;
-    Json j;
-    j["result"] = row_.result.empty() ? Json(nullptr) : Json(row_.result);
+std::optional<protocol::Result> GameRoom::result() const {
+    if (!isOver(row_.status)) return std::nullopt;
+    protocol::Result r;
+    r.result = protocol::enumFromName<protocol::GameResult>(row_.result);
     const Outcome o = outcomeOf(row_.result);
-    j["winner"] = o == Outcome::Side1Wins   ? Json("1")
-                  : o == Outcome::Side2Wins ? Json("2")
-                                            : Json(nullptr);
-    j["reason"] = row_.reason;
-    if (pos_) j["position"] = pos_->toString();
-    Json setups;
+    if (o == Outcome::Side1Wins) r.winner = Side::One;
+    if (o == Outcome::Side2Wins) r.winner = Side::Two;
+    r.reason = parseGameEnd(row_.reason).value_or(GameEnd::Aborted);
+    if (pos_) r.position = pos_->toString();
     for (int i = 0; i < 2; ++i)
-        setups[sideName(sideAt(i))] =
-            setups_[i] < 0 ? Json::array()
-                           : protocol::setupJson(sideAt(i), static_cast<std::uint8_t>(setups_[i]));
-    j["setups"] = setups;
+        if (setups_[i] >= 0)
+            (i ? r.setups.two : r.setups.one) =
+                protocol::setupSquares(sideAt(i), static_cast<std::uint8_t>(setups_[i]));
     if (ratings_.size() == 2) {
-        Json r;
-        for (int i = 0; i < 2; ++i)
-            r[sideName(sideAt(i))] = {{"before", std::lround(ratings_[i].before)},
-                                      {"after", std::lround(ratings_[i].after)}};
-        j["ratings"] = r;
+        auto change = [](const store::RatingChange& c) {
+            return protocol::RatingChange{std::lround(c.before), std::lround(c.after)};
+        };
+        r.ratings = protocol::SideRatings{change(ratings_[0]), change(ratings_[1])};
     }
-    return j;
+    return r;
 }
 
-GameRoom::Json GameRoom::legalJson(Viewer v) const {
-    Json a = Json::array();
-    for (Action x : View::of(*pos_, v).legalActions()) a.push_back(toString(x));
-    return a;
+std::vector<std::string> GameRoom::legal(Viewer v) const {
+    return protocol::actionTexts(View::of(*pos_, v).legalActions());
+}
+
+protocol::RematchState GameRoom::rematchState() const {
+    return {rematchOffer_, nextGame_.empty() ? std::nullopt : std::optional(nextGame_)};
 }
 
 std::string GameRoom::snapshot(Viewer v) const {
-    Json j;
-    j["type"] = "snapshot";
-    j["game"] = id_;
-    j["v"] = row_.version;
-    j["you"] = viewerName(v);
-    j["status"] = toString(row_.status);
-    j["preset"] = row_.preset;
-    j["opponent"] = row_.opponent;
-    j["level"] = row_.opponent == "computer" ? Json(row_.level) : Json(nullptr);
-    j["rated"] = row_.rated;
-    j["clock"] = protocol::clockJson(row_.clockInitial, row_.clockIncrement);
-    j["clocks"] = clocksJson();
-    j["players"] = {{"1", playerJson(Side::One)}, {"2", playerJson(Side::Two)}};
-    j["setup"] = {{"1", setups_[0] >= 0}, {"2", setups_[1] >= 0}};
+    protocol::Snapshot s;
+    s.game = id_;
+    s.v = row_.version;
+    s.you = v;
+    s.status = row_.status;
+    s.preset = protocol::enumFromName<protocol::Preset>(row_.preset).value_or(protocol::Preset{});
+    s.opponent =
+        protocol::enumFromName<protocol::Opponent>(row_.opponent).value_or(protocol::Opponent{});
+    if (s.opponent == protocol::Opponent::Computer) s.level = row_.level;
+    s.rated = row_.rated;
+    s.clock = protocol::clockSetting(row_.clockInitial, row_.clockIncrement);
+    s.clocks = clocks();
+    s.players = {seatPlayer(Side::One), seatPlayer(Side::Two)};
+    s.setup = {setups_[0] >= 0, setups_[1] >= 0};
     if (isSide(v) && setups_[index(sideOfViewer(v))] >= 0)
-        j["links"] = protocol::setupJson(
+        s.links = protocol::setupSquares(
             sideOfViewer(v), static_cast<std::uint8_t>(setups_[index(sideOfViewer(v))]));
-    j["view"] = pos_ ? Json(View::of(*pos_, v).toString()) : Json(nullptr);
-    Json history = Json::array();
+    if (pos_) s.view = View::of(*pos_, v).toString();
     if (start_) {
         Position p = *start_;
+        s.history.reserve(actions_.size());
         for (Action a : actions_) {
-            const Observation o = observe(p, a, v);
-            Json e{{"ply", p.ply()},
-                   {"side", sideName(p.toMove())},
-                   {"action", toString(o.action, o.swapKnown ? Notation::Full : Notation::Public)}};
-            if (o.revealedLink) e["revealed"] = *o.revealedLink ? "link" : "virus";
-            history.push_back(std::move(e));
+            s.history.push_back(protocol::historyEntry(p.ply(), p.toMove(), observe(p, a, v)));
             p.doAction(a);
         }
     }
-    j["history"] = std::move(history);
     if (row_.status == GameStatus::Playing && pos_ && viewerOf(pos_->toMove()) == v)
-        j["legal"] = legalJson(v);
-    j["draw_offer"] = drawOffer_ ? Json(sideName(*drawOffer_)) : Json(nullptr);
-    j["grace"] = hub_.config().graceCs;
-    j["spectators"] = spectators_;
-    j["result"] = resultJson();
-    if (isOver(row_.status)) j["rematch"] = rematchJson();
-    if (const auto& lines = chat_[isSide(v) ? 0 : 1]; !lines.empty()) {
-        Json& out = j["chat"] = Json::array();
-        for (const Json& line : lines) out.push_back(line);
-    }
-    return j.dump();
-}
-
-GameRoom::Json GameRoom::rematchJson() const {
-    return Json{{"offer", rematchOffer_ ? Json(sideName(*rematchOffer_)) : Json(nullptr)},
-                {"next_game", nextGame_.empty() ? Json(nullptr) : Json(nextGame_)}};
+        s.legal = legal(v);
+    s.drawOffer = drawOffer_;
+    if (isSide(v)) s.abortable = canAbort(row_.status, pos_ ? pos_->ply() : 0);
+    s.grace = hub_.config().graceCs;
+    s.spectators = spectators_;
+    s.result = result();
+    if (isOver(row_.status)) s.rematch = rematchState();
+    if (const auto& lines = chat_[isSide(v) ? 0 : 1]; !lines.empty())
+        s.chat.emplace(lines.begin(), lines.end());
+    return protocol::render(s);
 }
 
 }  // namespace rainet::server

@@ -36,7 +36,7 @@ void GameRoom::subscribe(const std::shared_ptr<Client>& c, Viewer role) {
 
 void GameRoom::setSpectators(int n) {
     spectators_ = n;
-    sendAll(Json{{"type", "spectators"}, {"game", id_}, {"count", n}});
+    sendAll(protocol::SpectatorsMessage{id_, n});
 }
 
 void GameRoom::unsubscribe(const Client* c) {
@@ -60,14 +60,10 @@ void GameRoom::setConnections(Side s, int delta) {
 }
 
 void GameRoom::broadcastPresence(Side s) {
-    sendAll(Json{{"type", "presence"},
-                 {"game", id_},
-                 {"side", sideName(s)},
-                 {"connected", seats_[index(s)].connections > 0}});
+    sendAll(protocol::PresenceMessage{id_, s, seats_[index(s)].connections > 0});
 }
 
-void GameRoom::sendAll(const Json& message) {
-    auto text = std::make_shared<const std::string>(message.dump());
+void GameRoom::sendAll(const std::shared_ptr<const std::string>& text) {
     for (const Sub& sub : subs_)
         if (auto c = sub.client.lock()) c->send(text);
 }
@@ -95,9 +91,7 @@ void GameRoom::replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_
         const auto& text = ev.text[static_cast<int>(role)];
         if (ev.v == row_.version && row_.status == GameStatus::Playing && pos_ &&
             viewerOf(pos_->toMove()) == role) {
-            Json j = Json::parse(*text);
-            j["legal"] = legalJson(role);
-            c->send(j.dump());
+            c->send(protocol::withLegal(*text, legal(role)));
         } else {
             c->send(text);
         }
@@ -105,12 +99,8 @@ void GameRoom::replay(const std::shared_ptr<Client>& c, Viewer role, std::int64_
 }
 
 void GameRoom::replayChat(const std::shared_ptr<Client>& c, Viewer role, std::int64_t after) {
-    for (const Json& line : chat_[isSide(role) ? 0 : 1]) {
-        if (line.value("n", std::int64_t{0}) <= after) continue;
-        Json msg{{"type", "chat"}, {"game", id_}};
-        for (auto& [k, val] : line.items()) msg[k] = val;
-        c->send(msg.dump());
-    }
+    for (const protocol::ChatLine& line : chat_[isSide(role) ? 0 : 1])
+        if (line.n > after) c->send(protocol::render(protocol::ChatMessage{id_, line}));
 }
 
 }  // namespace rainet::server

@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "protocol/messages.h"
+#include "protocol/objects.h"
 #include "server/accounts.h"
 #include "server/client.h"
 #include "server/config.h"
@@ -67,12 +68,13 @@ class Hub {
     std::optional<Refusal> storeGuest(store::PlayerRow& p, const std::string& tokenHash,
                                       const std::string& address);
     // The player's games that are not over, for welcome.
-    Result<protocol::Json> activeGames(const store::PlayerRow& p);
+    Result<std::vector<protocol::PlayerGame>> activeGames(const store::PlayerRow& p);
     // The `welcome` message for an identity (`id`: the login's request id, when it had one); an
     // error if the store failed.
     Result<std::string> welcome(const Identity& who, const protocol::Json& id = nullptr);
-    // The public fields of a player: id, name, kind, rating (rounded).
-    static protocol::Json playerJson(const store::PlayerRow& p);
+    // A player as shown to itself (welcome, the ack of register and rename): id, name, kind,
+    // rating (rounded), bot for a bot account.
+    static protocol::Player ownPlayer(const store::PlayerRow& p);
 
     // Accounts (docs/protocol.md §2). Register and login hash a password, slow by design: they
     // run on the hub's password thread and call `done` there, with an identity or an error.
@@ -139,7 +141,8 @@ class Hub {
     void unseek(const Client* c, std::int64_t player);
 
     // Lobby: open games anyone may join.
-    void setLobbyEntry(const std::string& id, protocol::Json entry);  // null removes
+    void setLobbyEntry(const std::string& id,
+                       std::optional<protocol::LobbyEntry> entry);  // nullopt removes
     void subscribeLobby(const std::shared_ptr<Client>& c);
     void unsubscribeLobby(const Client* c);
 
@@ -179,10 +182,11 @@ class Hub {
     void keepFinished(const std::string& id, const std::shared_ptr<GameRoom>& room);
     std::string lobbyMessage();  // caller holds lobbyMu_
     // The seeks waiting, by kind, for the lobby (caller holds seeksMu_).
-    protocol::Json seekSummary() const;
-    void setSeekSummary(protocol::Json summary);
+    std::vector<protocol::SeekEntry> seekSummary() const;
+    void setSeekSummary(std::vector<protocol::SeekEntry> summary);
     void broadcastLobby();  // caller holds lobbyMu_
-    static protocol::Json lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator);
+    static protocol::LobbyEntry lobbyEntry(const store::GameRow& g,
+                                           const store::PlayerRow& creator);
 
     // Takes the lease of unfinished game `id` (cluster only): nullopt once held, else the error.
     std::optional<Error> acquireLease(const std::string& id);
@@ -223,9 +227,9 @@ class Hub {
     std::unordered_map<std::int64_t, std::deque<CreateAck>> created_;
     std::int64_t createdSweptAt_ = 0;  // cs
     std::mutex lobbyMu_;
-    std::vector<std::pair<std::string, protocol::Json>> lobby_;  // oldest first
+    std::vector<protocol::LobbyEntry> lobby_;  // oldest first
     std::vector<std::weak_ptr<Client>> lobbySubs_;
-    protocol::Json seekSummary_ = protocol::Json::array();  // under lobbyMu_
+    std::vector<protocol::SeekEntry> seekSummary_;  // under lobbyMu_
 
     struct Seek {
         store::PlayerRow player;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "server/game_room.h"
+#include "server/player_object.h"
 #include "store/log.h"
 
 namespace rainet::server {
@@ -80,34 +81,27 @@ std::optional<Hub::Refusal> Hub::storeGuest(store::PlayerRow& p, const std::stri
     return std::nullopt;
 }
 
-Result<Json> Hub::activeGames(const store::PlayerRow& p) {
-    Json games = Json::array();
+Result<std::vector<protocol::PlayerGame>> Hub::activeGames(const store::PlayerRow& p) {
+    std::vector<protocol::PlayerGame> games;
     if (!p.id) return games;  // a guest not stored yet has none
     auto list = store_.listGames(p.publicId, "active", std::nullopt, 100);
     if (!list) return list.error();
     for (const auto& g : *list)
-        games.push_back({{"game", g.game.id},
-                         {"side", g.game.player[0] == p.id ? "1" : "2"},
-                         {"status", toString(g.game.status)}});
+        games.push_back(
+            {g.game.id, g.game.player[0] == p.id ? Side::One : Side::Two, g.game.status});
     return games;
 }
 
-Json Hub::playerJson(const store::PlayerRow& p) {
-    Json j{
-        {"id", p.publicId}, {"name", p.name}, {"kind", p.kind}, {"rating", std::lround(p.rating)}};
-    if (p.bot) j["bot"] = true;
-    return j;
+protocol::Player Hub::ownPlayer(const store::PlayerRow& p) {
+    return playerObject(factsOf(p), PlayerPlace::Own);
 }
 
 Result<std::string> Hub::welcome(const Identity& who, const Json& id) {
     auto games = activeGames(who.player);
     if (!games) return games.error();
-    Json j{{"type", "welcome"},
-           {"token", who.token},
-           {"player", playerJson(who.player)},
-           {"games", std::move(*games)}};
-    if (!id.is_null()) j["id"] = id;
-    return j.dump();
+    return protocol::render(
+        protocol::WelcomeMessage{who.token, ownPlayer(who.player), std::move(*games),
+                                 id.is_null() ? std::nullopt : std::optional<Json>(id)});
 }
 
 }  // namespace rainet::server

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "server/game_room.h"
+#include "server/player_object.h"
 #include "store/log.h"
 
 namespace rainet::server {
@@ -13,23 +14,23 @@ namespace rainet::server {
 using protocol::ErrorCode;
 using protocol::Json;
 
-Json Hub::lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator) {
-    const Json clock = protocol::clockJson(g.clockInitial, g.clockIncrement);
-    Json who{
-        {"id", creator.publicId}, {"name", creator.name}, {"rating", std::lround(creator.rating)}};
-    if (creator.bot) who["bot"] = true;
-    return {{"game", g.id},       {"preset", g.preset},
-            {"clock", clock},     {"creator", std::move(who)},
-            {"side", g.sideWish}, {"rated", g.rated}};
+protocol::LobbyEntry Hub::lobbyEntry(const store::GameRow& g, const store::PlayerRow& creator) {
+    return {
+        g.id,
+        protocol::enumFromName<protocol::Preset>(g.preset).value_or(protocol::Preset{}),
+        protocol::clockSetting(g.clockInitial, g.clockIncrement),
+        playerObject(factsOf(creator), PlayerPlace::Public),
+        protocol::enumFromName<protocol::SideWish>(g.sideWish).value_or(protocol::SideWish::Random),
+        g.rated};
 }
 
 std::string Hub::lobbyMessage() {
-    Json games = Json::array();
-    for (const auto& [id, entry] : lobby_) {
-        if (games.size() >= 100) break;
-        games.push_back(entry);
-    }
-    return Json{{"type", "lobby"}, {"games", std::move(games)}, {"seeks", seekSummary_}}.dump();
+    constexpr std::size_t kListed = 100;
+    protocol::LobbyMessage m;
+    m.games.assign(lobby_.begin(),
+                   lobby_.begin() + static_cast<std::ptrdiff_t>(std::min(lobby_.size(), kListed)));
+    m.seeks = seekSummary_;
+    return protocol::render(m);
 }
 
 void Hub::broadcastLobby() {
@@ -40,25 +41,25 @@ void Hub::broadcastLobby() {
         if (auto c = w.lock()) c->send(text);
 }
 
-void Hub::setSeekSummary(Json summary) {
+void Hub::setSeekSummary(std::vector<protocol::SeekEntry> summary) {
     std::lock_guard lock(lobbyMu_);
     if (summary == seekSummary_) return;
     seekSummary_ = std::move(summary);
     broadcastLobby();
 }
 
-void Hub::setLobbyEntry(const std::string& id, Json entry) {
+void Hub::setLobbyEntry(const std::string& id, std::optional<protocol::LobbyEntry> entry) {
     std::lock_guard lock(lobbyMu_);
     bool changed = false;
-    if (entry.is_null()) {
+    if (!entry) {
         for (auto it = lobby_.begin(); it != lobby_.end(); ++it)
-            if (it->first == id) {
+            if (it->game == id) {
                 lobby_.erase(it);
                 changed = true;
                 break;
             }
     } else {
-        lobby_.emplace_back(id, std::move(entry));
+        lobby_.push_back(std::move(*entry));
         changed = true;
     }
     if (changed) broadcastLobby();

@@ -13,19 +13,17 @@ namespace rainet::server {
 using protocol::ErrorCode;
 using protocol::Json;
 
-Json Hub::seekSummary() const {
-    Json out = Json::array();
+std::vector<protocol::SeekEntry> Hub::seekSummary() const {
+    std::vector<protocol::SeekEntry> out;
     for (const Seek& s : seeks_) {
-        const Json clock = protocol::clockJson(s.clockInitial, s.clockIncrement);
-        bool counted = false;
-        for (auto& e : out)
-            if (e["preset"] == s.preset && e["clock"] == clock && e["rated"] == s.rated) {
-                e["players"] = e["players"].get<int>() + 1;
-                counted = true;
-            }
-        if (!counted)
-            out.push_back(
-                {{"preset", s.preset}, {"clock", clock}, {"rated", s.rated}, {"players", 1}});
+        const protocol::SeekEntry kind{
+            protocol::enumFromName<protocol::Preset>(s.preset).value_or(protocol::Preset{}),
+            protocol::clockSetting(s.clockInitial, s.clockIncrement), s.rated, 0};
+        auto same = std::find_if(out.begin(), out.end(), [&](const protocol::SeekEntry& e) {
+            return e.preset == kind.preset && e.clock == kind.clock && e.rated == kind.rated;
+        });
+        if (same == out.end()) same = out.insert(out.end(), kind);
+        ++same->players;
     }
     return out;
 }
@@ -39,7 +37,7 @@ void Hub::seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
     }
     mine.rated = m.rated.value_or(true);
     std::optional<Seek> other;
-    Json summary;
+    std::vector<protocol::SeekEntry> summary;
     {
         std::lock_guard lock(seeksMu_);
         std::erase_if(seeks_, [&](const Seek& s) {  // a new seek replaces the player's last one
@@ -88,7 +86,8 @@ void Hub::seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
     setSeekSummary(std::move(summary));
     logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
     auto matched = [&](int side) {
-        return Json{{"type", "matched"}, {"game", row.id}, {"side", side == 0 ? "1" : "2"}}.dump();
+        return protocol::render(
+            protocol::MatchedMessage{row.id, side == 0 ? Side::One : Side::Two});
     };
     c->send(protocol::renderAck(m.id, row.id));
     c->send(matched(1 - waiting));
@@ -96,7 +95,7 @@ void Hub::seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
 }
 
 void Hub::unseek(const Client* c, std::int64_t player) {
-    Json summary;
+    std::vector<protocol::SeekEntry> summary;
     {
         std::lock_guard lock(seeksMu_);
         const auto before = seeks_.size();

@@ -153,8 +153,8 @@ void WsSession::route(const protocol::ClientMessage& m) {
                     }
                     if (!player_) return;
                     player_->name = name;
-                    reply(Json{{"type", "ack"}, {"id", id}, {"player", Hub::playerJson(*player_)}}
-                              .dump());
+                    reply(protocol::render(
+                        protocol::Ack{id, {}, std::nullopt, Hub::ownPlayer(*player_)}));
                 });
         }
         case MsgType::Seek:  // may store a new game: on the writer thread
@@ -173,7 +173,7 @@ void WsSession::route(const protocol::ClientMessage& m) {
         case MsgType::LobbyUnsubscribe:
             return hub_.unsubscribeLobby(this);
         case MsgType::Ping:
-            return reply(Json{{"type", "pong"}, {"id", m.id}}.dump());
+            return reply(protocol::render(protocol::PongMessage{m.id}));
         default:
             break;
     }
@@ -220,8 +220,8 @@ void WsSession::authDone(MsgType type, const Json& id, const Hub::AuthReply& r) 
     }
     if (type == MsgType::Register) {
         player_ = r.identity->player;
-        Json j{{"type", "ack"}, {"id", id}, {"player", Hub::playerJson(*player_)}};
-        return reply(j.dump());
+        return reply(
+            protocol::render(protocol::Ack{id, {}, std::nullopt, Hub::ownPlayer(*player_)}));
     }
     // A login replaces the connection's identity: what it followed as the old player is
     // dropped; the client follows its games again after the welcome.

@@ -36,6 +36,8 @@ export interface GameState {
   history: P.HistoryEntry[];
   legal: string[] | null;
   drawOffer: SideId | null;
+  /** Whether this seat may abort now, as the server says (false for a spectator). */
+  abortable: boolean;
   /** The side that last declined a draw offer (cleared by the next offer or action). */
   drawDeclined: SideId | null;
   /**
@@ -92,6 +94,7 @@ export function fromSnapshot(m: P.SnapshotMessage, now: number): GameState {
     history: (m.history ?? []).map(historyEntry),
     legal: Array.isArray(m.legal) ? m.legal : null,
     drawOffer: m.draw_offer ?? null,
+    abortable: m.abortable ?? false,
     drawDeclined: null,
     views: viewsAt(m.view ?? null, (m.history ?? []).length),
     grace: m.grace ?? null,
@@ -167,6 +170,7 @@ export function applyEvent(s: GameState, ev: P.GameEvent, now: number): GameStat
       n.legal = Array.isArray(ev.legal) ? ev.legal : null;
       n.drawDeclined = null;
       if ('draw_offer' in ev) n.drawOffer = ev.draw_offer ?? null;
+      if (ev.abortable !== undefined) n.abortable = ev.abortable;
       break;
     case 'draw_offer':
       n.drawOffer = ev.side;
@@ -181,6 +185,7 @@ export function applyEvent(s: GameState, ev: P.GameEvent, now: number): GameStat
       n.result = resultOf(ev);
       n.legal = null;
       n.drawOffer = null;
+      n.abortable = false;
       if (ev.ratings) {
         const players = { ...s.players };
         for (const side of ['1', '2'] as SideId[]) {

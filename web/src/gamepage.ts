@@ -516,7 +516,7 @@ export function renderGamePage(app: App, id: string, opts: { local?: boolean } =
         } } }, t('game.invite.copy')))));
     }
     if (!seated && s.status === 'open') controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'join', on: { click: async () => { await send('join'); client.follow(id); } } }, t('game.join')));
-    if (seated && (s.status === 'open' || s.status === 'setup' || (s.status === 'playing' && s.history.length < 2)))
+    if (seated && s.abortable)
       controls.push(h('button.btn', { type: 'button', 'data-action': 'abort', on: { click: () => void send('abort') } }, t('game.abort')));
     let confirmBox: HTMLElement | null = null;
     if (seated && s.status === 'playing') {

@@ -181,6 +181,8 @@ export interface SnapshotMessage {
   /** to the side to move while playing */
   legal?: string[];
   draw_offer: SideId | null;
+  /** to a seated side: whether it may abort now (core's canAbort) */
+  abortable?: boolean;
   /** cs without a connection before claim_win is possible */
   grace: number;
   spectators: number;
@@ -238,6 +240,8 @@ export interface ActionEvent {
   revealed?: Revealed;
   view: string;
   legal?: string[];
+  /** to the sides: false on the action after which they may no longer abort */
+  abortable?: boolean;
   clocks: Clocks | null;
   /** always null: an action ends a pending offer */
   draw_offer: SideId | null;

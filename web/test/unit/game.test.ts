@@ -43,6 +43,18 @@ test('events drive a game from open to finished', () => {
   assert.equal(ab.status, 'aborted');
 });
 
+test('abortable: as the server says, from the snapshot, the action that ends it, and the end', () => {
+  assert.equal(fromSnapshot(snapshot(base), 0).abortable, false, 'absent (a spectator): not abortable');
+  let s = fromSnapshot(snapshot({ ...base, status: 'playing', abortable: true }), 0);
+  assert.equal(s.abortable, true);
+  s = applyEvent(s, ev({ v: 1, kind: 'action', ply: 0, side: '1', action: 'a1-a2', view: 'W', clocks: null, draw_offer: null }), 0);
+  assert.equal(s.abortable, true, 'an action without the field leaves it');
+  s = applyEvent(s, ev({ v: 2, kind: 'action', ply: 1, side: '2', action: 'a8-a7', view: 'X', abortable: false, clocks: null, draw_offer: null }), 0);
+  assert.equal(s.abortable, false);
+  const early = fromSnapshot(snapshot({ ...base, status: 'setup', abortable: true }), 0);
+  assert.equal(applyEvent(early, ev({ v: 1, kind: 'end', result: null, winner: null, reason: 'aborted', setups: { '1': [], '2': [] }, clocks: null }), 0).abortable, false);
+});
+
 test('the running clock counts down locally; formatting', () => {
   let s = fromSnapshot(snapshot({ ...base, status: 'playing', clocks: { '1': 3000, '2': 2000, running: '2' } }), 1000);
   assert.equal(clockLeft(s, '2', 1500), 1950);
