@@ -48,7 +48,9 @@ const PerftCase kCases[] = {
      {143, 20031, 2012338}},
 };
 
-void PrintTo(const PerftCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const PerftCase& c, std::ostream* os) {
+    *os << c.name;
+}
 
 class Perft : public ::testing::TestWithParam<PerftCase> {};
 

@@ -12,8 +12,8 @@ namespace {
 TEST(Rematch, OfferDeclineOfferAcceptSwapsTheSides) {
     ServerProcess server(dbPath("rematch"));
     Player a(server.port()), b(server.port()), watcher(server.port());
-    const std::string g =
-        startGame(a, b, {{"preset", "official"}, {"clock", {{"initial", 6000}, {"increment", 50}}}});
+    const std::string g = startGame(
+        a, b, {{"preset", "official"}, {"clock", {{"initial", 6000}, {"increment", 50}}}});
     snapshotOf(watcher, g);
     // Not before the end, not by a spectator.
     EXPECT_EQ(a.request({{"type", "rematch"}, {"game", g}})["code"], "wrong_status");
@@ -97,7 +97,8 @@ TEST(Rematch, EveryConnectionOfAnEndedGameSharesItsOffers) {
 TEST(Rematch, AgainstTheComputerStartsAtOnceWithTheSidesSwapped) {
     ServerProcess server(dbPath("rematchbot"));
     Player a(server.port());
-    Json ack = a.request({{"type", "create"}, {"opponent", "computer"}, {"level", 2}, {"side", "1"}});
+    Json ack =
+        a.request({{"type", "create"}, {"opponent", "computer"}, {"level", 2}, {"side", "1"}});
     const std::string g = ack["game"];
     EXPECT_EQ(a.request({{"type", "resign"}, {"game", g}})["type"], "ack");
     takeEvent(a, g, "end");
@@ -148,7 +149,10 @@ TEST(Rename, ChangesTheNameWithoutReconnecting) {
     EXPECT_EQ(a.request({{"type", "rename"}})["code"], "bad_message");
     // An account is named after its username.
     Player acct(server.port());
-    ASSERT_EQ(acct.request({{"type", "register"}, {"username", "hououin"}, {"password", "elpsykongroo"}})["type"], "ack");
+    ASSERT_EQ(
+        acct.request(
+            {{"type", "register"}, {"username", "hououin"}, {"password", "elpsykongroo"}})["type"],
+        "ack");
     EXPECT_EQ(acct.request({{"type", "rename"}, {"name", "Kyouma"}})["code"], "bad_message");
     // New games carry the new name, and it is stored.
     const std::string g = startGame(a, b);

@@ -1,3 +1,3 @@
 #pragma once
-#include "core/types.h"
 #include <boost/asio.hpp>
+#include "core/types.h"
