@@ -1,9 +1,9 @@
 #include "server/cluster_node.h"
 
 #include <chrono>
-#include <random>
 
 #include "server/hub.h"
+#include "server/ids.h"
 #include "server/time_source.h"
 #include "store/log.h"
 
@@ -21,12 +21,9 @@ ClusterNode::~ClusterNode() {
 }
 
 std::string ClusterNode::randomId() {
-    std::random_device rd;
-    const std::uint64_t v = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-    static const char* hex = "0123456789abcdef";
-    std::string s(12, '0');
-    for (int i = 0; i < 12; ++i) s[static_cast<std::size_t>(i)] = hex[(v >> (4 * i)) & 15];
-    return s;
+    // From the ids' CSPRNG, never the sequential test source: nodes started together in test
+    // mode must still get different ids.
+    return IdSource::random()->token().substr(0, 12);
 }
 
 void ClusterNode::start() {
