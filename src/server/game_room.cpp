@@ -210,22 +210,22 @@ void GameRoom::fail(const std::string& what) {
     if (broken_.exchange(true)) return;
     ++metrics_.gamesFailed;
     logEvent("game_exception", {{"game", id_}, {"message", what}});
-    stop();
     const auto text = std::make_shared<const std::string>(protocol::renderError(
         ErrorCode::Internal, "the server failed handling this game; follow it again", nullptr,
         id_));
-    for (const Sub& sub : subs_)
-        if (auto c = sub.client.lock()) c->send(text);
-    subs_.clear();
-    hub_.drop(id_, this);
+    shutDown([&](Client& c) { c.send(text); });
 }
 
 void GameRoom::evict() {
     if (broken_.exchange(true)) return;
     logEvent("game_evicted", {{"game", id_}});
+    shutDown([](Client& c) { c.closeToReconnect(); });
+}
+
+void GameRoom::shutDown(const std::function<void(Client&)>& tell) {
     stop();
     for (const Sub& sub : subs_)
-        if (auto c = sub.client.lock()) c->closeToReconnect();
+        if (auto c = sub.client.lock()) tell(*c);
     subs_.clear();
     hub_.drop(id_, this);
 }

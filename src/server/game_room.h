@@ -84,6 +84,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void evict();
 
   private:
+    // What fail and evict share: timers stopped, each follower told (`tell`) and forgotten, the
+    // room dropped from the hub. The caller marked the room broken first.
+    void shutDown(const std::function<void(Client&)>& tell);
     struct Seat {
         std::int64_t player = 0;
         std::string publicId, name;
