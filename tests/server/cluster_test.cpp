@@ -101,6 +101,17 @@ TEST(ClusterFlags, RedisNeedsAPostgresDatabase) {
     const CliRun lease = runRainet("serve --lease-ms 100 --redis unix:/tmp/r.sock");
     EXPECT_NE(lease.status, 0);
     EXPECT_NE(lease.out.find("--lease-ms"), std::string::npos) << lease.out;
+    // A node id goes into logs and the lease rows: bounded, and a plain word.
+    const std::string base = "serve --db postgresql:///x --redis unix:/tmp/r.sock --node-id ";
+    const std::pair<std::string, const char*> bad[] = {
+        {std::string(65, 'n'), "--node-id: 1 to 64 characters"},
+        {"a.b", "--node-id: letters, digits, - and _ only"},
+        {"../n", "--node-id: letters, digits, - and _ only"}};
+    for (const auto& [id, why] : bad) {
+        const CliRun refused = runRainet(base + id);
+        EXPECT_EQ(refused.status, 2) << id;
+        EXPECT_NE(refused.out.find(why), std::string::npos) << id << ": " << refused.out;
+    }
     const CliRun help = runRainet("serve --help");
     for (const char* flag : {"--redis", "--node-id", "--lease-ms"})
         EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
