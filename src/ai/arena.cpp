@@ -83,6 +83,9 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
         } else if (key == "oppmodel" && searches) {
             if (value > 1) return Error{"player '" + text + "': oppmodel is 0 or 1"};
             spec.opponentModel = value == 1;
+        } else if (key == "finish" && searches) {
+            if (value > 1) return Error{"player '" + text + "': finish is 0 or 1"};
+            spec.finish = value == 1;
         } else {
             return Error{"player '" + text + "': unknown option '" + key + "'"};
         }
@@ -122,6 +125,7 @@ std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec) {
     if (spec.rolloutDepth) c.rolloutDepth = *spec.rolloutDepth;
     if (spec.squash) c.squash = *spec.squash;
     if (spec.opponentModel) c.opponentModel = *spec.opponentModel;
+    if (spec.finish) c.finishAgainstRandom = *spec.finish;
     return c;
 }
 

@@ -131,6 +131,11 @@ TEST(Arena, SearchOptionsOfTreeSearchBots) {
     EXPECT_FALSE(searchConfigOf(parsePlayerSpec("ismcts-v1").value())->opponentModel);
     EXPECT_FALSE(parsePlayerSpec("strong:oppmodel=2").ok());
     EXPECT_FALSE(parsePlayerSpec("greedy:oppmodel=1").ok());
+    EXPECT_FALSE(searchConfigOf(parsePlayerSpec("strong:finish=0").value())->finishAgainstRandom);
+    EXPECT_TRUE(searchConfigOf(parsePlayerSpec("strong").value())->finishAgainstRandom);
+    EXPECT_FALSE(searchConfigOf(parsePlayerSpec("ismcts-v1").value())->finishAgainstRandom);
+    EXPECT_FALSE(parsePlayerSpec("strong:finish=2").ok());
+    EXPECT_FALSE(parsePlayerSpec("greedy:finish=1").ok());
     // The options reach the bot: a uniform belief plays differently from the learned one.
     auto player = [](const char* text) { return makePlayer(parsePlayerSpec(text).value(), 3); };
     std::vector<std::string> moves[2];

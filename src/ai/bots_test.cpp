@@ -177,6 +177,31 @@ TEST(Bots, FavourablePositionsArePlayedWithoutHiding) {
 // The levels as docs/ai.md ("Levels") describes them: level 1 greedy with half its actions
 // random, levels 2-5 strong's search (learned belief, type hiding, uniform setups) at budgets
 // that grow with the level, each capped at 1 s per action.
+// Against random, strong drew by the no-progress rule or gambled on a fourth virus on the last
+// ply before it, after shuffling for 90 plies with three viruses stacked (docs/ai.md, "Finishing
+// against random"): an open position's reward must fall to the draw's as the counter nears the
+// limit, and only there.
+TEST(Bots, OpenPositionsAgainstRandomSlideToTheDrawNearTheNoProgressLimit) {
+    // A purposeful opponent (no random replies): the evaluation itself, whatever the counter.
+    EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.0, 95, 100, true), 0.3);
+    // Far from the limit: mostly won, as before the change.
+    EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 10, 100, true), 0.3 + 0.7 * 0.7);
+    EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 50, 100, true), 0.3 + 0.7 * 0.7);
+    // The old behaviour (finish off), and no no-progress rule: no slide.
+    EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 99, 100, false), 0.3 + 0.7 * 0.7);
+    EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 99, 0, true), 0.3 + 0.7 * 0.7);
+    // At the limit, the draw; on the way, strictly less with every ply without progress.
+    EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 100, 100, true), 0.5);
+    double previous = openPositionReward(0.3, 0.7, 50, 100, true);
+    for (int np = 51; np <= 100; ++np) {
+        const double r = openPositionReward(0.3, 0.7, np, 100, true);
+        EXPECT_LT(r, previous) << np;
+        previous = r;
+    }
+    // Partly random replies slide partly.
+    EXPECT_GT(openPositionReward(0.3, 0.35, 100, 100, true), 0.5);
+}
+
 TEST(Bots, LevelsAreStrongsSearchAtTheDocumentedBudgets) {
     auto level1 = makeBot("level1");
     ASSERT_NE(dynamic_cast<GreedyBot*>(level1.get()), nullptr);

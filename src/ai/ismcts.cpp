@@ -128,10 +128,29 @@ std::optional<double> Ismcts::rollout(Position& world, Side us, Rng& rng, std::u
     return leafReward(world, us);
 }
 
+double openPositionReward(double v, double winShare, int noProgress, int limit, bool finish) {
+    if (winShare == 0.0) return v;
+    const double open = v + winShare * (1.0 - v);
+    // Against a random player the game is won by progress, and the no-progress rule is the draw
+    // it can still reach: an open position counts as mostly won only while the counter is far
+    // from the limit, and slides towards the draw (0.5) over the second half of it. Without
+    // this, every open position looked alike (v + 0.7 (1 - v)) until the draw entered the tree,
+    // and strong, holding three viruses (so no capture of an unknown card was safe), shuffled
+    // its cards until the draw or a last-ply gamble on a fourth virus (docs/ai.md, "Finishing
+    // against random").
+    if (!finish || limit <= 0) return open;
+    const double half = 0.5 * limit;
+    const double slide = std::clamp((noProgress - half) / half, 0.0, 1.0) *
+                         std::min(1.0, winShare / kRandomWinShare);
+    return open + (0.5 - open) * slide;
+}
+
 double Ismcts::leafReward(const Position& world, Side us) const {
     const double v = config_.eval == LeafEval::Learned ? learnedReward(world, us)
                                                        : evaluateReward(world, us, config_.squash);
-    return world.isOver() ? v : v + winShare_ * (1.0 - v);
+    if (world.isOver()) return v;
+    return openPositionReward(v, winShare_, world.noProgress(), world.rules().noProgressLimit,
+                              config_.finishAgainstRandom);
 }
 
 std::uint32_t Ismcts::concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const {

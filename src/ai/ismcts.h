@@ -48,6 +48,10 @@ struct SearchConfig {
     bool uniformSetups = false;
     // The bot keeps an in-game model of the opponent (opponent_model.h) and searches with it.
     bool opponentModel = false;
+    // Against an opponent searched as random (opponentModel), an open position slides towards
+    // the draw as the no-progress counter nears its limit, so that the search makes progress
+    // (escapes) instead of drifting into the no-progress draw (docs/ai.md, "Finishing").
+    bool finishAgainstRandom = false;
 };
 
 // One child of the root after a search: how often it was tried and its summed reward (from the
@@ -138,6 +142,12 @@ class Ismcts {
     NodePool nodes_;         // kept between searches, up to kKeptChunks chunks (8 MB)
     static constexpr std::size_t kKeptChunks = 16;
 };
+
+// The reward of an open (not finished) position whose evaluation is v, for a search whose
+// opponent replies at random: v + winShare (1 - v), mostly won (winShare 0: v itself); with
+// `finish`, sliding linearly from there at noProgress = limit / 2 to the draw's 0.5 at the limit
+// (limit 0: no such rule).
+double openPositionReward(double v, double winShare, int noProgress, int limit, bool finish);
 
 // The configuration of `strong`. SearchConfig{} is `ismcts-v1`, the strong bot as it was before
 // issue 14 (heuristic belief), kept selectable as a frozen yardstick.

@@ -32,6 +32,10 @@ SearchConfig strongConfig() {
     // An in-game model of the opponent (docs/ai.md, "Opponent model"): a random player's
     // behaviour is not read as a purposeful player's, and it is searched as replying at random.
     c.opponentModel = true;
+    // Against an opponent read as random, the no-progress draw lowers the value of waiting
+    // (docs/ai.md, "Finishing against random"): the draws and the last-ply fourth-virus gambles
+    // left against random came from shuffling with three viruses in the stack.
+    c.finishAgainstRandom = true;
     return c;
 }
 
