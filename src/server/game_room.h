@@ -40,11 +40,12 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
     // A new game (row already filled and stored by the hub); `botSide` plays the computer.
     // An error if its players could not be read from the store.
-    static Result<std::shared_ptr<GameRoom>> create(Hub& hub, store::GameRow row,
-                                                    std::optional<Side> botSide);
+    [[nodiscard]] static Result<std::shared_ptr<GameRoom>> create(Hub& hub, store::GameRow row,
+                                                                  std::optional<Side> botSide);
     // A stored game rebuilt by replaying its setups and actions; an error if the data is corrupt
     // or the store failed.
-    static Result<std::shared_ptr<GameRoom>> restore(Hub& hub, const store::GameData& data);
+    [[nodiscard]] static Result<std::shared_ptr<GameRoom>> restore(Hub& hub,
+                                                                   const store::GameData& data);
 
     ~GameRoom();
     const std::string& id() const { return id_; }
@@ -58,7 +59,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     }
     // Whether the room failed (an exception): the hub has dropped it; opening the game again
     // rebuilds it from the store, where everything acknowledged is.
-    bool broken() const { return broken_.load(std::memory_order_acquire); }
+    [[nodiscard]] bool broken() const { return broken_.load(std::memory_order_acquire); }
 
     // --- on the strand ---
     // Starts what the game needs after creation or restore: the computer's setup or move, timers.
@@ -110,7 +111,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void setStatus(GameStatus status);
     std::optional<Side> sideOf(std::int64_t player) const;
     Viewer roleOf(std::int64_t player) const;
-    bool isTimed() const { return row_.clockInitial > 0; }
+    [[nodiscard]] bool isTimed() const { return row_.clockInitial > 0; }
 
     // Rendering for one role.
     std::optional<protocol::Clocks> clocks() const;
@@ -156,8 +157,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
                   const protocol::ClientMessage& m);
     void error(const std::shared_ptr<Client>& c, protocol::ErrorCode code, std::string message,
                const protocol::ClientMessage& m);
-    bool store(std::optional<Error> e, const std::shared_ptr<Client>& c,
-               const protocol::ClientMessage& m);
+    [[nodiscard]] bool store(std::optional<Error> e, const std::shared_ptr<Client>& c,
+                             const protocol::ClientMessage& m);
     void ack(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
     // The ack of `m`, recorded for a repeat of its request id.
     std::string ackText(Side s, const protocol::ClientMessage& m);

@@ -25,7 +25,7 @@ inline const char* sideName(Side s) {
 inline Side sideAt(int i) {
     return i == 0 ? Side::One : Side::Two;
 }
-inline bool isSide(Viewer v) {
+[[nodiscard]] inline bool isSide(Viewer v) {
     return v != Viewer::Spectator;
 }
 inline Side sideOfViewer(Viewer v) {

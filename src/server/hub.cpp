@@ -1,5 +1,5 @@
-// The hub's services and its registry of loaded game rooms: opened, retired, dropped, restored
-// at start, swept for expiry.
+// The hub's services and its game rooms: opened (read and replayed outside the registry's lock),
+// retired, dropped, restored at start, swept for expiry.
 #include "server/hub.h"
 
 #include <cctype>
@@ -48,17 +48,6 @@ void Hub::stop() {
     passwords_.stop();
 }
 
-std::shared_ptr<GameRoom> Hub::findLocked(const std::string& id) {
-    if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;
-    if (auto it = finished_.find(id); it != finished_.end()) return it->second.lock();
-    return nullptr;
-}
-
-std::shared_ptr<GameRoom> Hub::loaded(const std::string& id) {
-    std::lock_guard lock(roomsMu_);
-    return findLocked(id);
-}
-
 Result<std::shared_ptr<GameRoom>> Hub::open(const std::string& id) {
     if (auto r = loaded(id)) return r;
     // Read and replayed without the registry's lock: other games are opened meanwhile.
@@ -87,53 +76,19 @@ Result<std::shared_ptr<GameRoom>> Hub::open(const std::string& id) {
         logEvent("restore_error", {{"game", id}, {"message", room.error().message}});
         return room.error();
     }
-    {
-        std::lock_guard lock(roomsMu_);
-        // Another connection may have rebuilt this game meanwhile: use the room there.
-        if (auto r = findLocked(id)) return r;
-        if (over)
-            keepFinished(id, *room);
-        else
-            rooms_[id] = *room;
-    }
+    // Another connection may have rebuilt this game meanwhile: then the room there is used.
+    auto kept = rooms_.adopt(id, *room, over);
+    if (kept != *room) return kept;
     if (!over) (*room)->run([](GameRoom& r) { r.activate(); });
     return *room;
 }
 
 void Hub::retire(const std::string& id) {
-    std::lock_guard lock(roomsMu_);
-    auto it = rooms_.find(id);
-    if (it == rooms_.end()) return;
-    keepFinished(id, it->second);
-    rooms_.erase(it);
-    releaseLease(id);  // over: nobody needs to own it any more
+    if (rooms_.retire(id)) releaseLease(id);  // over: nobody needs to own it any more
 }
 
 void Hub::drop(const std::string& id, const GameRoom* room) {
-    std::lock_guard lock(roomsMu_);
-    if (auto it = rooms_.find(id); it != rooms_.end() && it->second.get() == room) {
-        rooms_.erase(it);
-        releaseLease(id);  // any node may rebuild it from the store now
-    }
-    if (auto it = finished_.find(id); it != finished_.end()) {
-        auto held = it->second.lock();
-        if (!held || held.get() == room) finished_.erase(it);
-    }
-}
-
-void Hub::keepFinished(const std::string& id, const std::shared_ptr<GameRoom>& room) {
-    finished_[id] = room;
-    if (finished_.size() < sweepAt_) return;
-    std::erase_if(finished_, [](const auto& e) { return e.second.expired(); });
-    sweepAt_ = std::max<std::size_t>(64, 2 * finished_.size());
-}
-
-std::vector<std::shared_ptr<GameRoom>> Hub::rooms() {
-    std::lock_guard lock(roomsMu_);
-    std::vector<std::shared_ptr<GameRoom>> out;
-    out.reserve(rooms_.size());
-    for (auto& [id, r] : rooms_) out.push_back(r);
-    return out;
+    if (rooms_.drop(id, room)) releaseLease(id);  // any node may rebuild it from the store now
 }
 
 std::optional<Error> Hub::loadUnfinished() {
@@ -147,13 +102,10 @@ std::optional<Error> Hub::loadUnfinished() {
             logEvent("restore_error", {{"game", d.game.id}, {"message", room.error().message}});
             continue;
         }
-        {
-            std::lock_guard lock(roomsMu_);
-            rooms_[d.game.id] = *room;
-        }
+        rooms_.hold(d.game.id, *room);
         if (d.game.status == GameStatus::Open && d.game.opponent == "open") {
             auto p = store_.playerById(d.game.player[0] ? d.game.player[0] : d.game.player[1]);
-            if (p && *p) setLobbyEntry(d.game.id, lobbyEntry(d.game, **p));
+            if (p && *p) lobby_.set(d.game.id, Lobby::entryOf(d.game, **p));
         }
         (*room)->run([](GameRoom& r) { r.activate(); });
         ++loaded;

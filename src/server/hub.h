@@ -1,20 +1,21 @@
 #pragma once
-// The server's shared state: the registry of loaded game rooms, identities, the lobby, and the
-// services rooms use (store, time source, ids, metrics, the bot worker pool). Thread-safe.
+// The server's shared state and what connections ask of it: identities and accounts, new games,
+// opening a game, matchmaking, the lobby, and the services rooms use (store, time source, ids,
+// metrics, the bot worker pool). Thread-safe. The state lives in units that each hold their own
+// mutex: the loaded rooms (RoomRegistry), the lobby (Lobby), the seeks waiting (SeekQueue), the
+// acks of recent creates (CreateAcks); the hub does the store I/O and glues them together.
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/error.h"
@@ -23,8 +24,12 @@
 #include "server/accounts.h"
 #include "server/client.h"
 #include "server/config.h"
+#include "server/create_acks.h"
 #include "server/ids.h"
+#include "server/lobby.h"
 #include "server/metrics.h"
+#include "server/room_registry.h"
+#include "server/seek_queue.h"
 #include "server/throttle.h"
 #include "server/time_source.h"
 #include "store/store.h"
@@ -56,7 +61,7 @@ class Hub {
     // The player of a token, or a new guest (with a new token) when the token is empty or
     // unknown. A new guest is not stored (its `player.id` is 0) until storeGuest: a client that
     // only says hello, watches or pings writes nothing.
-    Result<Identity> hello(const std::string& token, const std::string& name);
+    [[nodiscard]] Result<Identity> hello(const std::string& token, const std::string& name);
     struct Refusal {
         protocol::ErrorCode code;
         std::string message;
@@ -64,17 +69,19 @@ class Hub {
     // Stores a new guest (sets `p.id`), under the limit on new identities per client address.
     // Messages that need the sender stored in the database (a seat, a name, a chat line, an
     // account): before them a new guest is stored with storeGuest.
-    static bool needsStoredPlayer(protocol::MsgType t);
-    std::optional<Refusal> storeGuest(store::PlayerRow& p, const std::string& tokenHash,
-                                      const std::string& address);
+    [[nodiscard]] static bool needsStoredPlayer(protocol::MsgType t);
+    [[nodiscard]] std::optional<Refusal> storeGuest(store::PlayerRow& p,
+                                                    const std::string& tokenHash,
+                                                    const std::string& address);
     // The player's games that are not over, for welcome.
-    Result<std::vector<protocol::PlayerGame>> activeGames(const store::PlayerRow& p);
+    [[nodiscard]] Result<std::vector<protocol::PlayerGame>> activeGames(const store::PlayerRow& p);
     // The `welcome` message for an identity (`id`: the login's request id, when it had one); an
     // error if the store failed.
-    Result<std::string> welcome(const Identity& who, const protocol::Json& id = nullptr);
+    [[nodiscard]] Result<std::string> welcome(const Identity& who,
+                                              const protocol::Json& id = nullptr);
     // A player as shown to itself (welcome, the ack of register and rename): id, name, kind,
     // rating (rounded), bot for a bot account.
-    static protocol::Player ownPlayer(const store::PlayerRow& p);
+    [[nodiscard]] static protocol::Player ownPlayer(const store::PlayerRow& p);
 
     // Accounts (docs/protocol.md §2). Register and login hash a password, slow by design: they
     // run on the hub's password thread and call `done` there, with an identity or an error.
@@ -97,23 +104,26 @@ class Hub {
     // Failed logins are throttled per client address `ip` and per (address, username), with
     // backoff; never per username alone, so that nobody can lock another player out.
     void login(const std::string& ip, std::string username, std::string password, AuthDone done);
-    std::optional<Error> logout(const std::string& token);
+    [[nodiscard]] std::optional<Error> logout(const std::string& token);
     // Shutdown: password work not yet started is dropped.
     void stop();
 
     // Handles `create` completely (validation done by the parser): answers the client. Returns
     // the new room, which the client follows (nullptr for a repeated or failed create).
-    std::shared_ptr<GameRoom> create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
-                                     const protocol::ClientMessage& m);
+    [[nodiscard]] std::shared_ptr<GameRoom> create(const std::shared_ptr<Client>& c,
+                                                   const store::PlayerRow& p,
+                                                   const protocol::ClientMessage& m);
     // The next game of a finished one (a rematch): the same settings, sides swapped, both
     // seated and in setup (or the computer seated again). Returns its id.
-    Result<std::string> rematch(const store::GameRow& old);
+    [[nodiscard]] Result<std::string> rematch(const store::GameRow& old);
     // A loaded room, or a room rebuilt from the store (finished games too); nullptr if unknown,
     // an error if the store failed. Finished rooms are shared while any connection follows them,
     // so that everyone watching an ended game sees the same room (rematch offers live there).
-    Result<std::shared_ptr<GameRoom>> open(const std::string& id);
+    [[nodiscard]] Result<std::shared_ptr<GameRoom>> open(const std::string& id);
     // The room of game `id` if it is in memory (no store access), else nullptr.
-    std::shared_ptr<GameRoom> loaded(const std::string& id);
+    [[nodiscard]] std::shared_ptr<GameRoom> loaded(const std::string& id) {
+        return rooms_.find(id);
+    }
     // Called by a room when its game ended: it is no longer held in the registry.
     void retire(const std::string& id);
     // Called by a room that failed (an exception): forgotten, so that the next open rebuilds the
@@ -125,13 +135,13 @@ class Hub {
     enum class TestThrow { None, Connection, Game, Bot, Http };
     void armTestThrow(TestThrow where) { testThrow_ = where; }
     // True once after armTestThrow(where) (never outside test mode).
-    bool takeTestThrow(TestThrow where) {
+    [[nodiscard]] bool takeTestThrow(TestThrow where) {
         TestThrow expected = where;
         return testThrow_.load(std::memory_order_relaxed) == where &&
                testThrow_.compare_exchange_strong(expected, TestThrow::None);
     }
     // At start: every game not over, back in memory; an error if the store cannot be read.
-    std::optional<Error> loadUnfinished();
+    [[nodiscard]] std::optional<Error> loadUnfinished();
 
     // Matchmaking: `seek` pairs the player with the oldest compatible seek of another player
     // (same preset, clock and rated flag) in a new game, or queues it; answers the client.
@@ -141,10 +151,11 @@ class Hub {
     void unseek(const Client* c, std::int64_t player);
 
     // Lobby: open games anyone may join.
-    void setLobbyEntry(const std::string& id,
-                       std::optional<protocol::LobbyEntry> entry);  // nullopt removes
-    void subscribeLobby(const std::shared_ptr<Client>& c);
-    void unsubscribeLobby(const Client* c);
+    void setLobbyEntry(const std::string& id, std::optional<protocol::LobbyEntry> entry) {
+        lobby_.set(id, std::move(entry));  // nullopt removes
+    }
+    void subscribeLobby(const std::shared_ptr<Client>& c) { lobby_.subscribe(c); }
+    void unsubscribeLobby(const Client* c) { lobby_.unsubscribe(c); }
 
     // The cluster (server/cluster_node.h; hub_cluster.cpp): null on a single node, where every
     // call below is a no-op or true. Set once, before the node serves.
@@ -154,9 +165,9 @@ class Hub {
     // told `busy` (try again); never loaded twice.
     static constexpr std::string_view kHeldElsewhere = "the game is served by another node";
     // Whether this node may still commit for game `id` (its lease held and live).
-    bool leaseLive(const std::string& id) const;
+    [[nodiscard]] bool leaseLive(const std::string& id) const;
     // The fence of an action write of game `id` (nullopt on a single node).
-    std::optional<store::GameLease> fence(const std::string& id) const;
+    [[nodiscard]] std::optional<store::GameLease> fence(const std::string& id) const;
     // The lease of `id` let go, on the store's writer thread (a finished or dropped game).
     void releaseLease(const std::string& id);
     // The lease of `id` was lost: its room stops, is dropped, and its clients are closed (1012)
@@ -166,30 +177,18 @@ class Hub {
     // Test mode: moves the manual clock and lets every room check its flags and expiry.
     void advanceTime(std::int64_t cs);
     // Every loaded room, for shutdown and time checks.
-    std::vector<std::shared_ptr<GameRoom>> rooms();
+    [[nodiscard]] std::vector<std::shared_ptr<GameRoom>> rooms() { return rooms_.rooms(); }
 
   private:
     // How often rooms check whether they expired (real time only; manual time checks on
     // advanceTime): an expired game ends at most this late.
     static constexpr std::chrono::seconds kExpirySweepEvery{30};
     void sweepExpired();
-    // Remembers the ack of a `create` (see created_).
-    void rememberCreate(std::int64_t player, const std::string& key, const std::string& ack);
     // Stores a new game (drawing ids until one is free) and registers its room.
-    Result<std::shared_ptr<GameRoom>> launch(store::GameRow& row, std::optional<Side> botSide);
-    std::shared_ptr<GameRoom> findLocked(const std::string& id);  // caller holds roomsMu_
-    // Remembers an ended room while someone holds it (caller holds roomsMu_).
-    void keepFinished(const std::string& id, const std::shared_ptr<GameRoom>& room);
-    std::string lobbyMessage();  // caller holds lobbyMu_
-    // The seeks waiting, by kind, for the lobby (caller holds seeksMu_).
-    std::vector<protocol::SeekEntry> seekSummary() const;
-    void setSeekSummary(std::vector<protocol::SeekEntry> summary);
-    void broadcastLobby();  // caller holds lobbyMu_
-    static protocol::LobbyEntry lobbyEntry(const store::GameRow& g,
-                                           const store::PlayerRow& creator);
-
+    [[nodiscard]] Result<std::shared_ptr<GameRoom>> launch(store::GameRow& row,
+                                                           std::optional<Side> botSide);
     // Takes the lease of unfinished game `id` (cluster only): nullopt once held, else the error.
-    std::optional<Error> acquireLease(const std::string& id);
+    [[nodiscard]] std::optional<Error> acquireLease(const std::string& id);
 
     ClusterNode* cluster_ = nullptr;
     asio::io_context& io_;
@@ -199,8 +198,8 @@ class Hub {
     Config config_;
     Metrics& metrics_;
     asio::thread_pool bots_;
-    bool cheapHashes() const;
-    AuthReply busy();  // the answer when the password queue is full
+    [[nodiscard]] bool cheapHashes() const;
+    [[nodiscard]] AuthReply busy();  // the answer when the password queue is full
 
     PasswordWorker passwords_{kMaxPasswordJobs};
     Throttle loginsByAddress_{20, 2000, true};  // 20 failures, then one per 20 s, backing off
@@ -211,36 +210,10 @@ class Hub {
     std::string dummyHash_;  // verified against when a username is unknown: same time either way
 
     std::atomic<TestThrow> testThrow_{TestThrow::None};
-    std::mutex roomsMu_;
-    std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
-    std::unordered_map<std::string, std::weak_ptr<GameRoom>> finished_;  // under roomsMu_
-    std::size_t sweepAt_ = 64;  // sweep expired finished_ entries when it grows past this
-    // The acks of recent `create` requests by player, to answer a repeated one without a second
-    // game: the last kCreateIdsPerPlayer of each player, for kCreateIdsKeptCs.
-    static constexpr std::size_t kCreateIdsPerPlayer = 16;
-    static constexpr std::int64_t kCreateIdsKeptCs = 360000;  // 1 h
-    struct CreateAck {
-        std::string key, ack;
-        std::int64_t at;  // cs
-    };
-    std::mutex createdMu_;
-    std::unordered_map<std::int64_t, std::deque<CreateAck>> created_;
-    std::int64_t createdSweptAt_ = 0;  // cs
-    std::mutex lobbyMu_;
-    std::vector<protocol::LobbyEntry> lobby_;  // oldest first
-    std::vector<std::weak_ptr<Client>> lobbySubs_;
-    std::vector<protocol::SeekEntry> seekSummary_;  // under lobbyMu_
-
-    struct Seek {
-        store::PlayerRow player;
-        std::weak_ptr<Client> client;
-        const Client* key;
-        std::string preset;
-        int clockInitial = 0, clockIncrement = 0;
-        bool rated = true;
-    };
-    std::mutex seeksMu_;
-    std::vector<Seek> seeks_;  // oldest first
+    RoomRegistry rooms_;
+    CreateAcks created_{metrics_.createIdsHeld};
+    Lobby lobby_;
+    SeekQueue seeks_;
 };
 
 }  // namespace rainet::server

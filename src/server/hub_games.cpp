@@ -16,14 +16,9 @@ using protocol::Json;
 std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
                                       const protocol::ClientMessage& m) {
     const std::string key = m.id.dump();
-    {
-        std::lock_guard lock(createdMu_);
-        if (auto mine = created_.find(p.id); mine != created_.end())
-            for (const CreateAck& e : mine->second)
-                if (e.key == key) {
-                    c->send(e.ack);  // repeated create: acknowledged again, no second game
-                    return nullptr;
-                }
+    if (auto ack = created_.find(p.id, key)) {
+        c->send(std::move(*ack));  // repeated create: acknowledged again, no second game
+        return nullptr;
     }
     store::GameRow row;
     row.preset = m.preset;
@@ -49,11 +44,11 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
         return nullptr;
     }
     const std::string ack = protocol::renderAck(m.id, row.id);
-    rememberCreate(p.id, key, ack);
+    created_.remember(p.id, key, ack, time_.nowCs());
     if (m.opponent == "open") {
         // The creator's rating as stored (the connection's copy may be older; else that one).
         auto fresh = store_.playerById(p.id);
-        setLobbyEntry(row.id, lobbyEntry(row, fresh && *fresh ? **fresh : p));
+        lobby_.set(row.id, Lobby::entryOf(row, fresh && *fresh ? **fresh : p));
     }
     logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
     (*room)->run([c, p, ack](GameRoom& r) {
@@ -61,29 +56,6 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
         r.activate();
     });
     return *room;
-}
-
-void Hub::rememberCreate(std::int64_t player, const std::string& key, const std::string& ack) {
-    const std::int64_t now = time_.nowCs();
-    std::lock_guard lock(createdMu_);
-    auto& mine = created_[player];
-    mine.push_back({key, ack, now});
-    ++metrics_.createIdsHeld;
-    if (mine.size() > kCreateIdsPerPlayer) {
-        mine.pop_front();
-        --metrics_.createIdsHeld;
-    }
-    // Now and then (at most once a minute) everyone's old entries go.
-    if (now - createdSweptAt_ < 6000) return;
-    createdSweptAt_ = now;
-    for (auto it = created_.begin(); it != created_.end();) {
-        auto& acks = it->second;
-        while (!acks.empty() && now - acks.front().at > kCreateIdsKeptCs) {
-            acks.pop_front();
-            --metrics_.createIdsHeld;
-        }
-        it = acks.empty() ? created_.erase(it) : std::next(it);
-    }
 }
 
 Result<std::shared_ptr<GameRoom>> Hub::launch(store::GameRow& row, std::optional<Side> botSide) {
@@ -103,8 +75,7 @@ Result<std::shared_ptr<GameRoom>> Hub::launch(store::GameRow& row, std::optional
         logEvent("store_error", {{"game", row.id}, {"message", room.error().message}});
         return room.error();
     }
-    std::lock_guard lock(roomsMu_);
-    rooms_[row.id] = *room;
+    rooms_.hold(row.id, *room);
     return *room;
 }
 
