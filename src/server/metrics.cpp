@@ -51,6 +51,19 @@ std::string Metrics::render() const {
         {"rainet_leases_lost_total", "counter",
          "Game leases this cluster node lost (its rooms evicted, clients closed 1012).",
          leasesLost},
+        {"rainet_forwarded_out_total", "counter",
+         "Client messages this node forwarded to the node owning their game.", forwardedOut},
+        {"rainet_forwarded_in_total", "counter",
+         "Client messages of other nodes' connections received by this node as the owner.",
+         forwardedIn},
+        {"rainet_delivered_out_total", "counter",
+         "Messages this node published for connections of other nodes.", deliveredOut},
+        {"rainet_delivered_in_total", "counter",
+         "Messages received from owner nodes for this node's connections.", deliveredIn},
+        {"rainet_forward_dropped_total", "counter",
+         "Forwarded messages refused by the full publishing queue (the connection was closed "
+         "to reconnect).",
+         forwardDropped},
     };
     for (const Single& m : singles) {
         metric(m.name, m.type, m.help);

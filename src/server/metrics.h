@@ -30,6 +30,12 @@ struct Metrics {
     // A cluster's node (server/cluster_node.h): games taken over from another node (a lease
     // whose epoch rose), leases lost (their rooms evicted).
     std::atomic<std::int64_t> leaseTakeovers{0}, leasesLost{0};
+    // Forwarding (server/forwarding.h): client messages forwarded to the owner of their game
+    // (out) and received from other nodes as the owner (in); messages for remote connections
+    // published (deliveredOut) and received for this node's connections (deliveredIn); messages
+    // refused by the full publishing queue (each closed its connection to reconnect).
+    std::atomic<std::int64_t> forwardedOut{0}, forwardedIn{0}, deliveredOut{0}, deliveredIn{0},
+        forwardDropped{0};
 
     void error(protocol::ErrorCode c) { ++errors[static_cast<int>(c)]; }
     std::string render() const;

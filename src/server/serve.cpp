@@ -10,6 +10,7 @@
 
 #include "bus/redis_address.h"
 #include "server/cluster_node.h"
+#include "server/forwarding.h"
 #include "server/game_room.h"
 #include "server/listener.h"
 #include "server/sessions.h"
@@ -86,6 +87,12 @@ int serve(const Config& config) {
                 config.leaseMs);
             hub.setCluster(cluster.get());
         }
+        // Its forwarding: stopped once the network threads are done, before the hub goes.
+        std::unique_ptr<Forwarder> forwarder;
+        if (cluster) {
+            forwarder = std::make_unique<Forwarder>(hub, *redis, cluster->id(), config.leaseMs);
+            registry.forwarder = forwarder.get();
+        }
         // Destroyed before the hub, while the io_context exists (its answers post to sessions).
         Analyses analyses(config.analysisNodes);
         registry.analyses = &analyses;
@@ -105,6 +112,7 @@ int serve(const Config& config) {
             // takes over those nobody owns (all of them when the cluster starts).
             cluster->round();
             cluster->start();
+            forwarder->start();
         } else if (auto e = hub.loadUnfinished()) {
             std::cerr << "rainet serve: the games could not be loaded: " << e->message << "\n";
             return 1;
@@ -166,6 +174,8 @@ int serve(const Config& config) {
         for (int i = 1; i < config.threads; ++i) threads.emplace_back(runIo);
         runIo();
         for (auto& t : threads) t.join();
+        if (forwarder) forwarder->stop();
+        registry.forwarder = nullptr;
         // Commits still queued are made (and their callbacks posted) while the executors exist.
         store->stopThreads();
         if (cluster) cluster->stop();  // the leases released: other nodes take over at once

@@ -27,6 +27,7 @@ namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 
 class WsSession;
+class Forwarder;
 
 // What the network side shares: the sessions alive (for shutdown), the connection caps and the
 // trusted proxies.
@@ -39,6 +40,8 @@ struct Registry {
     Admission admission;
     std::vector<Cidr> trusted;
     Analyses* analyses = nullptr;  // set by serve() for the life of the io_context's handlers
+    // A cluster's node: its forwarding (server/forwarding.h), set by serve() likewise.
+    Forwarder* forwarder = nullptr;
 };
 
 // Starts an HTTP session on an accepted socket.

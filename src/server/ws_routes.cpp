@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "server/forwarding.h"
 #include "server/game_room.h"
 #include "store/log.h"
 
@@ -32,6 +33,7 @@ void WsSession::handle(const std::string& text) {
     if (auto* f = std::get_if<protocol::Failure>(&parsed))
         return fail(f->code, f->message, f->id, f->game);
     const auto& m = std::get<protocol::ClientMessage>(parsed);
+    if (registry_.forwarder) raw_ = text;  // forwarded as is if its game is another node's
     if (!player_ && m.type != MsgType::Hello && m.type != MsgType::Login)
         return fail(ErrorCode::NotAuthenticated, "say hello first", m.id, m.game);
     // A new guest is stored only once it does something that needs a row (Hub::hello), on
@@ -177,27 +179,64 @@ void WsSession::route(const protocol::ClientMessage& m) {
         default:
             break;
     }
+    if (auto f = forwarded_.find(m.game); f != forwarded_.end()) return forwardTo(f->second, m);
     std::shared_ptr<GameRoom> room;
     if (auto it = rooms_.find(m.game); it != rooms_.end() && !it->second->broken())
         room = it->second;
-    else if (rooms_.size() >= kMaxGamesPerConnection)
+    else if (rooms_.size() + forwarded_.size() >= kMaxGamesPerConnection)
         return fail(ErrorCode::BadMessage, "too many games on one connection; leave some", m.id,
                     m.game);
-    else if (!(room = hub_.loaded(m.game)))
-        // Read and replayed on a reader thread (Hub::open takes no lock meanwhile).
+    else if (!(room = hub_.loaded(m.game))) {
+        // Read and replayed on a reader thread (Hub::open takes no lock meanwhile). A game
+        // another node owns: its owner is read there too, and the message forwarded to it.
+        struct Opened {
+            Result<std::shared_ptr<GameRoom>> room;
+            std::string owner;
+        };
         return viaStore(
-            false, [&hub = hub_, id = m.game] { return hub.open(id); },
-            [this, m](const Result<std::shared_ptr<GameRoom>>& opened) {
-                if (!opened && opened.error().message == Hub::kHeldElsewhere)
+            false,
+            [&hub = hub_, id = m.game, forwarding = registry_.forwarder != nullptr] {
+                Opened o{hub.open(id), {}};
+                if (forwarding && !o.room && o.room.error().message == Hub::kHeldElsewhere)
+                    if (auto l = hub.store().leaseOf(id); l && *l) o.owner = (*l)->owner;
+                return o;
+            },
+            [this, m](const Opened& o) {
+                const auto& opened = o.room;
+                if (!opened && opened.error().message == Hub::kHeldElsewhere) {
+                    if (registry_.forwarder && !o.owner.empty() &&
+                        o.owner != registry_.forwarder->node())
+                        return forwardTo(o.owner, m);
                     return fail(ErrorCode::Busy,
                                 "the game is served by another node; try again in a moment", m.id,
                                 m.game);
+                }
                 if (!opened)
                     return fail(ErrorCode::Internal, "the game could not be read; try again", m.id,
                                 m.game);
                 toRoom(*opened, m);
             });
+    }
     toRoom(room, m);
+}
+
+void WsSession::forwardTo(const std::string& owner, const protocol::ClientMessage& m) {
+    Forwarder* fwd = registry_.forwarder;
+    if (!fwd || !player_) return fail(ErrorCode::Busy, "try again in a moment", m.id, m.game);
+    if (!serial_) serial_ = fwd->newSerial();
+    const bool leaving = m.type == MsgType::Leave;
+    if (leaving)
+        forwarded_.erase(m.game);
+    else
+        forwarded_[m.game] = owner;
+    if (!fwd->forward(serial_, weak_from_this(), m.game, owner, *player_, raw_, leaving))
+        // The publishing queue is full: this connection would lose messages; it resumes.
+        closeNow(websocket::close_code::service_restart, "game moved; reconnect", false);
+}
+
+void WsSession::stopForwarding() {
+    if (registry_.forwarder && serial_) registry_.forwarder->gone(serial_);
+    forwarded_.clear();
 }
 
 void WsSession::toRoom(const std::shared_ptr<GameRoom>& room, const protocol::ClientMessage& m) {
@@ -241,6 +280,7 @@ void WsSession::authDone(MsgType type, const Json& id, const Hub::AuthReply& r) 
 void WsSession::dropIdentity() {
     for (auto& [gid, room] : rooms_) room->run([key = this](GameRoom& r) { r.unsubscribe(key); });
     rooms_.clear();
+    stopForwarding();
     hub_.unsubscribeLobby(this);
     hub_.unseek(this, 0);  // a seek must not pair the identity just left
     player_.reset();

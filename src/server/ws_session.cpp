@@ -185,6 +185,7 @@ void WsSession::finish() {
     queuedBytes_ = 0;
     for (auto& [id, room] : rooms_) room->run([key = this](GameRoom& r) { r.unsubscribe(key); });
     rooms_.clear();
+    stopForwarding();
     hub_.unsubscribeLobby(this);
     hub_.unseek(this, 0);
     if (counted_) --hub_.metrics().connections;

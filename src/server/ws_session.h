@@ -114,6 +114,12 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     // A game message, for `room` (null: no game has its id).
     void toRoom(const std::shared_ptr<GameRoom>& room, const protocol::ClientMessage& m);
 
+    // A cluster: a message for a game another node owns, forwarded there (server/forwarding.h)
+    // as the client sent it (raw_); what the owner sends back arrives through send().
+    void forwardTo(const std::string& owner, const protocol::ClientMessage& m);
+    // The owners this session forwarded to are told that it no longer follows their games.
+    void stopForwarding();
+
     void authDone(MsgType type, const Json& id, const Hub::AuthReply& r);
 
     // Unsubscribes from every game and the lobby, withdraws its seek and forgets the player.
@@ -152,6 +158,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     bool authBusy_ = false;
     bool waiting_ = false;  // for a store job (viaStore): the next message is read after it
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms_;
+    // A cluster: the games followed through their owner node (game -> node), the serial that
+    // node knows this session by (0: none yet), the text of the message being handled.
+    std::unordered_map<std::string, std::string> forwarded_;
+    std::uint64_t serial_ = 0;
+    std::string raw_;
     double tokens_ = 2.0 * hub_.config().ratePerSecond;
     std::int64_t last_ = 0;  // ms (TimeSource::realMs) when tokens_ was last topped up
     int refused_ = 0;

@@ -65,6 +65,18 @@ std::optional<Error> Store::releaseLease(const GameLease& held) {
     return done(*st);
 }
 
+Lookup<GameLease> Store::leaseOf(const std::string& game) {
+    auto db = readLease();
+    auto st = db->prepare("SELECT owner, epoch, expires FROM game_leases WHERE game = ?");
+    st->bind(1, game);
+    const Step s = st->step();
+    if (s == Step::Failed) return Error{st->error()};
+    if (s == Step::Done) return std::nullopt;
+    GameLease out = leaseFrom(*st, game);
+    if (auto e = done(*st)) return *e;
+    return out;
+}
+
 Result<std::vector<std::string>> Store::orphanedGames(std::int64_t now, int limit) {
     auto db = readLease();
     auto st = db->prepare(

@@ -207,6 +207,9 @@ class Store {
     [[nodiscard]] std::optional<Error> releaseLease(const GameLease& held);
     // Games not over whose lease has expired (or that never had one): what a node may take over.
     Result<std::vector<std::string>> orphanedGames(std::int64_t now, int limit);
+    // The lease of `game` as it stands (live or not), std::nullopt if it never had one: which
+    // node serves the game, for a node that forwards its clients' messages there.
+    Lookup<GameLease> leaseOf(const std::string& game);
     // The store's executor, so that no network thread waits for the database. write(): `job` runs
     // on the writer thread after everything queued before it (batched actions and jobs alike), so
     // that one game's writes commit in the order they were queued. read(): `job` runs on one of

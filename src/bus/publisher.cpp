@@ -1,0 +1,61 @@
+#include "bus/publisher.h"
+
+namespace rainet::bus {
+
+Publisher::Publisher(RedisAddress address, std::size_t maxBytes)
+    : link_(std::move(address)), maxBytes_(maxBytes), thread_([this] { run(); }) {}
+
+Publisher::~Publisher() {
+    {
+        std::lock_guard lock(mu_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+bool Publisher::publish(std::string channel, std::string payload, bool always) {
+    {
+        std::lock_guard lock(mu_);
+        if (stop_) return false;
+        const std::size_t size = channel.size() + payload.size();
+        if (!always && bytes_ + size > maxBytes_) return false;
+        bytes_ += size;
+        queue_.emplace_back(std::move(channel), std::move(payload));
+    }
+    cv_.notify_one();
+    return true;
+}
+
+void Publisher::run() {
+    std::unique_lock lock(mu_);
+    while (true) {
+        cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        if (stop_) return;
+        auto [channel, payload] = std::move(queue_.front());
+        queue_.pop_front();
+        lock.unlock();
+        const bool ok = link_.publish(channel, payload).ok();
+        lock.lock();
+        // Counted out of the bound only once sent: a Redis that stalls fills the queue.
+        bytes_ -= channel.size() + payload.size();
+        ++(ok ? published_ : failed_);
+    }
+}
+
+std::uint64_t Publisher::published() const {
+    std::lock_guard lock(mu_);
+    return published_;
+}
+
+std::uint64_t Publisher::failed() const {
+    std::lock_guard lock(mu_);
+    return failed_;
+}
+
+std::size_t Publisher::queuedBytes() const {
+    std::lock_guard lock(mu_);
+    return bytes_;
+}
+
+}  // namespace rainet::bus

@@ -1,0 +1,120 @@
+#pragma once
+// Forwarding between the nodes of a cluster (issue 12 stage B; docs/scaling.md): a client
+// connected to node N whose game is owned by node O plays it through Redis. Every node
+// subscribes to its own inbox channel (`rainet:n:<id>`) and plays both parts:
+//  - N (the client's node): a session whose game is held elsewhere forwards that game's messages
+//    (the client's text, validated by N's parser) with its player to O's inbox; what O sends the
+//    connection comes back to N's inbox and is handed to the session by its serial.
+//  - O (the owner): a RemoteClient stands for each such connection: the room talks to it as to a
+//    local one (server/client.h), so O renders exactly what it renders for a local connection of
+//    that player, and nothing hidden reaches a viewer not entitled to it.
+// Envelopes (one Redis message each; the last part is the text, which may hold newlines):
+//   N -> O   forward <N> <serial>\n<player json>\n<client text>
+//   N -> O   gone <N> <serial>              the connection closed (or dropped its identity)
+//   O -> N   deliver <serial>\n<text>       a message for the connection
+//   O -> N   close <serial>                 the room moved or failed: close 1012, reconnect
+// Publishing runs on one thread (bus::Publisher, bounded in bytes), never on a network thread or
+// a room's strand; the forwards and gones a node receives are handled in order on one worker
+// thread (opening a game reads the store), which also runs the liveness round every ttl/3:
+// `rainet:alive:<id>` set with the lease's TTL; the RemoteClients of nodes whose key is gone are
+// dropped; the sessions forwarding to an owner that is gone or no longer holds the game's lease
+// are closed (1012: the client reconnects and resumes by version, as after a restart).
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "bus/publisher.h"
+#include "bus/redis_link.h"
+#include "bus/subscriber.h"
+#include "server/client.h"
+#include "store/store.h"
+
+namespace rainet::server {
+
+class Hub;
+class RemoteClient;
+
+class Forwarder {
+  public:
+    // Bytes queued for publishing at most: past it a remote connection's message is refused and
+    // that connection closed to reconnect (a forwarding session likewise).
+    static constexpr std::size_t kMaxQueuedBytes = 8 << 20;
+
+    Forwarder(Hub& hub, bus::RedisAddress redis, std::string node, std::int64_t ttlMs);
+    ~Forwarder();  // stop()
+    Forwarder(const Forwarder&) = delete;
+    Forwarder& operator=(const Forwarder&) = delete;
+
+    static std::string inbox(const std::string& node) { return "rainet:n:" + node; }
+    static std::string aliveKey(const std::string& node) { return "rainet:alive:" + node; }
+
+    // Subscribes to the inbox (waits up to a second for Redis to confirm) and starts the worker,
+    // whose first round runs at once.
+    void start();
+    void stop();
+    const std::string& node() const { return node_; }
+
+    // --- N: the sessions of this node (called on their strands) ---
+    std::uint64_t newSerial() { return ++serials_; }
+    // Forwards `text` (a message for `game`) to `owner` for the session `serial` of `player`;
+    // deliveries for the serial go to `session` from now on. `leaving`: the session stops
+    // following the game. False if the publisher's queue is full (the session closes).
+    bool forward(std::uint64_t serial, const std::weak_ptr<Client>& session,
+                 const std::string& game, const std::string& owner, const store::PlayerRow& player,
+                 const std::string& text, bool leaving);
+    // The session closed or dropped its identity: every owner it forwarded to is told.
+    void gone(std::uint64_t serial);
+
+    // A round (the worker's; tests may call it).
+    void round();
+
+  private:
+    void onMessage(const std::string& payload);  // the subscriber's thread
+    void onLink(bool up);                        // the subscriber's thread
+    void post(std::function<void()> job);        // to the worker
+    void work();
+    // --- O: on the worker thread ---
+    void onForward(const std::string& node, std::uint64_t serial, const std::string& body);
+    void onGone(const std::string& node, std::uint64_t serial);
+    void dropRemotes(const std::function<bool(const RemoteClient&)>& which);
+    // --- N ---
+    void closeSessions(
+        const std::function<bool(const std::string& game, const std::string& owner)>& which);
+
+    Hub& hub_;
+    const std::string node_;
+    const std::int64_t ttl_;
+    bus::Publisher publisher_;
+    bus::RedisLink link_;  // the worker's commands (the liveness keys)
+    std::unique_ptr<bus::Subscriber> inbox_;
+
+    std::mutex workMu_;
+    std::condition_variable workCv_;
+    std::deque<std::function<void()>> jobs_;
+    bool stopping_ = false;
+    std::thread worker_;
+
+    // N: the sessions forwarding, by serial: the session and the games forwarded (to whom).
+    struct Forwarding {
+        std::weak_ptr<Client> session;
+        std::unordered_map<std::string, std::string> games;  // game -> owner node
+    };
+    std::mutex sessionsMu_;
+    std::unordered_map<std::uint64_t, Forwarding> sessions_;
+    // From a random start: a node restarted under the same id must not reuse the serials its
+    // previous process had, which the owner may still hold RemoteClients (and subscriptions) for
+    // until the node's liveness key expires: a new connection would get another's messages.
+    std::atomic<std::uint64_t> serials_;
+
+    // O: the remote connections, by "<node> <serial>" (the worker's only).
+    std::unordered_map<std::string, std::shared_ptr<RemoteClient>> remotes_;
+};
+
+}  // namespace rainet::server
