@@ -1,6 +1,7 @@
 // Game leases and fenced writes (issue 12), on both backends.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <barrier>
 #include <thread>
 
@@ -153,6 +154,38 @@ TEST_P(GameLeaseTest, InOneBatchOnlyTheFencedOutWriteFails) {
     l.unlock();
     EXPECT_EQ(actionsOf("g1"), 0u);
     EXPECT_EQ(actionsOf("g2"), 1u);
+}
+
+TEST_P(GameLeaseTest, ABatchRenewsTheHeldLeasesAndLeavesOutATakenOverOne) {
+    for (const char* id : {"g1", "g2", "g3"}) game(id);
+    GameLease a1 = acquired("g1", "node-a", 1000);
+    GameLease a2 = acquired("g2", "node-a", 1000, 10000);
+    GameLease a3 = acquired("g3", "node-a", 1000, 10000);
+    GameLease b1 = acquired("g1", "node-b", 7000);  // g1 expired and changed hands
+    auto r = store_->renewLeases({a1, a2, a3}, 8000, 5000);
+    ASSERT_TRUE(r) << r.error().message;
+    std::vector<std::string> renewed;
+    for (const auto& l : *r) {
+        renewed.push_back(l.game);
+        EXPECT_EQ(l.owner, "node-a");
+        EXPECT_EQ(l.epoch, 1);
+        EXPECT_EQ(l.expires, 13000);
+    }
+    std::sort(renewed.begin(), renewed.end());
+    EXPECT_EQ(renewed, (std::vector<std::string>{"g2", "g3"})) << "g1 is node-b's now";
+    // B's lease was not touched by A's batch; B still renews it, A's stale one does not.
+    auto stale = store_->renewLease(a1, 8001, 5000);
+    ASSERT_TRUE(stale);
+    EXPECT_FALSE(*stale);
+    auto mine = store_->renewLeases({b1}, 8001, 5000);
+    ASSERT_TRUE(mine) << mine.error().message;
+    ASSERT_EQ(mine->size(), 1u);
+    EXPECT_EQ((*mine)[0].epoch, b1.epoch);
+    EXPECT_EQ((*mine)[0].expires, 13001);
+    // Nothing held: nothing asked.
+    auto none = store_->renewLeases({}, 8002, 5000);
+    ASSERT_TRUE(none);
+    EXPECT_TRUE(none->empty());
 }
 
 TEST_P(GameLeaseTest, NodesAskingAtOnceGetOneOwner) {

@@ -204,6 +204,11 @@ class Store {
     Lookup<GameLease> acquireLease(const std::string& game, const std::string& node,
                                    std::int64_t now, std::int64_t ttl);
     Lookup<GameLease> renewLease(const GameLease& held, std::int64_t now, std::int64_t ttl);
+    // Every lease of `held` at once, in one statement (a cluster node's round): the ones still
+    // held (same owner and epoch), extended to now + ttl, in no particular order. A lease left
+    // out of the answer was taken over (or is unknown): it is no longer its holder's.
+    Result<std::vector<GameLease>> renewLeases(const std::vector<GameLease>& held, std::int64_t now,
+                                               std::int64_t ttl);
     [[nodiscard]] std::optional<Error> releaseLease(const GameLease& held);
     // Games not over whose lease has expired (or that never had one): what a node may take over.
     Result<std::vector<std::string>> orphanedGames(std::int64_t now, int limit);
