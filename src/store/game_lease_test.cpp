@@ -121,6 +121,42 @@ TEST_P(GameLeaseTest, AFencedOutOwnerWritesNothing) {
     EXPECT_EQ(actionsOf("g1"), 2u);
 }
 
+TEST_P(GameLeaseTest, AFencedOutOwnersOtherWritesChangeNothing) {
+    GameRow g = game("g1", GameStatus::Open);
+    GameLease a = acquired("g1", "node-a", 1000);
+    // While A holds the lease its writes go through: a join.
+    GameRow joined = g;
+    joined.status = GameStatus::Setup;
+    joined.version = 1;
+    EXPECT_FALSE(store_->updateGame(joined, a));
+    acquired("g1", "node-b", 7000);  // A paused past its lease
+    // A's setup, chat line, row update and end all fail and change nothing.
+    GameRow later = joined;
+    later.version = 2;
+    later.status = GameStatus::Playing;
+    const auto refused = [](const std::optional<Error>& e) {
+        return e && e->message.find("no longer this node's") != std::string::npos;
+    };
+    EXPECT_TRUE(refused(store_->saveSetup(later, 1, 15, a)));
+    EXPECT_TRUE(refused(store_->saveChat("g1", ChatRow{1, 0, R"({"text":"hi"})"}, a)));
+    EXPECT_TRUE(refused(store_->updateGame(later, a)));
+    GameRow ended = later;
+    ended.status = GameStatus::Finished;
+    ended.ended = 7001;
+    auto finished = store_->finishGame(ended, a);
+    ASSERT_FALSE(finished) << "the end was stored by a fenced-out node";
+    EXPECT_NE(finished.error().message.find("no longer this node's"), std::string::npos);
+    auto d = store_->loadGame("g1");
+    ASSERT_TRUE(d && *d);
+    EXPECT_EQ((*d)->game.status, GameStatus::Setup);
+    EXPECT_EQ((*d)->game.version, 1);
+    EXPECT_EQ((*d)->setup[0], -1);
+    EXPECT_TRUE((*d)->chat.empty());
+    // Without a fence (a single node) the same writes go through.
+    EXPECT_FALSE(store_->saveChat("g1", ChatRow{1, 0, R"({"text":"hi"})"}));
+    EXPECT_EQ((*store_->loadGame("g1"))->chat.size(), 1u);
+}
+
 TEST_P(GameLeaseTest, InOneBatchOnlyTheFencedOutWriteFails) {
     GameRow g1 = game("g1"), g2 = game("g2");
     GameLease a1 = acquired("g1", "node-a", 1000);

@@ -175,12 +175,19 @@ class Store {
     Result<std::int64_t> ratedPlayers();
 
     [[nodiscard]] std::optional<Error> insertGame(const GameRow& g);
-    [[nodiscard]] std::optional<Error> updateGame(const GameRow& g);
+    // updateGame, finishGame, saveSetup and saveChat take a `fence` as saveAction does (a
+    // cluster's node): inside the write's transaction the lease row is read locked, and the write
+    // fails, changing nothing, unless the lease is still the node's.
+    [[nodiscard]] std::optional<Error> updateGame(
+        const GameRow& g, const std::optional<GameLease>& fence = std::nullopt);
     // Ends game g (status finished or aborted): writes its row and, when it is rated and has a
     // result, both players' new Glicko-2 ratings and the changes, in one transaction. Returns the
     // changes by side (none for an unrated game).
-    Result<std::vector<RatingChange>> finishGame(const GameRow& g);
-    [[nodiscard]] std::optional<Error> saveSetup(const GameRow& g, int side, int links);
+    Result<std::vector<RatingChange>> finishGame(
+        const GameRow& g, const std::optional<GameLease>& fence = std::nullopt);
+    [[nodiscard]] std::optional<Error> saveSetup(
+        const GameRow& g, int side, int links,
+        const std::optional<GameLease>& fence = std::nullopt);
     // Appends an action of game g. The games row is not rewritten: loading takes the version and
     // the clocks from the last actions.
     // With a `fence` (a cluster's node), only while that lease is still the game's: an error
@@ -229,7 +236,9 @@ class Store {
     void stopThreads();
     static constexpr std::size_t kMaxBatch = 256;
     // Appends a chat line of game `game` (store/chat_store.h).
-    [[nodiscard]] std::optional<Error> saveChat(const std::string& game, const ChatRow& line);
+    [[nodiscard]] std::optional<Error> saveChat(
+        const std::string& game, const ChatRow& line,
+        const std::optional<GameLease>& fence = std::nullopt);
     // Chat lines loaded with a game, per room (the server shows as many).
     static constexpr int kChatLoaded = 50;
 
