@@ -25,7 +25,7 @@
 #include "server/config.h"
 #include "server/ids.h"
 #include "server/metrics.h"
-#include "server/throttle.h"
+#include "server/shared_limits.h"
 #include "server/time_source.h"
 #include "store/store.h"
 
@@ -149,6 +149,8 @@ class Hub {
     // The cluster (server/cluster_node.h; hub_cluster.cpp): null on a single node, where every
     // call below is a no-op or true. Set once, before the node serves.
     void setCluster(ClusterNode* c) { cluster_ = c; }
+    // A cluster: the login and new-identity throttles count in Redis (hub_cluster.cpp).
+    void shareLimits(const std::shared_ptr<SharedCounters>& counters);
     ClusterNode* cluster() const { return cluster_; }
     // open()'s error for an unfinished game whose live lease another node holds: the client is
     // told `busy` (try again); never loaded twice.
@@ -203,9 +205,9 @@ class Hub {
     AuthReply busy();  // the answer when the password queue is full
 
     PasswordWorker passwords_{kMaxPasswordJobs};
-    Throttle loginsByAddress_{20, 2000, true};  // 20 failures, then one per 20 s, backing off
-    Throttle loginsByUser_{5, 2000, true};      // per (address, username)
-    Throttle identities_;                       // new guests and registrations per address
+    SharedThrottle loginsByAddress_{20, 2000, true};  // 20 failures, then one per 20 s, backing off
+    SharedThrottle loginsByUser_{5, 2000, true};      // per (address, username)
+    SharedThrottle identities_;                       // new guests and registrations per address
     asio::steady_timer expirySweep_;
     std::once_flag dummyOnce_;
     std::string dummyHash_;  // verified against when a username is unknown: same time either way

@@ -40,6 +40,12 @@ void Hub::releaseLease(const std::string& id) {
     store_.write([c = cluster_, id] { c->leases().release(id); });
 }
 
+void Hub::shareLimits(const std::shared_ptr<SharedCounters>& counters) {
+    loginsByAddress_.share(counters, "login_address");
+    loginsByUser_.share(counters, "login_user");
+    identities_.share(counters, "identities");
+}
+
 void Hub::evict(const std::string& id) {
     if (auto room = loaded(id)) room->run([](GameRoom& r) { r.evict(); });
 }

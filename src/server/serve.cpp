@@ -85,6 +85,9 @@ int serve(const Config& config) {
                 hub, *redis, config.nodeId.empty() ? ClusterNode::randomId() : config.nodeId,
                 config.leaseMs);
             hub.setCluster(cluster.get());
+            // Per-address caps and throttles count across the nodes (docs/scaling.md).
+            registry.admission.share(cluster->counters());
+            hub.shareLimits(cluster->counters());
         }
         // Destroyed before the hub, while the io_context exists (its answers post to sessions).
         Analyses analyses(config.analysisNodes);
