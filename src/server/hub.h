@@ -157,6 +157,10 @@ class Hub {
     static constexpr std::string_view kHeldElsewhere = "the game is served by another node";
     // Whether this node may still commit for game `id` (its lease held and live).
     bool leaseLive(const std::string& id) const;
+    // The fence of any other write of game `id`: nullopt on a single node, and for a game over
+    // whose lease was released (nobody owns it); else the lease if held and live, or one that
+    // fails every write.
+    std::optional<store::GameLease> writeFence(const std::string& id, bool over) const;
     // The fence of an action write of game `id` (nullopt on a single node).
     std::optional<store::GameLease> fence(const std::string& id) const;
     // The lease of `id` let go, on the store's writer thread (a finished or dropped game).

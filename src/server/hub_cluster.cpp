@@ -16,6 +16,15 @@ std::optional<store::GameLease> Hub::fence(const std::string& id) const {
     return cluster_->leases().fence(id);
 }
 
+std::optional<store::GameLease> Hub::writeFence(const std::string& id, bool over) const {
+    if (!cluster_) return std::nullopt;
+    if (auto f = cluster_->leases().fence(id)) return f;
+    // A game over is not guarded once its lease is released (rematch offers after the end).
+    if (over && !cluster_->leases().holds(id)) return std::nullopt;
+    // Epoch 0 is nobody's lease: the store refuses a write fenced by it.
+    return store::GameLease{id, cluster_->id(), 0, 0};
+}
+
 std::optional<Error> Hub::acquireLease(const std::string& id) {
     if (!cluster_) return std::nullopt;
     const auto got = cluster_->leases().acquire(id);
