@@ -14,6 +14,21 @@ Result<Reply> RedisLink::command(std::initializer_list<std::string_view> argv) {
         args.push_back(a.data());
         lens.push_back(a.size());
     }
+    return run(args, lens);
+}
+
+Result<Reply> RedisLink::command(const std::vector<std::string>& argv) {
+    std::vector<const char*> args;
+    std::vector<size_t> lens;
+    for (const std::string& a : argv) {
+        args.push_back(a.data());
+        lens.push_back(a.size());
+    }
+    return run(args, lens);
+}
+
+Result<Reply> RedisLink::run(const std::vector<const char*>& args,
+                             const std::vector<size_t>& lens) {
     std::lock_guard lock(mu_);
     if (!ctx_) {
         auto c = connectRedis(address_, timeout_);
@@ -21,8 +36,9 @@ Result<Reply> RedisLink::command(std::initializer_list<std::string_view> argv) {
         ctx_ = std::move(*c);
         ++connects_;
     }
-    auto* r = static_cast<redisReply*>(
-        redisCommandArgv(ctx_.get(), static_cast<int>(args.size()), args.data(), lens.data()));
+    auto* r = static_cast<redisReply*>(redisCommandArgv(ctx_.get(), static_cast<int>(args.size()),
+                                                        const_cast<const char**>(args.data()),
+                                                        lens.data()));
     if (!r) {  // I/O error or timeout: this connection is spent; the next command opens another
         Error e{"redis " + address_.toString() + ": " + ctx_->errstr};
         ctx_.reset();

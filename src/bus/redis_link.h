@@ -8,7 +8,9 @@
 #include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "bus/redis_connection.h"
 
@@ -20,6 +22,8 @@ class RedisLink {
                        std::chrono::milliseconds timeout = std::chrono::milliseconds(500));
 
     [[nodiscard]] Result<Reply> command(std::initializer_list<std::string_view> argv);
+    // The same with arguments counted at run time (EVAL with any number of keys).
+    [[nodiscard]] Result<Reply> command(const std::vector<std::string>& argv);
     // PUBLISH: how many subscribers (over the whole Redis) received the message.
     [[nodiscard]] Result<long long> publish(std::string_view channel, std::string_view payload);
 
@@ -27,6 +31,8 @@ class RedisLink {
     std::uint64_t connects() const;  // connections opened so far (reconnections show here)
 
   private:
+    Result<Reply> run(const std::vector<const char*>& args, const std::vector<size_t>& lens);
+
     RedisAddress address_;
     std::chrono::milliseconds timeout_;
     mutable std::mutex mu_;

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "server/shared_limits.h"
+
 namespace rainet::server {
 
 namespace ip = boost::asio::ip;
@@ -71,16 +73,30 @@ std::string clientAddress(const ip::address& peer, std::string_view forwardedFor
 }
 
 std::unique_ptr<Admission::Ticket> Admission::admit(const std::string& address) {
-    std::lock_guard lock(mu_);
+    std::unique_lock lock(mu_);
     if (maxTotal_ && total_ >= maxTotal_) return nullptr;
     std::size_t& mine = perAddress_[address];
-    if (maxPerAddress_ && mine >= maxPerAddress_) return nullptr;
+    const bool local = !shared_ || !maxPerAddress_;
+    if (local && maxPerAddress_ && mine >= maxPerAddress_) return nullptr;
     ++mine;
     ++total_;
-    return std::make_unique<Ticket>(*this, address);
+    if (local) return std::make_unique<Ticket>(*this, address, false);
+    // Counted here first (the place is held while Redis is asked, without the lock).
+    lock.unlock();
+    const std::optional<bool> admitted = shared_->admitConnection(address, maxPerAddress_);
+    if (admitted && *admitted) return std::make_unique<Ticket>(*this, address, true);
+    lock.lock();
+    // Refused cluster-wide, or Redis away and this node's own count is over the cap.
+    if (admitted || perAddress_[address] > maxPerAddress_) {
+        lock.unlock();
+        release(address, false);
+        return nullptr;
+    }
+    return std::make_unique<Ticket>(*this, address, false);
 }
 
-void Admission::release(const std::string& address) {
+void Admission::release(const std::string& address, bool shared) {
+    if (shared) shared_->releaseConnection(address);
     std::lock_guard lock(mu_);
     --total_;
     auto it = perAddress_.find(address);

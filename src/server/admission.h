@@ -29,6 +29,8 @@ struct Cidr {
 std::string clientAddress(const boost::asio::ip::address& peer, std::string_view forwardedFor,
                           const std::vector<Cidr>& trusted);
 
+class SharedCounters;
+
 class Admission {
   public:
     // 0: no cap.
@@ -38,22 +40,30 @@ class Admission {
     // Held by an admitted connection; dropping it frees the place.
     class Ticket {
       public:
-        Ticket(Admission& a, std::string address) : a_(a), address_(std::move(address)) {}
-        ~Ticket() { a_.release(address_); }
+        Ticket(Admission& a, std::string address, bool shared)
+            : a_(a), address_(std::move(address)), shared_(shared) {}
+        ~Ticket() { a_.release(address_, shared_); }
         Ticket(const Ticket&) = delete;
         Ticket& operator=(const Ticket&) = delete;
 
       private:
         Admission& a_;
         std::string address_;
+        bool shared_;  // counted in Redis too
     };
+
+    // A cluster (shared_limits.h): the per-address cap counts every node's connections, in
+    // Redis, falling back to this node's own count while Redis is away. The total cap stays
+    // this node's. Set before the first admission.
+    void share(std::shared_ptr<SharedCounters> counters) { shared_ = std::move(counters); }
 
     // A ticket, or nullptr when the total or the address is at its cap.
     std::unique_ptr<Ticket> admit(const std::string& address);
     std::size_t total();
 
   private:
-    void release(const std::string& address);
+    void release(const std::string& address, bool shared);
+    std::shared_ptr<SharedCounters> shared_;
     std::size_t maxTotal_, maxPerAddress_;
     std::mutex mu_;
     std::size_t total_ = 0;

@@ -57,30 +57,32 @@ LeaseKeeper::Renewed LeaseKeeper::renewAll() {
         for (const auto& [game, l] : held_) leases.push_back(l);
     }
     Renewed out;
-    for (const auto& l : leases) {
-        const std::int64_t now = clock_();
-        bool lost = false;
-        std::optional<store::GameLease> renewed;
-        if (now >= l.expires) {
-            lost = true;  // expired locally (paused, or the store was away): another may own it
-        } else if (auto r = store_.renewLease(l, now, ttl_); !r) {
-            out.storeOk = false;
-            logEvent("lease_renew_error", {{"game", l.game}, {"message", r.error().message}});
-            continue;
-        } else if (!*r) {
-            lost = true;
-        } else {
-            renewed = **r;
-        }
-        std::lock_guard lock(mu_);
+    const std::int64_t now = clock_();
+    // Expired locally (paused, or the store was away): another node may own it already, so it
+    // is lost without asking. The rest are renewed in one statement.
+    std::vector<store::GameLease> ask, lost;
+    for (auto& l : leases) (now >= l.expires ? lost : ask).push_back(std::move(l));
+    std::unordered_map<std::string, store::GameLease> renewed;
+    if (auto r = store_.renewLeases(ask, now, ttl_); !r) {
+        // Kept until they expire locally; the next round retries.
+        out.storeOk = false;
+        logEvent("lease_renew_error", {{"leases", ask.size()}, {"message", r.error().message}});
+        ask.clear();
+    } else {
+        for (auto& l : *r) renewed.emplace(l.game, std::move(l));
+    }
+    for (auto& l : ask)
+        if (!renewed.count(l.game)) lost.push_back(std::move(l));  // taken over
+    std::lock_guard lock(mu_);
+    for (auto& [game, l] : renewed) {
+        auto it = held_.find(game);
+        if (it != held_.end() && it->second.epoch == l.epoch) it->second = l;
+    }
+    for (const auto& l : lost) {
         auto it = held_.find(l.game);
         if (it == held_.end() || it->second.epoch != l.epoch) continue;  // released meanwhile
-        if (lost) {
-            held_.erase(it);
-            out.lost.push_back(l.game);
-        } else {
-            it->second = *renewed;
-        }
+        held_.erase(it);
+        out.lost.push_back(l.game);
     }
     return out;
 }

@@ -37,9 +37,10 @@ class LeaseKeeper {
     // Held and live: not within a tenth of the TTL of its expiry by the local clock. A node
     // paused past its lease sees it dead the moment it wakes, before any renewal is tried.
     bool live(const std::string& game) const;
-    // One renewal round: one statement per held lease. Returns the games whose lease was lost
-    // (taken over, or expired locally before it could be renewed); they are no longer held. A
-    // store error keeps the lease held until it expires locally (the next round retries).
+    // One renewal round: one statement for every held lease (Store::renewLeases). Returns the games
+    // whose lease was lost (taken over, or expired locally before it could be renewed); they are no
+    // longer held. A store error keeps the lease held until it expires locally (the next round
+    // retries).
     struct Renewed {
         std::vector<std::string> lost;
         bool storeOk = true;

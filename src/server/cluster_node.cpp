@@ -14,7 +14,8 @@ ClusterNode::ClusterNode(Hub& hub, bus::RedisAddress redis, std::string node, st
       // Leases run on the wall clock in every mode: they are shared between processes, and a
       // test-mode server's manual time is its own.
       leases_(hub.store(), std::move(node), leaseMs, [] { return SteadyTime().unixMs(); }),
-      redis_(std::move(redis)) {}
+      redis_(redis),
+      counters_(std::make_shared<SharedCounters>(std::move(redis), leases_.node(), leaseMs)) {}
 
 ClusterNode::~ClusterNode() {
     stop();
@@ -55,7 +56,7 @@ void ClusterNode::run() {
 }
 
 void ClusterNode::round() {
-    // Renewals first: one statement per held lease (docs/scaling.md: the cost).
+    // Renewals first: one statement for all held leases (docs/scaling.md).
     auto renewed = leases_.renewAll();
     for (const auto& game : renewed.lost) {
         ++hub_.metrics().leasesLost;
@@ -77,6 +78,7 @@ void ClusterNode::round() {
     }
     dbUp_ = dbOk;
     redisUp_ = redis_.command({"PING"}).ok();
+    counters_->heartbeat();
 }
 
 protocol::Json ClusterNode::health() const {

@@ -15,6 +15,7 @@
 #include "bus/redis_link.h"
 #include "protocol/messages.h"
 #include "server/cluster_leases.h"
+#include "server/shared_limits.h"
 
 namespace rainet::server {
 
@@ -34,6 +35,9 @@ class ClusterNode {
     static std::string randomId();
 
     LeaseKeeper& leases() { return leases_; }
+    // The cluster-wide per-address counters (shared_limits.h); this instance's liveness in them
+    // is refreshed by each round.
+    const std::shared_ptr<SharedCounters>& counters() const { return counters_; }
     const std::string& id() const { return leases_.node(); }
     // Starts the background thread; its first round runs at once (takes over orphans).
     void start();
@@ -53,6 +57,7 @@ class ClusterNode {
     Hub& hub_;
     LeaseKeeper leases_;
     bus::RedisLink redis_;
+    std::shared_ptr<SharedCounters> counters_;
     std::atomic<bool> redisUp_{false}, dbUp_{false};
     std::mutex mu_;
     std::condition_variable wake_;

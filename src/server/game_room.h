@@ -203,10 +203,12 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void bump(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m, Make make,
               Then then);
     // Every write of the room goes through here (actions through saveActionBatched, the same
-    // queue): `write(store)` runs on the store's writer thread, after this game's earlier writes,
+    // queue): `write(store, fence)` runs on the store's writer thread, after this game's earlier
+    // writes, with the fence it must pass to the store (Hub::writeFence; nullopt on one node),
     // and `then(room, result)` on the strand once it committed. The room holds other work until
     // then (committing_): what follows sees the state the write leads to, and nothing is
     // acknowledged before it is stored. The write must not touch the room (it runs elsewhere).
+    using Fence = std::optional<store::GameLease>;
     template <class Write, class Then>
     void commit(Write write, Then then);
     // From any thread, once a commit is done: `then` on the strand, then what waited for it.

@@ -50,7 +50,8 @@ void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
     // Stored before anyone sees it, as actions are: a restart forgets no line. The stored text is
     // the line's JSON (readChatLine reads it back).
     store::ChatRow row{chatSeq_ + 1, channel, protocol::render(line)};
-    commit([game = id_, row = std::move(row)](store::Store& st) { return st.saveChat(game, row); },
+    commit([game = id_, row = std::move(row)](store::Store& st,
+                                              const Fence& f) { return st.saveChat(game, row, f); },
            [c, m, player = who.id, channel, line = std::move(line)](
                GameRoom& r, std::optional<Error> e) mutable {
                if (!r.store(e, c, m)) {

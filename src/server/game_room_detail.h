@@ -66,9 +66,11 @@ void GameRoom::afterCommit(Then then) {
 template <class Write, class Then>
 void GameRoom::commit(Write write, Then then) {
     committing_ = true;
-    hub_.store().write([self = shared_from_this(), write = std::move(write),
-                        then = std::move(then)]() mutable {
-        auto result = write(self->hub_.store());
+    // In a cluster the write is fenced by the game's lease (taken now, on the strand): it fails,
+    // changing nothing, once another node owns the game.
+    hub_.store().write([self = shared_from_this(), write = std::move(write), then = std::move(then),
+                        fence = hub_.writeFence(id_, isOver(row_.status))]() mutable {
+        auto result = write(self->hub_.store(), fence);
         // `result` passed as an lvalue: g++ 12 warns wrongly about moving a variant here.
         self->afterCommit([then = std::move(then),
                            result = std::move(result)](GameRoom& r) mutable { then(r, result); });
@@ -84,7 +86,7 @@ void GameRoom::bump(const std::shared_ptr<Client>& c, Side s, const protocol::Cl
     row_.drawOffer = drawOffer_ ? sideNumber(*drawOffer_) : 0;
     row_.rematchOffer = rematchOffer_ ? sideNumber(*rematchOffer_) : 0;
     row_.nextGame = nextGame_;
-    commit([row = row_](store::Store& st) { return st.updateGame(row); },
+    commit([row = row_](store::Store& st, const Fence& f) { return st.updateGame(row, f); },
            [c, s, m, saved, make = std::move(make), then = std::move(then)](
                GameRoom& r, std::optional<Error> e) mutable {
                if (!r.store(e, c, m)) {

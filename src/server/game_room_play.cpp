@@ -35,8 +35,9 @@ void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
     setStatus(GameStatus::Setup);
     ++row_.version;
     commit(
-        [row = row_, player = who.id](store::Store& st) -> Result<std::optional<double>> {
-            if (auto e = st.updateGame(row)) return *e;
+        [row = row_, player = who.id](store::Store& st,
+                                      const Fence& f) -> Result<std::optional<double>> {
+            if (auto e = st.updateGame(row, f)) return *e;
             auto fresh = st.playerById(player);  // who's rating may be older
             if (fresh && *fresh) return std::optional<double>((*fresh)->rating);
             return std::optional<double>();
@@ -75,8 +76,8 @@ void GameRoom::setup(const std::shared_ptr<Client>& c, Side s, std::uint8_t link
                      const protocol::ClientMessage& m) {
     const store::GameRow saved = row_;
     ++row_.version;
-    commit([row = row_, side = sideNumber(s),
-            links](store::Store& st) { return st.saveSetup(row, side, links); },
+    commit([row = row_, side = sideNumber(s), links](
+               store::Store& st, const Fence& f) { return st.saveSetup(row, side, links, f); },
            [c, s, links, m, saved](GameRoom& r, std::optional<Error> e) {
                if (!r.store(e, c, m)) {
                    r.row_ = saved;
@@ -105,7 +106,7 @@ void GameRoom::startPlay() {
     setStatus(GameStatus::Playing);
     ++row_.version;
     row_.clock[0] = row_.clock[1] = row_.clockInitial;
-    commit([row = row_](store::Store& st) { return st.updateGame(row); },
+    commit([row = row_](store::Store& st, const Fence& f) { return st.updateGame(row, f); },
            [saved, p = *p](GameRoom& r, std::optional<Error> e) {
                if (e) {
                    logEvent("store_error", {{"game", r.id_}, {"message", e->message}});
@@ -238,7 +239,7 @@ void GameRoom::end(std::optional<Side> winner, GameEnd reason, Task beforeBroadc
     row_.ended = hub_.time().unixMs();
     ++row_.version;
     // The result and the ratings it changes are stored together (store::Store::finishGame).
-    commit([row = row_](store::Store& st) { return st.finishGame(row); },
+    commit([row = row_](store::Store& st, const Fence& f) { return st.finishGame(row, f); },
            [saved, oldStatus, before = std::move(beforeBroadcast)](
                GameRoom& r, const Result<std::vector<store::RatingChange>>& rated) {
                if (!rated) {

@@ -30,7 +30,7 @@
 #include "server/metrics.h"
 #include "server/room_registry.h"
 #include "server/seek_queue.h"
-#include "server/throttle.h"
+#include "server/shared_limits.h"
 #include "server/time_source.h"
 #include "store/store.h"
 
@@ -160,12 +160,19 @@ class Hub {
     // The cluster (server/cluster_node.h; hub_cluster.cpp): null on a single node, where every
     // call below is a no-op or true. Set once, before the node serves.
     void setCluster(ClusterNode* c) { cluster_ = c; }
+    // A cluster: the login and new-identity throttles count in Redis (hub_cluster.cpp).
+    void shareLimits(const std::shared_ptr<SharedCounters>& counters);
     ClusterNode* cluster() const { return cluster_; }
-    // open()'s error for an unfinished game whose live lease another node holds: the client is
-    // told `busy` (try again); never loaded twice.
+    // open()'s error for an unfinished game whose live lease another node holds: the client's
+    // messages for it are forwarded to the owner (server/forwarding.h); never loaded twice.
     static constexpr std::string_view kHeldElsewhere = "the game is served by another node";
     // Whether this node may still commit for game `id` (its lease held and live).
     [[nodiscard]] bool leaseLive(const std::string& id) const;
+    // The fence of any other write of game `id`: nullopt on a single node, and for a game over
+    // whose lease was released (nobody owns it); else the lease if held and live, or one that
+    // fails every write.
+    [[nodiscard]] std::optional<store::GameLease> writeFence(const std::string& id,
+                                                             bool over) const;
     // The fence of an action write of game `id` (nullopt on a single node).
     [[nodiscard]] std::optional<store::GameLease> fence(const std::string& id) const;
     // The lease of `id` let go, on the store's writer thread (a finished or dropped game).
@@ -202,9 +209,9 @@ class Hub {
     [[nodiscard]] AuthReply busy();  // the answer when the password queue is full
 
     PasswordWorker passwords_{kMaxPasswordJobs};
-    Throttle loginsByAddress_{20, 2000, true};  // 20 failures, then one per 20 s, backing off
-    Throttle loginsByUser_{5, 2000, true};      // per (address, username)
-    Throttle identities_;                       // new guests and registrations per address
+    SharedThrottle loginsByAddress_{20, 2000, true};  // 20 failures, then one per 20 s, backing off
+    SharedThrottle loginsByUser_{5, 2000, true};      // per (address, username)
+    SharedThrottle identities_;                       // new guests and registrations per address
     asio::steady_timer expirySweep_;
     std::once_flag dummyOnce_;
     std::string dummyHash_;  // verified against when a username is unknown: same time either way

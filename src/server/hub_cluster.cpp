@@ -16,6 +16,15 @@ std::optional<store::GameLease> Hub::fence(const std::string& id) const {
     return cluster_->leases().fence(id);
 }
 
+std::optional<store::GameLease> Hub::writeFence(const std::string& id, bool over) const {
+    if (!cluster_) return std::nullopt;
+    if (auto f = cluster_->leases().fence(id)) return f;
+    // A game over is not guarded once its lease is released (rematch offers after the end).
+    if (over && !cluster_->leases().holds(id)) return std::nullopt;
+    // Epoch 0 is nobody's lease: the store refuses a write fenced by it.
+    return store::GameLease{id, cluster_->id(), 0, 0};
+}
+
 std::optional<Error> Hub::acquireLease(const std::string& id) {
     if (!cluster_) return std::nullopt;
     const auto got = cluster_->leases().acquire(id);
@@ -38,6 +47,12 @@ std::optional<Error> Hub::acquireLease(const std::string& id) {
 void Hub::releaseLease(const std::string& id) {
     if (!cluster_ || !cluster_->leases().holds(id)) return;
     store_.write([c = cluster_, id] { c->leases().release(id); });
+}
+
+void Hub::shareLimits(const std::shared_ptr<SharedCounters>& counters) {
+    loginsByAddress_.share(counters, "login_address");
+    loginsByUser_.share(counters, "login_user");
+    identities_.share(counters, "identities");
 }
 
 void Hub::evict(const std::string& id) {

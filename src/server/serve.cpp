@@ -86,6 +86,9 @@ int serve(const Config& config) {
                 hub, *redis, config.nodeId.empty() ? ClusterNode::randomId() : config.nodeId,
                 config.leaseMs);
             hub.setCluster(cluster.get());
+            // Per-address caps and throttles count across the nodes (docs/scaling.md).
+            registry.admission.share(cluster->counters());
+            hub.shareLimits(cluster->counters());
         }
         // Its forwarding: stopped once the network threads are done, before the hub goes.
         std::unique_ptr<Forwarder> forwarder;

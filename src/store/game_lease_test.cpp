@@ -1,6 +1,7 @@
 // Game leases and fenced writes (issue 12), on both backends.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <barrier>
 #include <thread>
 
@@ -120,6 +121,42 @@ TEST_P(GameLeaseTest, AFencedOutOwnerWritesNothing) {
     EXPECT_EQ(actionsOf("g1"), 2u);
 }
 
+TEST_P(GameLeaseTest, AFencedOutOwnersOtherWritesChangeNothing) {
+    GameRow g = game("g1", GameStatus::Open);
+    GameLease a = acquired("g1", "node-a", 1000);
+    // While A holds the lease its writes go through: a join.
+    GameRow joined = g;
+    joined.status = GameStatus::Setup;
+    joined.version = 1;
+    EXPECT_FALSE(store_->updateGame(joined, a));
+    acquired("g1", "node-b", 7000);  // A paused past its lease
+    // A's setup, chat line, row update and end all fail and change nothing.
+    GameRow later = joined;
+    later.version = 2;
+    later.status = GameStatus::Playing;
+    const auto refused = [](const std::optional<Error>& e) {
+        return e && e->message.find("no longer this node's") != std::string::npos;
+    };
+    EXPECT_TRUE(refused(store_->saveSetup(later, 1, 15, a)));
+    EXPECT_TRUE(refused(store_->saveChat("g1", ChatRow{1, 0, R"({"text":"hi"})"}, a)));
+    EXPECT_TRUE(refused(store_->updateGame(later, a)));
+    GameRow ended = later;
+    ended.status = GameStatus::Finished;
+    ended.ended = 7001;
+    auto finished = store_->finishGame(ended, a);
+    ASSERT_FALSE(finished) << "the end was stored by a fenced-out node";
+    EXPECT_NE(finished.error().message.find("no longer this node's"), std::string::npos);
+    auto d = store_->loadGame("g1");
+    ASSERT_TRUE(d && *d);
+    EXPECT_EQ((*d)->game.status, GameStatus::Setup);
+    EXPECT_EQ((*d)->game.version, 1);
+    EXPECT_EQ((*d)->setup[0], -1);
+    EXPECT_TRUE((*d)->chat.empty());
+    // Without a fence (a single node) the same writes go through.
+    EXPECT_FALSE(store_->saveChat("g1", ChatRow{1, 0, R"({"text":"hi"})"}));
+    EXPECT_EQ((*store_->loadGame("g1"))->chat.size(), 1u);
+}
+
 TEST_P(GameLeaseTest, InOneBatchOnlyTheFencedOutWriteFails) {
     GameRow g1 = game("g1"), g2 = game("g2");
     GameLease a1 = acquired("g1", "node-a", 1000);
@@ -153,6 +190,38 @@ TEST_P(GameLeaseTest, InOneBatchOnlyTheFencedOutWriteFails) {
     l.unlock();
     EXPECT_EQ(actionsOf("g1"), 0u);
     EXPECT_EQ(actionsOf("g2"), 1u);
+}
+
+TEST_P(GameLeaseTest, ABatchRenewsTheHeldLeasesAndLeavesOutATakenOverOne) {
+    for (const char* id : {"g1", "g2", "g3"}) game(id);
+    GameLease a1 = acquired("g1", "node-a", 1000);
+    GameLease a2 = acquired("g2", "node-a", 1000, 10000);
+    GameLease a3 = acquired("g3", "node-a", 1000, 10000);
+    GameLease b1 = acquired("g1", "node-b", 7000);  // g1 expired and changed hands
+    auto r = store_->renewLeases({a1, a2, a3}, 8000, 5000);
+    ASSERT_TRUE(r) << r.error().message;
+    std::vector<std::string> renewed;
+    for (const auto& l : *r) {
+        renewed.push_back(l.game);
+        EXPECT_EQ(l.owner, "node-a");
+        EXPECT_EQ(l.epoch, 1);
+        EXPECT_EQ(l.expires, 13000);
+    }
+    std::sort(renewed.begin(), renewed.end());
+    EXPECT_EQ(renewed, (std::vector<std::string>{"g2", "g3"})) << "g1 is node-b's now";
+    // B's lease was not touched by A's batch; B still renews it, A's stale one does not.
+    auto stale = store_->renewLease(a1, 8001, 5000);
+    ASSERT_TRUE(stale);
+    EXPECT_FALSE(*stale);
+    auto mine = store_->renewLeases({b1}, 8001, 5000);
+    ASSERT_TRUE(mine) << mine.error().message;
+    ASSERT_EQ(mine->size(), 1u);
+    EXPECT_EQ((*mine)[0].epoch, b1.epoch);
+    EXPECT_EQ((*mine)[0].expires, 13001);
+    // Nothing held: nothing asked.
+    auto none = store_->renewLeases({}, 8002, 5000);
+    ASSERT_TRUE(none);
+    EXPECT_TRUE(none->empty());
 }
 
 TEST_P(GameLeaseTest, NodesAskingAtOnceGetOneOwner) {

@@ -1,5 +1,7 @@
 // The store's game leases (store/game_lease.h): each call is one statement, atomic on both
 // backends, so two nodes asking at once never both hold a lease.
+#include <nlohmann/json.hpp>
+
 #include "store/pool_lease.h"
 #include "store/store.h"
 
@@ -52,6 +54,40 @@ Lookup<GameLease> Store::renewLease(const GameLease& held, std::int64_t now, std
     if (s == Step::Done) return std::nullopt;
     GameLease out = leaseFrom(*st, held.game);
     if (auto e = done(*st)) return *e;
+    return out;
+}
+
+Result<std::vector<GameLease>> Store::renewLeases(const std::vector<GameLease>& held,
+                                                  std::int64_t now, std::int64_t ttl) {
+    if (held.empty()) return std::vector<GameLease>{};
+    // The held leases travel as one JSON parameter, [[game, owner, epoch], ...], which both
+    // backends turn into rows (PostgreSQL: json_to_recordset; SQLite: json_each), so that one
+    // statement of constant text renews any number of leases. By epoch, as renewLease.
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& l : held) rows.push_back({{"g", l.game}, {"o", l.owner}, {"e", l.epoch}});
+    auto db = lease();
+    auto st = db->prepare(
+        dialect_ == Dialect::Postgres
+            ? "UPDATE game_leases SET expires = ?1 "
+              "FROM json_to_recordset(?2::json) AS h(g text, o text, e bigint) "
+              "WHERE game_leases.game = h.g AND game_leases.owner = h.o "
+              "AND game_leases.epoch = h.e "
+              "RETURNING game_leases.game, game_leases.owner, game_leases.epoch, "
+              "game_leases.expires"
+            : "UPDATE game_leases SET expires = ?1 "
+              "FROM (SELECT json_extract(value, '$.g') AS g, json_extract(value, '$.o') AS o, "
+              "json_extract(value, '$.e') AS e FROM json_each(?2)) AS h "
+              "WHERE game_leases.game = h.g AND game_leases.owner = h.o "
+              "AND game_leases.epoch = h.e "
+              "RETURNING game_leases.game, game_leases.owner, game_leases.epoch, "
+              "game_leases.expires");
+    st->bind(1, now + ttl);
+    st->bind(2, rows.dump());
+    std::vector<GameLease> out;
+    for (Step s; (s = st->step()) != Step::Done;) {
+        if (s == Step::Failed) return Error{st->error()};
+        out.push_back(GameLease{st->text(0), st->text(1), st->integer(2), st->integer(3)});
+    }
     return out;
 }
 

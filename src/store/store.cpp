@@ -560,15 +560,35 @@ std::optional<Error> Store::insertGame(const GameRow& g) {
     return writeGame(*db, g, true);
 }
 
-std::optional<Error> Store::updateGame(const GameRow& g) {
-    auto db = lease();
-    return writeGame(*db, g, false);
+namespace {
+
+std::optional<Error> checkFence(Database& db, const GameLease& fence);
+
+// `write` alone, or with a fence: in a transaction after the lease row is checked and locked.
+template <class Write>
+std::optional<Error> fenced(Database& db, const std::optional<GameLease>& fence, Write write) {
+    if (!fence) return write();
+    if (auto e = db.begin()) return e;
+    std::optional<Error> e = checkFence(db, *fence);
+    if (!e) e = write();
+    if (!e) e = db.commit();
+    if (e) db.rollback();
+    return e;
 }
 
-Result<std::vector<RatingChange>> Store::finishGame(const GameRow& g) {
+}  // namespace
+
+std::optional<Error> Store::updateGame(const GameRow& g, const std::optional<GameLease>& fence) {
+    auto db = lease();
+    return fenced(*db, fence, [&] { return writeGame(*db, g, false); });
+}
+
+Result<std::vector<RatingChange>> Store::finishGame(const GameRow& g,
+                                                    const std::optional<GameLease>& fence) {
     auto db = lease();
     if (auto e = db->begin()) return *e;
-    auto e = writeGame(*db, g, false);
+    std::optional<Error> e = fence ? checkFence(*db, *fence) : std::nullopt;
+    if (!e) e = writeGame(*db, g, false);
     Result<std::vector<RatingChange>> changes = std::vector<RatingChange>{};
     if (!e) {
         changes = rate(*db, g);
@@ -582,14 +602,18 @@ Result<std::vector<RatingChange>> Store::finishGame(const GameRow& g) {
     return changes;
 }
 
-std::optional<Error> Store::saveSetup(const GameRow& g, int side, int links) {
+std::optional<Error> Store::saveSetup(const GameRow& g, int side, int links,
+                                      const std::optional<GameLease>& fence) {
     auto db = lease();
     if (auto e = db->begin()) return e;
-    auto st = db->prepare("INSERT INTO setups (game, side, links) VALUES (?, ?, ?)");
-    st->bind(1, g.id);
-    st->bind(2, side);
-    st->bind(3, links);
-    std::optional<Error> e = done(*st);
+    std::optional<Error> e = fence ? checkFence(*db, *fence) : std::nullopt;
+    if (!e) {
+        auto st = db->prepare("INSERT INTO setups (game, side, links) VALUES (?, ?, ?)");
+        st->bind(1, g.id);
+        st->bind(2, side);
+        st->bind(3, links);
+        e = done(*st);
+    }
     if (!e) e = writeGame(*db, g, false);
     if (e) {
         db->rollback();
@@ -808,9 +832,10 @@ void Store::commitActions(std::span<QueuedWrite> batch) {
     for (auto& q : batch) std::exchange(q.done, nullptr)(e);
 }
 
-std::optional<Error> Store::saveChat(const std::string& game, const ChatRow& line) {
+std::optional<Error> Store::saveChat(const std::string& game, const ChatRow& line,
+                                     const std::optional<GameLease>& fence) {
     auto db = lease();
-    return insertChat(*db, game, line);
+    return fenced(*db, fence, [&] { return insertChat(*db, game, line); });
 }
 
 namespace {

@@ -175,12 +175,19 @@ class Store {
     Result<std::int64_t> ratedPlayers();
 
     [[nodiscard]] std::optional<Error> insertGame(const GameRow& g);
-    [[nodiscard]] std::optional<Error> updateGame(const GameRow& g);
+    // updateGame, finishGame, saveSetup and saveChat take a `fence` as saveAction does (a
+    // cluster's node): inside the write's transaction the lease row is read locked, and the write
+    // fails, changing nothing, unless the lease is still the node's.
+    [[nodiscard]] std::optional<Error> updateGame(
+        const GameRow& g, const std::optional<GameLease>& fence = std::nullopt);
     // Ends game g (status finished or aborted): writes its row and, when it is rated and has a
     // result, both players' new Glicko-2 ratings and the changes, in one transaction. Returns the
     // changes by side (none for an unrated game).
-    Result<std::vector<RatingChange>> finishGame(const GameRow& g);
-    [[nodiscard]] std::optional<Error> saveSetup(const GameRow& g, int side, int links);
+    Result<std::vector<RatingChange>> finishGame(
+        const GameRow& g, const std::optional<GameLease>& fence = std::nullopt);
+    [[nodiscard]] std::optional<Error> saveSetup(
+        const GameRow& g, int side, int links,
+        const std::optional<GameLease>& fence = std::nullopt);
     // Appends an action of game g. The games row is not rewritten: loading takes the version and
     // the clocks from the last actions.
     // With a `fence` (a cluster's node), only while that lease is still the game's: an error
@@ -204,6 +211,11 @@ class Store {
     Lookup<GameLease> acquireLease(const std::string& game, const std::string& node,
                                    std::int64_t now, std::int64_t ttl);
     Lookup<GameLease> renewLease(const GameLease& held, std::int64_t now, std::int64_t ttl);
+    // Every lease of `held` at once, in one statement (a cluster node's round): the ones still
+    // held (same owner and epoch), extended to now + ttl, in no particular order. A lease left
+    // out of the answer was taken over (or is unknown): it is no longer its holder's.
+    Result<std::vector<GameLease>> renewLeases(const std::vector<GameLease>& held, std::int64_t now,
+                                               std::int64_t ttl);
     [[nodiscard]] std::optional<Error> releaseLease(const GameLease& held);
     // Games not over whose lease has expired (or that never had one): what a node may take over.
     Result<std::vector<std::string>> orphanedGames(std::int64_t now, int limit);
@@ -227,7 +239,9 @@ class Store {
     void stopThreads();
     static constexpr std::size_t kMaxBatch = 256;
     // Appends a chat line of game `game` (store/chat_store.h).
-    [[nodiscard]] std::optional<Error> saveChat(const std::string& game, const ChatRow& line);
+    [[nodiscard]] std::optional<Error> saveChat(
+        const std::string& game, const ChatRow& line,
+        const std::optional<GameLease>& fence = std::nullopt);
     // Chat lines loaded with a game, per room (the server shows as many).
     static constexpr int kChatLoaded = 50;
 

@@ -6,7 +6,12 @@
 // RAINET_TEST_PG is not set or redis-server is absent (CI has both).
 #include <gtest/gtest.h>
 
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <csignal>
+#include <sstream>
 
 #include "players.h"
 #include "support/postgres_test_db.h"
@@ -29,11 +34,13 @@ class Cluster : public ::testing::Test {
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
         ASSERT_TRUE(db_->error().empty()) << db_->error();
     }
-    std::unique_ptr<ServerProcess> node(const std::string& id) {
-        return std::make_unique<ServerProcess>(
-            dbPath("cluster_" + id), ServerProcess::SharedDb{db_->uri()},
-            std::vector<std::string>{"--redis", redis_->address(), "--node-id", id, "--lease-ms",
-                                     std::to_string(kLeaseMs)});
+    std::unique_ptr<ServerProcess> node(const std::string& id,
+                                        const std::vector<std::string>& extra = {}) {
+        std::vector<std::string> args{"--redis", redis_->address(), "--node-id",
+                                      id,        "--lease-ms",      std::to_string(kLeaseMs)};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return std::make_unique<ServerProcess>(dbPath("cluster_" + id),
+                                               ServerProcess::SharedDb{db_->uri()}, args);
     }
     // The node's /healthz once `pred` holds of it (polled: the node's sweep is its own).
     static Json healthWhen(ServerProcess& n, const std::function<bool(const Json&)>& pred) {
@@ -69,6 +76,93 @@ class Cluster : public ::testing::Test {
     std::unique_ptr<PostgresTestDb> db_;
     std::unique_ptr<ServerProcess> a_, b_;
 };
+
+// A WebSocket upgrade request on `port` as if from `forwardedFor` (behind a trusted proxy): the
+// response, its socket closed on return.
+boost::beast::http::response<boost::beast::http::string_body> upgrade(
+    int port, const std::string& forwardedFor) {
+    namespace asio = boost::asio;
+    namespace http = boost::beast::http;
+    asio::io_context io;
+    asio::ip::tcp::socket s(io);
+    s.connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)});
+    const std::string raw =
+        "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        "X-Forwarded-For: " +
+        forwardedFor + "\r\n\r\n";
+    asio::write(s, asio::buffer(raw));
+    boost::beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    boost::beast::error_code ec;
+    http::read(s, buf, res, ec);
+    EXPECT_FALSE(ec) << "no HTTP response: " << ec.message();
+    return res;
+}
+
+// The number of log lines of `event` so far.
+int logCount(const ServerProcess& server, const std::string& event) {
+    std::istringstream in(server.logText());
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) n += line.find("\"event\":\"" + event + "\"") != line.npos;
+    return n;
+}
+
+// A raw connection's login as its first message: the welcome or the error.
+Json loginFirst(WsClient& ws, const std::string& username, const std::string& password) {
+    ws.send(Json{{"type", "login"}, {"id", 1}, {"username", username}, {"password", password}});
+    return ws.waitFor([](const Json& j) { return j["type"] == "welcome" || j["type"] == "error"; });
+}
+
+TEST_F(Cluster, PerAddressLimitsCountAcrossNodes) {
+    const std::vector<std::string> limits{"--max-per-address", "3", "--trust-proxy",
+                                          "127.0.0.1/32"};
+    a_ = node("a", limits);
+    b_ = node("b", limits);
+    ASSERT_NE(a_->port(), 0);
+    ASSERT_NE(b_->port(), 0);
+    // Three connections of one address spread over both nodes: the fourth is refused by either.
+    auto c1 = std::make_unique<WsClient>(a_->port(), "10.1.0.1");
+    WsClient c2(b_->port(), "10.1.0.1"), c3(a_->port(), "10.1.0.1");
+    for (ServerProcess* n : {b_.get(), a_.get()}) {
+        const auto refused = upgrade(n->port(), "10.1.0.1");
+        EXPECT_EQ(refused.result_int(), 503);
+        EXPECT_EQ(refused[boost::beast::http::field::retry_after], "10");
+    }
+    EXPECT_EQ(upgrade(b_->port(), "10.1.0.2").result_int(), 101) << "another address is free";
+    // A connection closed on one node frees its place on the other.
+    c1.reset();
+    bool freed = false;
+    for (int i = 0; i < 500 && !freed; ++i) {
+        freed = upgrade(b_->port(), "10.1.0.1").result_int() == 101;
+        if (!freed) std::this_thread::sleep_for(10ms);
+    }
+    EXPECT_TRUE(freed);
+
+    // Failed logins on a throttle the same (address, username) on b, not another address.
+    {
+        Player frank(a_->port());
+        ASSERT_EQ(frank.request({{"type", "register"},
+                                 {"username", "frank"},
+                                 {"password", "correct horse battery"}})["type"],
+                  "ack");
+    }
+    WsClient guesser(a_->port(), "10.2.0.1");
+    for (int i = 0; i < 5; ++i)
+        EXPECT_EQ(loginFirst(guesser, "frank", "guess " + std::to_string(i))["code"],
+                  "bad_credentials");
+    WsClient onB(b_->port(), "10.2.0.1");
+    EXPECT_EQ(loginFirst(onB, "frank", "correct horse battery")["code"], "rate_limited");
+    WsClient elsewhere(b_->port(), "10.2.0.2");
+    EXPECT_EQ(loginFirst(elsewhere, "frank", "correct horse battery")["type"], "welcome");
+
+    // Redis gone: each node falls back to its own counters (fail open), logged once.
+    redis_->stop();
+    EXPECT_EQ(upgrade(b_->port(), "10.1.0.1").result_int(), 101) << "b holds 1 of its own 3";
+    EXPECT_EQ(upgrade(b_->port(), "10.1.0.1").result_int(), 101);
+    EXPECT_EQ(logCount(*b_, "redis_limits_down"), 1);
+}
 
 TEST_F(Cluster, HealthzNamesTheNodeAndItsLinks) {
     auto a = node("alpha");
