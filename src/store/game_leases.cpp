@@ -12,6 +12,16 @@ GameLease leaseFrom(const Statement& st, const std::string& game) {
     return GameLease{game, st.text(0), st.integer(1), st.integer(2)};
 }
 
+// The one lease row a statement returns (owner, epoch, expires), if it returns one.
+Lookup<GameLease> leaseRow(Statement& st, const std::string& game) {
+    const Step s = st.step();
+    if (s == Step::Failed) return Error{st.error()};
+    if (s == Step::Done) return std::nullopt;
+    GameLease out = leaseFrom(st, game);
+    if (auto e = done(st)) return *e;
+    return out;
+}
+
 }  // namespace
 
 Lookup<GameLease> Store::acquireLease(const std::string& game, const std::string& node,
@@ -30,12 +40,7 @@ Lookup<GameLease> Store::acquireLease(const std::string& game, const std::string
     st->bind(2, node);
     st->bind(3, now);
     st->bind(4, now + ttl);  // summed here: PostgreSQL cannot type "$3 + $4" of unknowns
-    const Step s = st->step();
-    if (s == Step::Failed) return Error{st->error()};
-    if (s == Step::Done) return std::nullopt;
-    GameLease out = leaseFrom(*st, game);
-    if (auto e = done(*st)) return *e;
-    return out;
+    return leaseRow(*st, game);
 }
 
 Lookup<GameLease> Store::renewLease(const GameLease& held, std::int64_t now, std::int64_t ttl) {
@@ -49,12 +54,7 @@ Lookup<GameLease> Store::renewLease(const GameLease& held, std::int64_t now, std
     st->bind(2, held.game);
     st->bind(3, held.owner);
     st->bind(4, held.epoch);
-    const Step s = st->step();
-    if (s == Step::Failed) return Error{st->error()};
-    if (s == Step::Done) return std::nullopt;
-    GameLease out = leaseFrom(*st, held.game);
-    if (auto e = done(*st)) return *e;
-    return out;
+    return leaseRow(*st, held.game);
 }
 
 Result<std::vector<GameLease>> Store::renewLeases(const std::vector<GameLease>& held,
@@ -105,12 +105,7 @@ Lookup<GameLease> Store::leaseOf(const std::string& game) {
     auto db = readLease();
     auto st = db->prepare("SELECT owner, epoch, expires FROM game_leases WHERE game = ?");
     st->bind(1, game);
-    const Step s = st->step();
-    if (s == Step::Failed) return Error{st->error()};
-    if (s == Step::Done) return std::nullopt;
-    GameLease out = leaseFrom(*st, game);
-    if (auto e = done(*st)) return *e;
-    return out;
+    return leaseRow(*st, game);
 }
 
 Result<std::vector<std::string>> Store::orphanedGames(std::int64_t now, int limit) {

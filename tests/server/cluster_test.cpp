@@ -100,15 +100,6 @@ boost::beast::http::response<boost::beast::http::string_body> upgrade(
     return res;
 }
 
-// The number of log lines of `event` so far.
-int logCount(const ServerProcess& server, const std::string& event) {
-    std::istringstream in(server.logText());
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) n += line.find("\"event\":\"" + event + "\"") != line.npos;
-    return n;
-}
-
 // A raw connection's login as its first message: the welcome or the error.
 Json loginFirst(WsClient& ws, const std::string& username, const std::string& password) {
     ws.send(Json{{"type", "login"}, {"id", 1}, {"username", username}, {"password", password}});
@@ -161,7 +152,7 @@ TEST_F(Cluster, PerAddressLimitsCountAcrossNodes) {
     redis_->stop();
     EXPECT_EQ(upgrade(b_->port(), "10.1.0.1").result_int(), 101) << "b holds 1 of its own 3";
     EXPECT_EQ(upgrade(b_->port(), "10.1.0.1").result_int(), 101);
-    EXPECT_EQ(logCount(*b_, "redis_limits_down"), 1);
+    EXPECT_EQ(b_->logCount("redis_limits_down"), 1);
 }
 
 TEST_F(Cluster, HealthzNamesTheNodeAndItsLinks) {

@@ -125,6 +125,14 @@ std::string ServerProcess::logText() const {
     return s.str();
 }
 
+int ServerProcess::logCount(const std::string& event) const {
+    std::istringstream in(logText());
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) n += line.find("\"event\":\"" + event + "\"") != line.npos;
+    return n;
+}
+
 std::pair<int, std::string> ServerProcess::http(const std::string& method,
                                                 const std::string& target) {
     asio::io_context io;

@@ -53,6 +53,8 @@ class ServerProcess {
     int port() const { return port_; }
     int pid() const { return pid_; }
     std::string logText() const;
+    // The number of its log lines of `event` so far.
+    int logCount(const std::string& event) const;
     // Blocking HTTP request; returns status and body.
     std::pair<int, std::string> http(const std::string& method, const std::string& target);
     void advance(int cs) { http("POST", "/api/test/advance?cs=" + std::to_string(cs)); }

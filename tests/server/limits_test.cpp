@@ -73,15 +73,6 @@ bool eventually(F done) {
     return done();
 }
 
-// The number of log lines of `event` so far.
-int logCount(const ServerProcess& server, const std::string& event) {
-    std::istringstream in(server.logText());
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) n += line.find("\"event\":\"" + event + "\"") != line.npos;
-    return n;
-}
-
 TEST(Limits, ConnectionsPerAddressAreCappedWith503AndRetryAfter) {
     ServerProcess server(dbPath("peraddress"), {"--max-per-address", "2"});
     auto a = std::make_unique<WsClient>(server.port());
@@ -129,7 +120,7 @@ TEST(Limits, ConnectionsThatNeverSayHelloAreClosed) {
     Player talker(server.port());  // connected first, says hello at once
     WsClient silent(server.port());
     EXPECT_EQ(silent.closeCode(), 1008);
-    EXPECT_EQ(logCount(server, "hello_timeout"), 1);
+    EXPECT_EQ(server.logCount("hello_timeout"), 1);
     // The one that said hello was not closed (its timeout would have come first).
     talker.ws().send(Json{{"type", "ping"}, {"id", 1}});
     EXPECT_EQ(talker.take([](const Json& j) { return j["type"] == "pong"; })["id"], 1);
@@ -182,9 +173,9 @@ TEST(Limits, AcceptBacksOffWhenOutOfDescriptors) {
     // Out of descriptors the server waits between attempts (50, 100, 200, 400 ms...), so that
     // four failures take at least 350 ms; a loop that spun would log thousands at once.
     const auto start = std::chrono::steady_clock::now();
-    ASSERT_TRUE(eventually([&] { return logCount(server, "accept_backoff") >= 4; }));
+    ASSERT_TRUE(eventually([&] { return server.logCount("accept_backoff") >= 4; }));
     EXPECT_GE(std::chrono::steady_clock::now() - start, 300ms);
-    EXPECT_LE(logCount(server, "accept_backoff"), 10);
+    EXPECT_LE(server.logCount("accept_backoff"), 10);
     // Descriptors back: it serves again.
     held.clear();
     ASSERT_EQ(prlimit(server.pid(), RLIMIT_NOFILE, &was, nullptr), 0);
