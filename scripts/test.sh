@@ -3,7 +3,8 @@
 # the C++ suites (release, with a throwaway PostgreSQL cluster for the store and server tests on
 # PostgreSQL; then the server suite again, all of it on PostgreSQL; the Debian package built,
 # installed, served behind nginx and purged (scripts/package_test.sh); then the parser, harness
-# and server suites again under ASan+UBSan; the server suite under ThreadSanitizer; each fuzz
+# and server suites again under ASan+UBSan (clang); the server suite under ThreadSanitizer, both
+# with the PostgreSQL cluster still up; each fuzz
 # target for ~20 s), then the browser client's unit and end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,9 +19,8 @@ export RAINET_TEST_PG
 ctest --preset default -j "$(nproc)" --timeout 900
 echo "== server tests on PostgreSQL"
 RAINET_TEST_SERVER_BACKEND=postgres ctest --preset default -j "$(nproc)" --timeout 900 -L server
-bash scripts/postgres.sh stop "$pgdir"
-trap - EXIT
-unset RAINET_TEST_PG
+# The cluster stays up for the sanitizer suites below: their PostgreSQL and cluster cases run too
+# (nothing in the server suite is skipped under ASan or TSan).
 
 echo "== Debian package: cpack, apt install, the service, two nodes behind nginx, purge"
 bash scripts/package_test.sh
@@ -48,6 +48,10 @@ cmake --build --preset tsan -j "$(nproc)" --target server_tests
 # A report stops the process (the `rainet serve` child included): the test that caused it fails.
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest --preset tsan -j "$(nproc)" --timeout 900 -L server -E 'Memory$'
+
+bash scripts/postgres.sh stop "$pgdir"
+trap - EXIT
+unset RAINET_TEST_PG
 
 echo "== fuzz targets, briefly (scripts/fuzz.sh long for the long runs)"
 bash scripts/fuzz.sh short
