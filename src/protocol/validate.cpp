@@ -34,6 +34,12 @@ std::string describeType(const Type& t) {
         case Type::Kind::Array:
             s = "an array";
             break;
+        case Type::Kind::Number:
+            s = "a number";
+            break;
+        case Type::Kind::Map:
+            s = "an object";
+            break;
     }
     if (t.nullable) s += " or null";
     return s;
@@ -73,6 +79,14 @@ std::optional<std::string> check(const Json& j, const Type& t, const std::string
             if (!j.is_array()) return wrong();
             for (std::size_t i = 0; i < j.size(); ++i)
                 if (auto e = check(j[i], *t.element, path + "." + std::to_string(i))) return e;
+            return std::nullopt;
+        case Type::Kind::Number:
+            if (!j.is_number()) return wrong();
+            return std::nullopt;
+        case Type::Kind::Map:
+            if (!j.is_object()) return wrong();
+            for (const auto& [key, value] : j.items())
+                if (auto e = check(value, *t.element, path + "." + key)) return e;
             return std::nullopt;
     }
     return wrong();

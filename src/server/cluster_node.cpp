@@ -81,12 +81,11 @@ void ClusterNode::round() {
     counters_->heartbeat();
 }
 
-protocol::Json ClusterNode::health() const {
-    return protocol::Json{{"node", id()},
-                          {"role", "cluster"},
-                          {"redis", redisUp_ ? "up" : "down"},
-                          {"database", dbUp_ ? "up" : "down"},
-                          {"leases", leases_.held()}};
+protocol::ClusterHealth ClusterNode::health() const {
+    auto state = [](bool up) {
+        return up ? protocol::ServiceState::Up : protocol::ServiceState::Down;
+    };
+    return {id(), state(redisUp_), state(dbUp_), leases_.held()};
 }
 
 }  // namespace rainet::server

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "bus/redis_link.h"
-#include "protocol/messages.h"
+#include "protocol/http_answers.h"
 #include "server/cluster_leases.h"
 #include "server/shared_limits.h"
 
@@ -48,7 +48,7 @@ class ClusterNode {
     void round();
 
     // GET /healthz: {"node","role","redis","database","leases"}; healthy when both links are up.
-    protocol::Json health() const;
+    protocol::ClusterHealth health() const;
     bool healthy() const { return redisUp_ && dbUp_; }
 
   private:
