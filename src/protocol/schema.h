@@ -7,10 +7,10 @@
 // field() and optional() take a third argument, the field's doc comment in the TypeScript.
 // From that one table come the serializer (JsonWriter: JSON text, byte for byte as nlohmann's
 // compact dump of the same fields), the runtime Schema (schemaOf<T>()) that the validator
-// (validate.h) and the TypeScript generator (typescript.h) read, so that none can drift.
-// A field's JSON type follows from its C++ type: strings, bool, integers, enums with EnumInfo
-// (a closed set of strings), doubles (numbers), Json (a request id, echoed), vectors and ranges
-// (arrays), StringMap (an object keyed by data), nested described structs (objects).
+// (tests/support/protocol_validate.h) and the TypeScript generator (typescript.h) read, so that
+// none can drift. A field's JSON type follows from its C++ type: strings, bool, integers, enums
+// with EnumInfo (a closed set of strings), doubles (numbers), Json (a request id, echoed), vectors
+// and ranges (arrays), StringMap (an object keyed by data), nested described structs (objects).
 #include <array>
 #include <concepts>
 #include <cstdint>
