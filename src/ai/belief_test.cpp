@@ -5,6 +5,7 @@
 
 #include "ai/belief.h"
 #include "ai/bot.h"
+#include "support/infoset_helpers.h"
 
 namespace rainet::ai {
 namespace {
@@ -72,7 +73,7 @@ TEST(Belief, WithoutEvidenceItIsTheUniformInfoSetDistribution) {
     InfoSet k(View::of(pos, Viewer::Side1));
     const Belief b(k, Evidence::None);
     for (const auto& [sq, pv] : b.virusProbabilities(Side::Two))
-        EXPECT_NEAR(pv, 1.0 - k.linkProbability(sq), 1e-12);
+        EXPECT_NEAR(pv, 1.0 - test::linkProbability(k, sq), 1e-12);
 }
 
 TEST(Belief, CardsHeadingForTheExitsLookLikeLinks) {

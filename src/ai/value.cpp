@@ -107,16 +107,4 @@ std::string formatValueModel(const ValueModel& m, const std::string& origin) {
            "\n";
 }
 
-Result<ValueModel> parseValueModel(const std::string& text) {
-    auto read = readWeightNumbers(text);
-    if (!read.ok()) return read.error();
-    const std::vector<double>& numbers = *read;
-    if (numbers.size() != kValueFeatureCount)
-        return Error{"expected " + std::to_string(kValueFeatureCount) + " numbers, found " +
-                     std::to_string(numbers.size())};
-    ValueModel m;
-    for (int j = 0; j < kValueFeatureCount; ++j) m.weights[j] = numbers[j];
-    return m;
-}
-
 }  // namespace rainet::ai

@@ -57,7 +57,5 @@ double learnedReward(const Position& p, Side us, const ValueModel& model = learn
 
 // The model as the C++ initializer of value_weights.inc, with a comment naming its origin.
 std::string formatValueModel(const ValueModel& m, const std::string& origin);
-// Reads what formatValueModel wrote.
-Result<ValueModel> parseValueModel(const std::string& text);
 
 }  // namespace rainet::ai

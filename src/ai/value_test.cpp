@@ -15,6 +15,7 @@
 #include "ai/ismcts.h"
 #include "ai/referee.h"
 #include "ai/value_training.h"
+#include "ai/weights_text.h"
 
 namespace rainet::ai {
 namespace {
@@ -133,6 +134,20 @@ TEST(Value, FinishedGamesAreCertain) {
     ASSERT_TRUE(won.isOver());
     EXPECT_EQ(learnedReward(won, Side::Two), 1.0);
     EXPECT_EQ(learnedReward(won, Side::One), 0.0);
+}
+
+// Reads what formatValueModel wrote (only this test reads a value weights file: the program
+// compiles value_weights.inc in).
+Result<ValueModel> parseValueModel(const std::string& text) {
+    auto read = readWeightNumbers(text);
+    if (!read.ok()) return read.error();
+    const std::vector<double>& numbers = *read;
+    if (numbers.size() != kValueFeatureCount)
+        return Error{"expected " + std::to_string(kValueFeatureCount) + " numbers, found " +
+                     std::to_string(numbers.size())};
+    ValueModel m;
+    for (int j = 0; j < kValueFeatureCount; ++j) m.weights[j] = numbers[j];
+    return m;
 }
 
 TEST(Value, CommittedWeightsFileLoadsAsCompiledIn) {

@@ -105,26 +105,6 @@ std::optional<Error> InfoSet::observe(const Observation& o) {
     return std::nullopt;
 }
 
-std::uint64_t InfoSet::worldCount() const {
-    return static_cast<std::uint64_t>(hidden_[0].assignments.size()) *
-           hidden_[1].assignments.size();
-}
-
-double InfoSet::linkProbability(Square sq) const {
-    const Bitboard b = bit(sq);
-    for (Side s : {Side::One, Side::Two}) {
-        if (!(view_.cards(s) & b)) continue;
-        const int i = tokenAt(index(s), sq);
-        if (i < 0) return (view_.knownLinks(s) & b) ? 1.0 : 0.0;
-        const auto& as = hidden_[index(s)].assignments;
-        if (as.empty()) return 0.0;
-        std::size_t links = 0;
-        for (std::uint8_t m : as) links += (m >> i) & 1;
-        return static_cast<double>(links) / static_cast<double>(as.size());
-    }
-    return 0.0;
-}
-
 Position InfoSet::world(std::size_t index1, std::size_t index2) const {
     Position p;
     p.rules_ = view_.rules();

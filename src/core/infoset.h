@@ -34,11 +34,6 @@ class InfoSet {
     const std::vector<Observation>& history() const { return history_; }
     const HiddenCards& hidden(Side s) const { return hidden_[index(s)]; }
 
-    // Number of full positions consistent with what the viewer knows.
-    std::uint64_t worldCount() const;
-    // Probability that the card on `sq` is a link, uniform over consistent worlds (0 or 1 when
-    // known).
-    double linkProbability(Square sq) const;
     // A consistent full position, uniformly at random.
     Position sample(Rng& rng) const;
     // The full position for one choice of assignment index per side (ignored for visible sides).

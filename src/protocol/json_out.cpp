@@ -51,6 +51,10 @@ void integer(std::string& out, std::int64_t n) {
     out.append(buf, r.ptr);
 }
 
+void number(std::string& out, double x) {
+    out += nlohmann::ordered_json(x).dump();
+}
+
 void value(std::string& out, const nlohmann::ordered_json& j) {
     if (j.is_number_unsigned()) {
         char buf[24];

@@ -13,6 +13,8 @@ namespace rainet::protocol::json_out {
 // `s` quoted, with '"', '\\' and control characters escaped as dump() escapes them.
 void string(std::string& out, std::string_view s);
 void integer(std::string& out, std::int64_t n);
+// A double as dump() writes it (shortest round-trip form; `1.0` keeps its fraction).
+void number(std::string& out, double x);
 // Any JSON value (an id echoed verbatim): integers and strings directly, the rest by dump().
 void value(std::string& out, const nlohmann::ordered_json& j);
 

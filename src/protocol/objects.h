@@ -254,8 +254,7 @@ HistoryEntry historyEntry(int ply, Side side, const Observation& o);
 // A chat line as stored (its JSON text, render(line)); nullopt if the text is not one.
 std::optional<ChatLine> readChatLine(std::string_view text);
 
-// `null` for an untimed game. The clocks' JSON text, and as a tree where one is still built.
+// `null` for an untimed game. The clocks' JSON text.
 void write(std::string& out, const std::optional<Clocks>& c);
-Json toJson(const std::optional<Clocks>& c);
 
 }  // namespace rainet::protocol

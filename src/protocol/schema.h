@@ -7,10 +7,10 @@
 // field() and optional() take a third argument, the field's doc comment in the TypeScript.
 // From that one table come the serializer (JsonWriter: JSON text, byte for byte as nlohmann's
 // compact dump of the same fields), the runtime Schema (schemaOf<T>()) that the validator
-// (validate.h) and the TypeScript generator (typescript.h) read, so that none can drift.
-// A field's JSON type follows from its C++ type: strings, bool, integers, enums with EnumInfo
-// (a closed set of strings), Json (a request id, echoed), vectors and ranges (arrays), nested
-// described structs (objects).
+// (tests/support/protocol_validate.h) and the TypeScript generator (typescript.h) read, so that
+// none can drift. A field's JSON type follows from its C++ type: strings, bool, integers, enums
+// with EnumInfo (a closed set of strings), doubles (numbers), Json (a request id, echoed), vectors
+// and ranges (arrays), StringMap (an object keyed by data), nested described structs (objects).
 #include <array>
 #include <concepts>
 #include <cstdint>
@@ -62,6 +62,8 @@ struct Type {
         Id,       // a request id: a string or an integer
         Object,   // `object`
         Array,    // of `element`
+        Number,   // a JSON number that may have a fraction
+        Map,      // an object whose keys are data (strings), each value of `element`
     };
     Kind kind = Kind::String;
     bool nullable = false;
@@ -104,6 +106,20 @@ concept Range = !std::is_convertible_v<const T&, std::string_view> && requires(c
     t.end();
 };
 
+// An object whose keys are data, in the order given (the analysis's virus odds per square).
+template <class T>
+struct StringMap {
+    static constexpr bool kMap = true;
+    using value_type = T;
+    std::vector<std::pair<std::string, T>> entries;
+    bool operator==(const StringMap&) const = default;
+};
+
+template <class T>
+concept MapType = requires {
+    T::kMap;
+};
+
 template <Described T>
 const Schema& schemaOf();
 
@@ -122,6 +138,11 @@ Type typeOf() {
         t.values.assign(EnumInfo<T>::kNames.begin(), EnumInfo<T>::kNames.end());
     } else if constexpr (std::is_integral_v<T>) {
         t.kind = Type::Kind::Integer;
+    } else if constexpr (std::is_floating_point_v<T>) {
+        t.kind = Type::Kind::Number;
+    } else if constexpr (MapType<T>) {
+        t.kind = Type::Kind::Map;
+        t.element = std::make_shared<const Type>(typeOf<typename T::value_type>());
     } else if constexpr (std::is_convertible_v<const T&, std::string_view> ||
                          std::is_same_v<T, Action>) {
         t.kind = Type::Kind::String;
@@ -236,6 +257,19 @@ void writeValue(std::string& out, const T& x) {
         out += '"';
     } else if constexpr (std::is_integral_v<T>) {
         json_out::integer(out, static_cast<std::int64_t>(x));
+    } else if constexpr (std::is_floating_point_v<T>) {
+        json_out::number(out, static_cast<double>(x));
+    } else if constexpr (MapType<T>) {
+        out += '{';
+        bool first = true;
+        for (const auto& [key, value] : x.entries) {
+            if (!first) out += ',';
+            first = false;
+            json_out::string(out, key);
+            out += ':';
+            writeValue(out, value);
+        }
+        out += '}';
     } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
         json_out::string(out, x);
     } else if constexpr (std::is_same_v<T, Action>) {

@@ -8,12 +8,6 @@ void write(std::string& out, const std::optional<Clocks>& c) {
     writeValue(out, c);
 }
 
-Json toJson(const std::optional<Clocks>& c) {
-    std::string text;
-    write(text, c);
-    return Json::parse(text);
-}
-
 std::string render(const ActionEvent& e) {
     std::string out;
     out.reserve(160 + e.view.size() + (e.legal ? 9 * e.legal->size() : 0));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "protocol/http_answers.h"
 #include "protocol/server_messages.h"
 
 namespace rainet::protocol {
@@ -31,7 +32,11 @@ std::string tsType(const Type& t) {
             s = "string";
             break;
         case Type::Kind::Integer:
+        case Type::Kind::Number:
             s = "number";
+            break;
+        case Type::Kind::Map:
+            s = "Record<string, " + tsType(*t.element) + ">";
             break;
         case Type::Kind::Boolean:
             s = "boolean";
@@ -79,7 +84,7 @@ struct Collector {
             if (std::find(objects.begin(), objects.end(), t.object) == objects.end())
                 objects.push_back(t.object);
         }
-        if (t.kind == Type::Kind::Array) type(*t.element);
+        if (t.kind == Type::Kind::Array || t.kind == Type::Kind::Map) type(*t.element);
     }
     void fields(const Schema& s) {
         for (const Field& f : s.fields) type(f.type);
@@ -109,10 +114,12 @@ void interface(std::string& out, const Schema& s, bool hiddenEvent) {
 std::string typescriptTypes() {
     Collector c;
     for (const MessageDef& m : serverMessages()) c.fields(*m.schema);
+    for (const Schema* s : httpAnswers()) c.fields(*s);
     std::string out =
         "// Generated from src/protocol/server_messages.h by rainet_protocol_ts: do not edit.\n"
         "// Regenerate with scripts/gen-protocol-ts.sh; a test fails while this file differs.\n"
-        "// The server -> client messages of docs/protocol.md sections 5 and 6.\n\n";
+        "// The server -> client messages of docs/protocol.md sections 5 and 6, and the HTTP\n"
+        "// JSON answers of section 10 (src/protocol/http_answers.h).\n\n";
     for (const Type* e : c.enums) {
         out += "export type " + std::string(e->name) + " =";
         for (std::size_t i = 0; i < e->values.size(); ++i) {
@@ -135,6 +142,9 @@ std::string typescriptTypes() {
     out += "export type GameEvent =" + events + ";\n\n";
     out += "/** Every server message, discriminated on `type`. */\n";
     out += "export type ServerMessage =" + messages + "\n  | GameEvent;\n";
+    out += "\n// The HTTP JSON answers of docs/protocol.md section 10.\n\n";
+    for (const Schema* s : httpAnswers()) interface(out, *s, false);
+    out.pop_back();  // one newline at the end
     return out;
 }
 

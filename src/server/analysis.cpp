@@ -2,11 +2,9 @@
 
 #include <cmath>
 
-#include "protocol/messages.h"
+#include "protocol/http_answers.h"
 
 namespace rainet::server {
-
-using protocol::Json;
 
 namespace {
 
@@ -15,31 +13,27 @@ double rounded(double x) {
     return std::round(x * 1000.0) / 1000.0;
 }
 
-const char* sideName(Side s) {
-    return s == Side::One ? "1" : "2";
-}
-
 }  // namespace
 
 std::string analysisJson(const std::string& game, Side side, std::uint64_t nodes,
                          const std::vector<ai::PlyAnalysis>& plies) {
-    Json list = Json::array();
+    protocol::GameAnalysis out{game, side, nodes, {}};
+    out.plies.reserve(plies.size());
     for (const ai::PlyAnalysis& p : plies) {
-        Json virus = Json::object();
-        for (const auto& [sq, v] : p.virus) virus[squareName(sq)] = rounded(v);
-        Json best = Json::array();
+        protocol::AnalysedPlyAnswer ply;
+        ply.ply = p.ply;
+        ply.toMove = p.toMove;
+        ply.win = rounded(p.win);
+        if (p.over) ply.over = true;
+        for (const auto& [sq, v] : p.virus)
+            ply.virus.entries.emplace_back(squareName(sq), rounded(v));
         // Only the analysed side's own turns list actions: its own choices, NF swap bit included.
         for (const ai::AnalysedAction& a : p.best)
-            best.push_back({{"action", toString(a.action, Notation::Full)},
-                            {"share", rounded(a.share)},
-                            {"win", rounded(a.win)}});
-        Json ply{{"ply", p.ply}, {"to_move", sideName(p.toMove)}, {"win", rounded(p.win)}};
-        if (p.over) ply["over"] = true;
-        ply["virus"] = std::move(virus);
-        ply["best"] = std::move(best);
-        list.push_back(std::move(ply));
+            ply.best.push_back(
+                {toString(a.action, Notation::Full), rounded(a.share), rounded(a.win)});
+        out.plies.push_back(std::move(ply));
     }
-    return Json{{"game", game}, {"side", sideName(side)}, {"nodes", nodes}, {"plies", list}}.dump();
+    return protocol::render(out);
 }
 
 Analyses::Analyses(std::uint64_t nodesPerPly) {
@@ -72,7 +66,7 @@ void Analyses::hold(bool on) {
 }
 
 Analyses::Key Analyses::key(const std::string& game, Side side) {
-    return game + "/" + sideName(side);
+    return game + "/" + std::string(protocol::nameOf(side));
 }
 
 std::shared_ptr<const std::string> Analyses::cached(const std::string& game, Side side) {

@@ -10,12 +10,11 @@
 #include "core/position.h"
 #include "core/record.h"
 #include "core/view.h"
-#include "protocol/messages.h"
+#include "protocol/http_answers.h"
 #include "server/bot_workers.h"
 
 namespace rainet::server {
 
-using protocol::Json;
 using store::Lookup;
 
 namespace {
@@ -29,18 +28,29 @@ std::string isoTime(std::int64_t unixMs) {
     return buf;
 }
 
-Result<Json> playerJson(store::Store& store, const store::GameRow& g, int i) {
+Result<std::optional<protocol::ArchivePlayer>> archivePlayer(store::Store& store,
+                                                             const store::GameRow& g, int i) {
     if (g.player[i]) {
         auto p = store.playerById(g.player[i]);
         if (!p) return p.error();
-        if (!*p) return Json(nullptr);
-        Json j{{"id", (*p)->publicId}, {"name", (*p)->name}};
-        if ((*p)->bot) j["bot"] = true;
-        return j;
+        if (!*p) return std::optional<protocol::ArchivePlayer>();
+        return std::optional(protocol::ArchivePlayer{
+            (*p)->publicId, (*p)->name, (*p)->bot ? std::optional(true) : std::nullopt});
     }
     if (g.opponent == "computer" && g.status != GameStatus::Open)
-        return Json{{"id", "computer"}, {"name", botLabel(g.level)}};
-    return Json(nullptr);
+        return std::optional(protocol::ArchivePlayer{"computer", botLabel(g.level), std::nullopt});
+    return std::optional<protocol::ArchivePlayer>();
+}
+
+// Both seats of `g`.
+Result<protocol::ArchivePlayers> archivePlayers(store::Store& store, const store::GameRow& g) {
+    protocol::ArchivePlayers out;
+    for (int i = 0; i < 2; ++i) {
+        auto p = archivePlayer(store, g, i);
+        if (!p) return p.error();
+        (i ? out.two : out.one) = std::move(*p);
+    }
+    return out;
 }
 
 bool isIdChar(char c) {
@@ -58,8 +68,8 @@ std::optional<std::uint64_t> number(std::string_view s) {
     return v;
 }
 
-Json resultOrNull(const std::string& s) {
-    return s.empty() ? Json(nullptr) : Json(s);
+std::optional<std::string> orNull(const std::string& s) {
+    return s.empty() ? std::nullopt : std::optional(s);
 }
 
 // The server's end reasons (docs/protocol.md) as record terminations (docs/record-format.md).
@@ -68,51 +78,42 @@ std::string termination(const std::string& reason) {
     return e ? terminationName(*e) : reason;
 }
 
-std::string name(const Json& player) {
-    return player.is_object() ? player["name"].get<std::string>() : "?";
+std::string name(const std::optional<protocol::ArchivePlayer>& player) {
+    return player ? player->name : "?";
 }
 
 }  // namespace
 
 namespace {
 
-// The record of GET /api/games/{id}, as a JSON value.
-Lookup<Json> gameRecord(store::Store& store, const std::string& id) {
+// The record of GET /api/games/{id}.
+Lookup<protocol::GameRecordAnswer> gameRecord(store::Store& store, const std::string& id) {
     auto found = store.loadGame(id);
     if (!found) return found.error();
     if (!*found) return std::nullopt;
     const store::GameData* d = &**found;
     const store::GameRow& g = d->game;
-    Json players[2];
-    for (int i = 0; i < 2; ++i) {
-        auto p = playerJson(store, g, i);
-        if (!p) return p.error();
-        players[i] = std::move(*p);
-    }
+    auto players = archivePlayers(store, g);
+    if (!players) return players.error();
     const bool over = isOver(g.status);
-    Json j;
-    j["game"] = g.id;
-    j["status"] = toString(g.status);
-    j["preset"] = g.preset;
-    j["clock"] = protocol::clockJson(g.clockInitial, g.clockIncrement);
-    j["players"] = {{"1", players[0]}, {"2", players[1]}};
-    j["created"] = isoTime(g.created);
-    j["result"] = resultOrNull(g.result);
-    j["reason"] = resultOrNull(g.reason);
-    j["rated"] = g.rated;
+    protocol::GameRecordAnswer j;
+    j.game = g.id;
+    j.status = g.status;
+    j.preset = g.preset;
+    j.clock = protocol::clockSetting(g.clockInitial, g.clockIncrement);
+    j.players = std::move(*players);
+    j.created = isoTime(g.created);
+    j.result = orNull(g.result);
+    j.reason = orNull(g.reason);
+    j.rated = g.rated;
     if (over) {
-        Json setups;
-        for (int i = 0; i < 2; ++i)
-            setups[i ? "2" : "1"] =
-                d->setup[i] < 0 ? Json::array()
-                                : protocol::setupJson(i ? Side::Two : Side::One,
-                                                      static_cast<std::uint8_t>(d->setup[i]));
-        j["setups"] = setups;
+        auto squares = [&](int i) {
+            return d->setup[i] < 0 ? std::vector<std::string>()
+                                   : protocol::setupSquares(i ? Side::Two : Side::One,
+                                                            static_cast<std::uint8_t>(d->setup[i]));
+        };
+        j.setups = protocol::SideSetups{squares(0), squares(1)};
     }
-    Json actions = Json::array();
-    Json position = nullptr;
-    Json recordText = nullptr;
-    Json positions = Json::array();
     if (d->setup[0] >= 0 && d->setup[1] >= 0) {
         Record rec;
         rec.setTag("Event", "rainet game");
@@ -120,8 +121,8 @@ Lookup<Json> gameRecord(store::Store& store, const std::string& id) {
         std::string date = isoTime(g.created).substr(0, 10);  // YYYY.MM.DD
         std::replace(date.begin(), date.end(), '-', '.');
         rec.setTag("Date", date);
-        rec.setTag("Side1", name(j["players"]["1"]));
-        rec.setTag("Side2", name(j["players"]["2"]));
+        rec.setTag("Side1", name(j.players.one));
+        rec.setTag("Side2", name(j.players.two));
         rec.setTag("TimeControl", g.clockInitial ? std::to_string(g.clockInitial / 100) + "+" +
                                                        std::to_string(g.clockIncrement / 100)
                                                  : "-");
@@ -140,23 +141,19 @@ Lookup<Json> gameRecord(store::Store& store, const std::string& id) {
             auto render = [&] {
                 return over ? pos.toString() : View::of(pos, Viewer::Spectator).toString();
             };
-            positions.push_back(render());
+            j.positions.push_back(render());
             for (const auto& row : d->actions) {
                 auto a = parseAction(row.action);
                 if (!a || !pos.isLegal(*a)) break;
-                actions.push_back(toString(*a, over ? Notation::Full : Notation::Public));
+                j.actions.push_back(toString(*a, over ? Notation::Full : Notation::Public));
                 rec.actions.push_back(*a);
                 pos.doAction(*a);
-                positions.push_back(render());
+                j.positions.push_back(render());
             }
-            position = render();
+            j.position = render();
         }
-        recordText = over ? writeFullRecord(rec) : writePublicRecord(rec);
+        j.record = over ? writeFullRecord(rec) : writePublicRecord(rec);
     }
-    j["actions"] = std::move(actions);
-    j["position"] = std::move(position);
-    j["positions"] = std::move(positions);
-    j["record"] = std::move(recordText);
     return j;
 }
 
@@ -166,14 +163,14 @@ Lookup<std::string> gameRecordJson(store::Store& store, const std::string& id) {
     auto j = gameRecord(store, id);
     if (!j) return j.error();
     if (!*j) return std::nullopt;
-    return (*j)->dump();
+    return protocol::render(**j);
 }
 
 Lookup<std::string> gameRecordText(store::Store& store, const std::string& id) {
     auto j = gameRecord(store, id);
     if (!j) return j.error();
-    if (!*j || !(**j)["record"].is_string()) return std::nullopt;
-    return (**j)["record"].get<std::string>();
+    if (!*j || !(*j)->record) return std::nullopt;
+    return std::move(*(*j)->record);
 }
 
 std::string gameCursor(const store::GameKey& k) {
@@ -198,31 +195,26 @@ Result<std::string> gameListJson(store::Store& store, const std::string& player,
     if (!list) return list.error();
     const bool more = list->size() > static_cast<std::size_t>(perPage);
     if (more) list->pop_back();
-    Json games = Json::array();
+    protocol::GameListPage page;
+    page.perPage = perPage;
     for (const auto& s : *list) {
-        Json players;
+        protocol::ArchivePlayers players;
         for (int i = 0; i < 2; ++i) {
-            const char* key = i ? "2" : "1";
+            auto& seat = i ? players.two : players.one;
             if (!s.publicIds[i].empty()) {
-                players[key] = {{"id", s.publicIds[i]}, {"name", s.names[i]}};
+                seat = protocol::ArchivePlayer{s.publicIds[i], s.names[i], std::nullopt};
             } else {
-                auto p = playerJson(store, s.game, i);
+                auto p = archivePlayer(store, s.game, i);
                 if (!p) return p.error();
-                players[key] = std::move(*p);
+                seat = std::move(*p);
             }
         }
-        games.push_back({{"game", s.game.id},
-                         {"status", toString(s.game.status)},
-                         {"preset", s.game.preset},
-                         {"players", players},
-                         {"result", resultOrNull(s.game.result)},
-                         {"reason", resultOrNull(s.game.reason)},
-                         {"rated", s.game.rated},
-                         {"created", isoTime(s.game.created)}});
+        page.games.push_back({s.game.id, s.game.status, s.game.preset, std::move(players),
+                              orNull(s.game.result), orNull(s.game.reason), s.game.rated,
+                              isoTime(s.game.created)});
     }
-    const Json next =
-        more ? Json(gameCursor({list->back().game.created, list->back().game.id})) : Json(nullptr);
-    return Json{{"games", std::move(games)}, {"per_page", perPage}, {"next", next}}.dump();
+    if (more) page.next = gameCursor({list->back().game.created, list->back().game.id});
+    return protocol::render(page);
 }
 
 Lookup<std::string> playerProfileJson(store::Store& store, const std::string& publicId) {
@@ -231,13 +223,9 @@ Lookup<std::string> playerProfileJson(store::Store& store, const std::string& pu
     if (!*found) return std::nullopt;
     const store::PlayerStats& s = **found;
     const store::PlayerRow& p = s.player;
-    Json j{{"id", p.publicId},        {"name", p.name},
-           {"kind", p.kind},          {"rating", std::lround(p.rating)},
-           {"rd", std::lround(p.rd)}, {"rated_games", p.ratedGames},
-           {"games", s.games},        {"wins", s.wins},
-           {"draws", s.draws},        {"losses", s.losses}};
-    if (p.bot) j["bot"] = true;
-    return j.dump();
+    return protocol::render(protocol::PlayerProfile{
+        p.publicId, p.name, p.kind, std::lround(p.rating), std::lround(p.rd), p.ratedGames, s.games,
+        s.wins, s.draws, s.losses, p.bot ? std::optional(true) : std::nullopt});
 }
 
 // rank_ratingbits_ratedgames_id: the rank of the last row shown, then its sort key (the rating's
@@ -286,28 +274,19 @@ Result<std::string> leaderboardJson(store::Store& store, const std::optional<Ran
     if (!list) return list.error();
     const bool more = list->size() > static_cast<std::size_t>(perPage);
     if (more) list->pop_back();
-    Json players = Json::array();
+    protocol::LeaderboardPage page;
+    page.perPage = perPage;
+    page.total = *total;
     std::int64_t rank = after ? after->rank : 0;
-    for (const auto& p : *list) {
-        players.push_back({{"rank", ++rank},
-                           {"id", p.publicId},
-                           {"name", p.name},
-                           {"kind", p.kind},
-                           {"rating", std::lround(p.rating)},
-                           {"rd", std::lround(p.rd)},
-                           {"rated_games", p.ratedGames}});
-        if (p.bot) players.back()["bot"] = true;
-    }
-    Json next = nullptr;
+    for (const auto& p : *list)
+        page.players.push_back({++rank, p.publicId, p.name, p.kind, std::lround(p.rating),
+                                std::lround(p.rd), p.ratedGames,
+                                p.bot ? std::optional(true) : std::nullopt});
     if (more) {
         const store::PlayerRow& last = list->back();
-        next = rankCursor({rank, {last.rating, last.ratedGames, last.id}});
+        page.next = rankCursor({rank, {last.rating, last.ratedGames, last.id}});
     }
-    return Json{{"players", std::move(players)},
-                {"per_page", perPage},
-                {"total", *total},
-                {"next", std::move(next)}}
-        .dump();
+    return protocol::render(page);
 }
 
 }  // namespace rainet::server

@@ -28,30 +28,22 @@ std::string ClusterNode::randomId() {
 }
 
 void ClusterNode::start() {
-    std::lock_guard lock(mu_);
-    if (thread_.joinable()) return;
-    stopping_ = false;
-    thread_ = std::thread([this] { run(); });
+    worker_.start([this] { run(); });
 }
 
 void ClusterNode::stop() {
-    {
-        std::lock_guard lock(mu_);
-        stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
+    worker_.stop();
     leases_.releaseAll();
 }
 
 void ClusterNode::run() {
     const auto every = std::chrono::milliseconds(std::max<std::int64_t>(leases_.ttl() / 3, 10));
-    std::unique_lock lock(mu_);
-    while (!stopping_) {
+    std::unique_lock lock(worker_.mutex());
+    while (!worker_.stopping()) {
         lock.unlock();
         round();
         lock.lock();
-        wake_.wait_for(lock, every, [this] { return stopping_; });
+        worker_.wake().wait_for(lock, every, [this] { return worker_.stopping(); });
     }
 }
 
@@ -81,12 +73,11 @@ void ClusterNode::round() {
     counters_->heartbeat();
 }
 
-protocol::Json ClusterNode::health() const {
-    return protocol::Json{{"node", id()},
-                          {"role", "cluster"},
-                          {"redis", redisUp_ ? "up" : "down"},
-                          {"database", dbUp_ ? "up" : "down"},
-                          {"leases", leases_.held()}};
+protocol::ClusterHealth ClusterNode::health() const {
+    auto state = [](bool up) {
+        return up ? protocol::ServiceState::Up : protocol::ServiceState::Down;
+    };
+    return {id(), state(redisUp_), state(dbUp_), leases_.held()};
 }
 
 }  // namespace rainet::server

@@ -5,17 +5,15 @@
 // expired: its node died or stalled) by opening them, and checks the Redis and database links
 // for /healthz. Without --redis there is no ClusterNode and the server is a single node.
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "bus/redis_link.h"
-#include "protocol/messages.h"
+#include "protocol/http_answers.h"
 #include "server/cluster_leases.h"
 #include "server/shared_limits.h"
+#include "server/worker_thread.h"
 
 namespace rainet::server {
 
@@ -48,7 +46,7 @@ class ClusterNode {
     void round();
 
     // GET /healthz: {"node","role","redis","database","leases"}; healthy when both links are up.
-    protocol::Json health() const;
+    protocol::ClusterHealth health() const;
     bool healthy() const { return redisUp_ && dbUp_; }
 
   private:
@@ -59,10 +57,7 @@ class ClusterNode {
     bus::RedisLink redis_;
     std::shared_ptr<SharedCounters> counters_;
     std::atomic<bool> redisUp_{false}, dbUp_{false};
-    std::mutex mu_;
-    std::condition_variable wake_;
-    bool stopping_ = false;
-    std::thread thread_;
+    WorkerThread worker_;  // runs run()
 };
 
 }  // namespace rainet::server

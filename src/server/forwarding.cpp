@@ -140,36 +140,28 @@ void Forwarder::start() {
     inbox_->subscribe(inbox(node_));
     if (!inbox_->waitSubscribed(std::chrono::seconds(1)))
         logEvent("warning", {{"message", "the node's inbox is not subscribed yet (Redis)"}});
-    std::lock_guard lock(workMu_);
-    if (worker_.joinable()) return;
-    stopping_ = false;
-    worker_ = std::thread([this] { work(); });
+    worker_.start([this] { work(); });
 }
 
 void Forwarder::stop() {
-    {
-        std::lock_guard lock(workMu_);
-        stopping_ = true;
-    }
-    workCv_.notify_all();
-    if (worker_.joinable()) worker_.join();
+    worker_.stop();
     inbox_.reset();  // no handler runs past here
 }
 
 void Forwarder::post(std::function<void()> job) {
     {
-        std::lock_guard lock(workMu_);
-        if (stopping_) return;
+        std::lock_guard lock(worker_.mutex());
+        if (worker_.stopping()) return;
         jobs_.push_back(std::move(job));
     }
-    workCv_.notify_one();
+    worker_.wake().notify_one();
 }
 
 void Forwarder::work() {
     const auto every = std::chrono::milliseconds(std::max<std::int64_t>(ttl_ / 3, 10));
     auto next = std::chrono::steady_clock::now();
-    std::unique_lock lock(workMu_);
-    while (!stopping_) {
+    std::unique_lock lock(worker_.mutex());
+    while (!worker_.stopping()) {
         if (std::chrono::steady_clock::now() >= next) {
             lock.unlock();
             round();
@@ -178,7 +170,8 @@ void Forwarder::work() {
             continue;
         }
         if (jobs_.empty()) {
-            workCv_.wait_until(lock, next, [this] { return stopping_ || !jobs_.empty(); });
+            worker_.wake().wait_until(lock, next,
+                                      [this] { return worker_.stopping() || !jobs_.empty(); });
             continue;
         }
         auto job = std::move(jobs_.front());

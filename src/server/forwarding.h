@@ -20,20 +20,19 @@
 // dropped; the sessions forwarding to an owner that is gone or no longer holds the game's lease
 // are closed (1012: the client reconnects and resumes by version, as after a restart).
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <unordered_map>
 
 #include "bus/publisher.h"
 #include "bus/redis_link.h"
 #include "bus/subscriber.h"
 #include "server/client.h"
+#include "server/worker_thread.h"
 #include "store/store.h"
 
 namespace rainet::server {
@@ -95,11 +94,8 @@ class Forwarder {
     bus::RedisLink link_;  // the worker's commands (the liveness keys)
     std::unique_ptr<bus::Subscriber> inbox_;
 
-    std::mutex workMu_;
-    std::condition_variable workCv_;
-    std::deque<std::function<void()>> jobs_;
-    bool stopping_ = false;
-    std::thread worker_;
+    WorkerThread worker_;                     // runs work()
+    std::deque<std::function<void()>> jobs_;  // under worker_.mutex()
 
     // N: the sessions forwarding, by serial: the session and the games forwarded (to whom).
     struct Forwarding {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "protocol/http_answers.h"
 #include "server/archive.h"
 #include "server/cluster_node.h"
 #include "server/hex_digit.h"
@@ -224,8 +225,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         // are slow on demand (?delay_reads=MS; 0 releases them). GET: the reads held now.
         if (path == "/api/test/store" && hub_.config().testMode) {
             if (req.method() == http::verb::get)
-                return respond(req, http::status::ok, json,
-                               Json{{"reads_delayed", hub_.store().readsDelayed()}}.dump());
+                return respond(
+                    req, http::status::ok, json,
+                    protocol::render(protocol::StoreTestState{hub_.store().readsDelayed()}));
             if (req.method() == http::verb::post) {
                 if (const std::string ms = queryParam(query, "delay_reads"); !ms.empty())
                     hub_.store().delayReads(intParam(query, "delay_reads", 0, 0, 600000));
@@ -262,7 +264,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             if (!cluster) return respond(req, http::status::ok, "text/plain", "ok\n");
             return respond(
                 req, cluster->healthy() ? http::status::ok : http::status::service_unavailable,
-                "application/json", cluster->health().dump() + "\n");
+                "application/json", protocol::render(cluster->health()) + "\n");
         }
         if (path == "/metrics")
             return respond(req, http::status::ok, "text/plain; version=0.0.4",

@@ -9,7 +9,7 @@
 
 #include "players.h"
 #include "protocol/server_messages.h"
-#include "protocol/validate.h"
+#include "support/protocol_validate.h"
 
 namespace rainet::test {
 namespace {

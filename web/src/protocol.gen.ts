@@ -1,6 +1,7 @@
 // Generated from src/protocol/server_messages.h by rainet_protocol_ts: do not edit.
 // Regenerate with scripts/gen-protocol-ts.sh; a test fails while this file differs.
-// The server -> client messages of docs/protocol.md sections 5 and 6.
+// The server -> client messages of docs/protocol.md sections 5 and 6, and the HTTP
+// JSON answers of section 10 (src/protocol/http_answers.h).
 
 export type PlayerKind = 'guest' | 'account';
 export type SideId = '1' | '2';
@@ -14,6 +15,7 @@ export type GameResult = '1-0' | '0-1' | '1/2-1/2';
 export type EndReason = 'four_links' | 'four_viruses' | 'no_progress' | 'resign' | 'agreement' | 'time' | 'abandoned' | 'aborted';
 export type ChatChannel = 'players' | 'spectators';
 export type SideWish = '1' | '2' | 'random';
+export type ServiceState = 'up' | 'down';
 
 export interface Player {
   id: string;
@@ -128,6 +130,66 @@ export interface SeekEntry {
   rated: boolean;
   /** how many wait for this kind of game */
   players: number;
+}
+
+export interface ArchivePlayer {
+  id: string;
+  name: string;
+  /** a bot account */
+  bot?: boolean;
+}
+
+export interface ArchivePlayers {
+  '1': ArchivePlayer | null;
+  '2': ArchivePlayer | null;
+}
+
+export interface GameListEntry {
+  game: string;
+  status: GameStatus;
+  preset: string;
+  players: ArchivePlayers;
+  result: string | null;
+  reason: string | null;
+  rated: boolean;
+  /** ISO 8601, UTC */
+  created: string;
+}
+
+export interface LeaderboardEntry {
+  rank: number;
+  id: string;
+  name: string;
+  /** guest or account */
+  kind: string;
+  rating: number;
+  rd: number;
+  rated_games: number;
+  /** a bot account */
+  bot?: boolean;
+}
+
+export interface AnalysedAction {
+  /** full notation */
+  action: string;
+  /** of the search's visits */
+  share: number;
+  /** the win chance after it */
+  win: number;
+}
+
+export interface AnalysedPly {
+  /** actions played before this position */
+  ply: number;
+  to_move: SideId;
+  /** the analysed side's win chance */
+  win: number;
+  /** the game ended here */
+  over?: boolean;
+  /** square: chance that the unidentified opponent card is a virus */
+  virus: Record<string, number>;
+  /** the analysed side's turns only */
+  best: AnalysedAction[];
 }
 
 export interface WelcomeMessage {
@@ -377,3 +439,86 @@ export type ServerMessage =
   | MatchedMessage
   | PongMessage
   | GameEvent;
+
+// The HTTP JSON answers of docs/protocol.md section 10.
+
+export interface GameRecordAnswer {
+  game: string;
+  status: GameStatus;
+  preset: string;
+  /** null: untimed */
+  clock: ClockSetting | null;
+  players: ArchivePlayers;
+  /** ISO 8601, UTC */
+  created: string;
+  /** null until the game has one */
+  result: string | null;
+  /** how it ended; null until it did */
+  reason: string | null;
+  rated: boolean;
+  /** once over: the link squares each side set up */
+  setups?: SideSetups;
+  /** full notation once over, public before */
+  actions: string[];
+  /** the last position; null before play */
+  position: string | null;
+  /** the position after every ply, the start first */
+  positions: string[];
+  /** docs/record-format.md; null before play */
+  record: string | null;
+}
+
+export interface GameListPage {
+  games: GameListEntry[];
+  per_page: number;
+  /** pass as `after` for the next page; null on the last */
+  next: string | null;
+}
+
+export interface PlayerProfile {
+  id: string;
+  name: string;
+  /** guest or account */
+  kind: string;
+  /** Glicko-2, rounded */
+  rating: number;
+  /** rating deviation, rounded */
+  rd: number;
+  rated_games: number;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /** a bot account */
+  bot?: boolean;
+}
+
+export interface LeaderboardPage {
+  players: LeaderboardEntry[];
+  per_page: number;
+  /** players with a rated game */
+  total: number;
+  /** pass as `after` for the next page; null on the last */
+  next: string | null;
+}
+
+export interface GameAnalysis {
+  game: string;
+  side: SideId;
+  /** search iterations per ply */
+  nodes: number;
+  plies: AnalysedPly[];
+}
+
+export interface ClusterHealth {
+  node: string;
+  role: 'cluster';
+  redis: ServiceState;
+  database: ServiceState;
+  /** games this node holds */
+  leases: number;
+}
+
+export interface StoreTestState {
+  reads_delayed: number;
+}

@@ -1,12 +1,20 @@
-#include "protocol/validate.h"
+#pragma once
+// A test aid: checks a server message (parsed JSON) against the field tables of
+// src/protocol/server_messages.h: a known `type` (and event `kind`), every required field present,
+// no field the table does not name, each of the JSON type the table says, enum strings among their
+// values. protocol_tests runs it over the golden transcripts and server_tests over a live session,
+// so that the documented, generated and sent forms cannot part. The server never validates what it
+// sends (it renders typed values), so the library does not carry this.
+#include <optional>
+#include <string>
 
 #include "protocol/server_messages.h"
 
 namespace rainet::protocol {
 
-namespace {
+namespace validate_detail {
 
-std::string describeType(const Type& t) {
+inline std::string describeType(const Type& t) {
     std::string s;
     switch (t.kind) {
         case Type::Kind::String:
@@ -34,15 +42,22 @@ std::string describeType(const Type& t) {
         case Type::Kind::Array:
             s = "an array";
             break;
+        case Type::Kind::Number:
+            s = "a number";
+            break;
+        case Type::Kind::Map:
+            s = "an object";
+            break;
     }
     if (t.nullable) s += " or null";
     return s;
 }
 
-std::optional<std::string> checkObject(const Json& j, const Schema& s, const std::string& path);
+inline std::optional<std::string> checkObject(const Json& j, const Schema& s,
+                                              const std::string& path);
 
 // What is wrong with `j` as a value of type `t` at `path`, if anything.
-std::optional<std::string> check(const Json& j, const Type& t, const std::string& path) {
+inline std::optional<std::string> check(const Json& j, const Type& t, const std::string& path) {
     auto wrong = [&] {
         return "field " + path + ": expected " + describeType(t) + ", got " + j.dump();
     };
@@ -74,12 +89,21 @@ std::optional<std::string> check(const Json& j, const Type& t, const std::string
             for (std::size_t i = 0; i < j.size(); ++i)
                 if (auto e = check(j[i], *t.element, path + "." + std::to_string(i))) return e;
             return std::nullopt;
+        case Type::Kind::Number:
+            if (!j.is_number()) return wrong();
+            return std::nullopt;
+        case Type::Kind::Map:
+            if (!j.is_object()) return wrong();
+            for (const auto& [key, value] : j.items())
+                if (auto e = check(value, *t.element, path + "." + key)) return e;
+            return std::nullopt;
     }
     return wrong();
 }
 
 // `prefix` is the path of the object with a trailing '.', empty at the top.
-std::optional<std::string> checkObject(const Json& j, const Schema& s, const std::string& prefix) {
+inline std::optional<std::string> checkObject(const Json& j, const Schema& s,
+                                              const std::string& prefix) {
     for (const Field& f : s.fields) {
         const std::string path = prefix + std::string(f.name);
         auto it = j.find(f.name);
@@ -94,9 +118,11 @@ std::optional<std::string> checkObject(const Json& j, const Schema& s, const std
     return std::nullopt;
 }
 
-}  // namespace
+}  // namespace validate_detail
 
-std::optional<std::string> validateServerMessage(const Json& m) {
+// nullopt when `m` is a valid server message; otherwise what is wrong, naming the message (its
+// type and kind) and the field (a path such as `players.1.rating`).
+inline std::optional<std::string> validateServerMessage(const Json& m) {
     if (!m.is_object()) return "not a JSON object: " + m.dump();
     const auto type = m.find("type");
     if (type == m.end() || !type->is_string()) return "no string field type: " + m.dump();
@@ -109,7 +135,7 @@ std::optional<std::string> validateServerMessage(const Json& m) {
     const MessageDef* def = findMessage(t, kind);
     if (!def)
         return "unknown message type \"" + t + (kind.empty() ? "" : "\" kind \"" + kind) + "\"";
-    if (auto e = checkObject(m, *def->schema, {}))
+    if (auto e = validate_detail::checkObject(m, *def->schema, {}))
         return std::string(def->schema->name) + " (" + t + (kind.empty() ? "" : " " + kind) +
                "): " + *e;
     return std::nullopt;
