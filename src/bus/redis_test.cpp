@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "bus/publisher.h"
 #include "bus/redis_link.h"
 #include "bus/subscriber.h"
 #include "support/redis_test_server.h"
@@ -171,6 +172,45 @@ TEST(Redis, ARedisErrorReplyIsAnErrorValue) {
     ASSERT_TRUE(ok) << ok.error().message;
     EXPECT_EQ(ok->integer, 5);
     EXPECT_EQ(link.connects(), 1u);
+}
+
+// publisher.h: a stalled Redis fills the queue, which refuses past its bound (the caller closes
+// the connection concerned) except `always` messages; what PUBLISH could not send is counted
+// failed; once Redis answers again, delivery resumes in order.
+TEST(Redis, APublisherOverItsBoundRefusesAndResumesWhenRedisReturns) {
+    RedisServer server;
+    Inbox inbox;
+    Subscriber sub(server.parsed(), inbox.handler(), inbox.options());
+    sub.subscribe("c");
+    ASSERT_TRUE(sub.waitSubscribed(5s));
+    Publisher pub(server.parsed(), 1000);
+    ASSERT_TRUE(pub.publish("c", "first"));
+    ASSERT_TRUE(inbox.waitFor(1));
+
+    server.pause();
+    int accepted = 0, refused = 0;
+    for (int i = 0; i < 40; ++i) (pub.publish("c", std::string(99, 'x')) ? accepted : refused)++;
+    EXPECT_GT(refused, 0);
+    EXPECT_LE(accepted, 11);  // 1000 bytes of 100-byte messages, one of them already sent
+    EXPECT_LE(pub.queuedBytes(), 1000u + 100u);
+    EXPECT_TRUE(pub.publish("c", "always", true)) << "past the bound, an `always` passes";
+    // The message in flight times out (500 ms): counted failed, dropped.
+    for (int i = 0; i < 300 && pub.failed() == 0; ++i) std::this_thread::sleep_for(10ms);
+    EXPECT_GE(pub.failed(), 1u);
+
+    server.resume();
+    ASSERT_TRUE(pub.publish("c", "after"));
+    // Delivery resumes: "after" arrives, last, after whatever of the queue got through.
+    bool after = false;
+    for (int i = 0; i < 500 && !after; ++i) {
+        {
+            std::lock_guard lock(inbox.mu);
+            after = !inbox.got.empty() && inbox.got.back().second == "after";
+        }
+        if (!after) std::this_thread::sleep_for(10ms);
+    }
+    EXPECT_TRUE(after);
+    EXPECT_EQ(pub.queuedBytes(), 0u);
 }
 
 }  // namespace

@@ -73,26 +73,20 @@ std::string clientAddress(const ip::address& peer, std::string_view forwardedFor
 }
 
 std::unique_ptr<Admission::Ticket> Admission::admit(const std::string& address) {
-    std::unique_lock lock(mu_);
+    std::lock_guard lock(mu_);
     if (maxTotal_ && total_ >= maxTotal_) return nullptr;
+    const bool shared = shared_ && maxPerAddress_;
     std::size_t& mine = perAddress_[address];
-    const bool local = !shared_ || !maxPerAddress_;
-    if (local && maxPerAddress_ && mine >= maxPerAddress_) return nullptr;
-    ++mine;
-    ++total_;
-    if (local) return std::make_unique<Ticket>(*this, address, false);
-    // Counted here first (the place is held while Redis is asked, without the lock).
-    lock.unlock();
-    const std::optional<bool> admitted = shared_->admitConnection(address, maxPerAddress_);
-    if (admitted && *admitted) return std::make_unique<Ticket>(*this, address, true);
-    lock.lock();
-    // Refused cluster-wide, or Redis away and this node's own count is over the cap.
-    if (admitted || perAddress_[address] > maxPerAddress_) {
-        lock.unlock();
-        release(address, false);
+    // Shared: this node's cached view of every node's count (never waits for Redis).
+    const bool refused = shared ? !shared_->admitConnection(address, maxPerAddress_)
+                                : maxPerAddress_ && mine >= maxPerAddress_;
+    if (refused) {
+        if (mine == 0) perAddress_.erase(address);
         return nullptr;
     }
-    return std::make_unique<Ticket>(*this, address, false);
+    ++mine;
+    ++total_;
+    return std::make_unique<Ticket>(*this, address, shared);
 }
 
 void Admission::release(const std::string& address, bool shared) {

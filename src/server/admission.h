@@ -52,9 +52,10 @@ class Admission {
         bool shared_;  // counted in Redis too
     };
 
-    // A cluster (shared_limits.h): the per-address cap counts every node's connections, in
-    // Redis, falling back to this node's own count while Redis is away. The total cap stays
-    // this node's. Set before the first admission.
+    // A cluster (shared_limits.h): the per-address cap counts every node's connections, as
+    // this node last saw them in Redis (no round trip per admission), falling back to this
+    // node's own count while Redis is away. The total cap stays this node's. Set before the
+    // first admission.
     void share(std::shared_ptr<SharedCounters> counters) { shared_ = std::move(counters); }
 
     // A ticket, or nullptr when the total or the address is at its cap.

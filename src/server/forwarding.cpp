@@ -220,7 +220,8 @@ void Forwarder::onMessage(const std::string& payload) {
 }
 
 void Forwarder::onLink(bool up) {
-    if (up) return;
+    linkUp_.store(up, std::memory_order_release);
+    if (up) return logEvent("forward_link_up", {{"node", node_}});
     // Pub/sub kept nothing while the link was down, on either side: every forwarding session
     // is closed (its client resumes by version) and every remote connection dropped (its node
     // closed it for the same reason; its `gone` may have been lost).
@@ -243,6 +244,10 @@ bool Forwarder::forward(std::uint64_t serial, const std::weak_ptr<Client>& sessi
         else
             f.games[game] = owner;
     }
+    // The inbox is not subscribed (Redis away, or not yet back): the owner's answer could not
+    // arrive and the forward itself would most likely be lost, leaving the client waiting for
+    // an ack. Refused instead: the session closes and its client resumes by version later.
+    if (!linkUp_.load(std::memory_order_acquire)) return false;
     std::string envelope = "forward " + node_ + " " + std::to_string(serial) + "\n" +
                            playerJson(player).dump() + "\n" + text;
     if (!publisher_.publish(inbox(owner), std::move(envelope))) {

@@ -64,7 +64,8 @@ class Forwarder {
     std::uint64_t newSerial() { return ++serials_; }
     // Forwards `text` (a message for `game`) to `owner` for the session `serial` of `player`;
     // deliveries for the serial go to `session` from now on. `leaving`: the session stops
-    // following the game. False if the publisher's queue is full (the session closes).
+    // following the game. False if the publisher's queue is full or the inbox is not
+    // subscribed (Redis away): the session closes.
     bool forward(std::uint64_t serial, const std::weak_ptr<Client>& session,
                  const std::string& game, const std::string& owner, const store::PlayerRow& player,
                  const std::string& text, bool leaving);
@@ -93,6 +94,7 @@ class Forwarder {
     bus::Publisher publisher_;
     bus::RedisLink link_;  // the worker's commands (the liveness keys)
     std::unique_ptr<bus::Subscriber> inbox_;
+    std::atomic<bool> linkUp_{false};  // the inbox is subscribed (onLink)
 
     WorkerThread worker_;                     // runs work()
     std::deque<std::function<void()>> jobs_;  // under worker_.mutex()

@@ -6,10 +6,9 @@
 namespace rainet::server {
 namespace {
 
-// An address's hash keeps at most this long after its last admission: a safety net for counts
-// that a release lost while Redis was away (the node instance itself is alive, so its field
-// would otherwise never be dropped).
-constexpr const char* kConnectionHashMs = "86400000";
+// An address's hash is dropped this many lease TTLs after the last round that wrote to it (every
+// live instance with a connection of the address rewrites it each round).
+constexpr std::int64_t kHashTtls = 2;
 // After a failed call, Redis is not asked again for this long (local counters meanwhile).
 constexpr auto kRetryAfterFailure = std::chrono::seconds(1);
 
@@ -17,27 +16,35 @@ std::string connectionKey(const std::string& address) {
     return "rainet:conn:" + address;
 }
 
-// KEYS[1]: the address's hash. ARGV: this instance, the cap, the hash's expiry (ms). Counts the
-// fields of live instances (deleting the dead ones'), and adds one to ours if under the cap.
-constexpr const char* kAdmit = R"lua(
-local h = redis.call('HGETALL', KEYS[1])
-local total = 0
-for i = 1, #h, 2 do
-  if h[i] == ARGV[1] or redis.call('EXISTS', 'rainet:node:' .. h[i]) == 1 then
-    total = total + tonumber(h[i + 1])
+// A sync round. KEYS: the tracked addresses' hashes. ARGV: this instance, its liveness (ms), the
+// hashes' expiry (ms), then this instance's count for each key. Keeps the instance alive, writes
+// its counts (0: its field is deleted), and answers, for each key, the sum of the other live
+// instances' counts (deleting dead instances' fields).
+constexpr const char* kSync = R"lua(
+redis.call('SET', 'rainet:node:' .. ARGV[1], '1', 'PX', ARGV[2])
+local out = {}
+for i, k in ipairs(KEYS) do
+  local mine = tonumber(ARGV[i + 3])
+  if mine > 0 then
+    redis.call('HSET', k, ARGV[1], mine)
+    redis.call('PEXPIRE', k, ARGV[3])
   else
-    redis.call('HDEL', KEYS[1], h[i])
+    redis.call('HDEL', k, ARGV[1])
   end
+  local h = redis.call('HGETALL', k)
+  local others = 0
+  for j = 1, #h, 2 do
+    if h[j] ~= ARGV[1] then
+      if redis.call('EXISTS', 'rainet:node:' .. h[j]) == 1 then
+        others = others + tonumber(h[j + 1])
+      else
+        redis.call('HDEL', k, h[j])
+      end
+    end
+  end
+  out[i] = others
 end
-if total >= tonumber(ARGV[2]) then return 0 end
-redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1
-)lua";
-
-constexpr const char* kRelease = R"lua(
-if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
-return 0
+return out
 )lua";
 
 // KEYS: the counters. ARGV: mode (wait, take, try), burst, base window (ms), backoff (1 or 0).
@@ -72,17 +79,28 @@ return 0
 }  // namespace
 
 SharedCounters::SharedCounters(bus::RedisAddress redis, const std::string& node,
-                               std::int64_t liveMs)
+                               std::int64_t liveMs, bool background)
     : redis_(std::move(redis)),
       instance_(node + "-" + IdSource::random()->token().substr(0, 8)),
-      liveMs_(liveMs) {}
+      liveMs_(liveMs) {
+    if (background) thread_ = std::thread([this] { run(); });
+}
+
+SharedCounters::~SharedCounters() {
+    {
+        std::lock_guard lock(mu_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
 
 std::optional<bus::Reply> SharedCounters::eval(const char* script,
                                                const std::vector<std::string>& keys,
-                                               const std::vector<std::string>& args) {
+                                               const std::vector<std::string>& args, bool gated) {
     {
         std::lock_guard lock(mu_);
-        if (down_ && std::chrono::steady_clock::now() < retryAt_) return std::nullopt;
+        if (gated && down_ && std::chrono::steady_clock::now() < retryAt_) return std::nullopt;
     }
     std::vector<std::string> argv{"EVAL", script, std::to_string(keys.size())};
     argv.insert(argv.end(), keys.begin(), keys.end());
@@ -102,29 +120,100 @@ std::optional<bus::Reply> SharedCounters::eval(const char* script,
     return std::move(*r);
 }
 
-std::optional<bool> SharedCounters::admitConnection(const std::string& address, std::size_t cap) {
-    auto r =
-        eval(kAdmit, {connectionKey(address)}, {instance_, std::to_string(cap), kConnectionHashMs});
-    if (!r) return std::nullopt;
-    return r->integer == 1;
+bool SharedCounters::admitConnection(const std::string& address, std::size_t cap) {
+    {
+        std::lock_guard lock(mu_);
+        Count& c = counts_[address];
+        if (c.mine + c.others >= static_cast<std::int64_t>(cap)) {
+            if (c.mine == 0 && c.others == 0) counts_.erase(address);  // cap 0
+            return false;
+        }
+        ++c.mine;
+        changed_ = true;
+    }
+    wake_.notify_one();
+    return true;
 }
 
 void SharedCounters::releaseConnection(const std::string& address) {
-    (void)eval(kRelease, {connectionKey(address)}, {instance_});
+    {
+        std::lock_guard lock(mu_);
+        auto it = counts_.find(address);
+        if (it == counts_.end() || it->second.mine == 0) return;
+        --it->second.mine;
+        changed_ = true;  // kept until a round has written the 0
+    }
+    wake_.notify_one();
 }
 
 void SharedCounters::heartbeat() {
-    // Not through eval(): a failed heartbeat is the round's business (its Redis ping says so),
-    // and the instance's connections are simply not counted elsewhere until the next one.
-    (void)redis_.command({"SET", "rainet:node:" + instance_, "1", "PX", std::to_string(liveMs_)});
+    {
+        std::lock_guard lock(mu_);
+        changed_ = true;
+    }
+    wake_.notify_one();
+}
+
+std::pair<std::int64_t, std::int64_t> SharedCounters::view(const std::string& address) {
+    std::lock_guard lock(mu_);
+    auto it = counts_.find(address);
+    if (it == counts_.end()) return {0, 0};
+    return {it->second.mine, it->second.others};
+}
+
+bool SharedCounters::sync() {
+    std::lock_guard one(syncMu_);
+    std::vector<std::string> addresses, keys;
+    std::vector<std::string> args{instance_, std::to_string(liveMs_),
+                                  std::to_string(liveMs_ * kHashTtls)};
+    {
+        std::lock_guard lock(mu_);
+        changed_ = false;
+        addresses.reserve(counts_.size());
+        for (const auto& [address, c] : counts_) {
+            addresses.push_back(address);
+            keys.push_back(connectionKey(address));
+            args.push_back(std::to_string(c.mine));
+        }
+    }
+    // Not gated: this thread asks every round whatever happened (no connection waits for it).
+    auto r = eval(kSync, keys, args, false);
+    const bool ok = r && r->kind == bus::Reply::Kind::Array && r->elements.size() == keys.size();
+    std::lock_guard lock(mu_);
+    for (std::size_t i = 0; i < addresses.size(); ++i) {
+        auto it = counts_.find(addresses[i]);
+        if (it == counts_.end()) continue;
+        // Redis away: the others are forgotten, the cap applies to this node's own (fail open).
+        it->second.others = ok ? r->elements[i].integer : 0;
+        // Dropped once nobody counts it and a round has written this instance's 0 (`changed_`
+        // is set again by a connection that came or went meanwhile: kept for the next round).
+        if (ok && it->second.mine == 0 && it->second.others == 0 && args[i + 3] == "0")
+            counts_.erase(it);
+    }
+    if (!ok)
+        for (auto& [address, c] : counts_) c.others = 0;
+    return ok;
+}
+
+void SharedCounters::run() {
+    std::unique_lock lock(mu_);
+    while (!stop_) {
+        lock.unlock();
+        sync();
+        lock.lock();
+        // A change during the round: the next one after the short gap, else the period.
+        if (wake_.wait_for(lock, kSyncGap, [this] { return stop_; })) return;
+        wake_.wait_for(lock, kSyncEvery - kSyncGap, [this] { return stop_ || changed_; });
+    }
 }
 
 std::optional<std::int64_t> SharedCounters::throttle(const char* mode,
                                                      const std::vector<std::string>& keys,
                                                      std::int64_t burst, std::int64_t windowMs,
                                                      bool backoff) {
-    auto r = eval(kThrottle, keys,
-                  {mode, std::to_string(burst), std::to_string(windowMs), backoff ? "1" : "0"});
+    auto r =
+        eval(kThrottle, keys,
+             {mode, std::to_string(burst), std::to_string(windowMs), backoff ? "1" : "0"}, true);
     if (!r) return std::nullopt;
     return r->integer;
 }

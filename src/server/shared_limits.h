@@ -2,26 +2,34 @@
 // Per-address limits counted across the nodes of a cluster (`serve --redis`, issue 12;
 // docs/scaling.md): connections per client address (admission.h), new identities per address and
 // failed logins (throttle.h) are counted in Redis, so that a client spreading its connections or
-// its guesses over several nodes meets the same caps as on one node. Each check is one Lua script
-// (EVAL), atomic in Redis, one round trip.
+// its guesses over several nodes meets the same caps as on one node.
 //
 // Connections: a hash per address, one field per node *instance* (node id and a random token of
-// this process) holding that instance's count, plus a liveness key per instance that the node's
-// round refreshes (every ttl/3, expiring after the TTL). A script counting an address skips (and
-// deletes) the fields of instances whose liveness key is gone, so the connections of a killed node
-// stop counting within a lease TTL, and a node restarted under the same id starts from zero.
+// this process) holding that instance's count, plus a liveness key per instance. An admission
+// never waits for Redis: it is decided on this instance's cached view, its own exact count plus
+// the other instances' as of the last sync round. A sync thread runs a round every kSyncEvery,
+// and sooner (kSyncGap after the last) when a connection came or went: one Lua script (one round
+// trip) sets the liveness key, writes this instance's count of every address it tracks (the
+// count itself, not an increment: a release lost while Redis was away is corrected by the next
+// round), and reads back the other live instances' counts (deleting dead instances' fields). So
+// a killed node's connections stop counting within a lease TTL, and a burst spread over N nodes
+// can pass the cap by what the other nodes admitted since a node's last round (docs/scaling.md).
 //
-// Fail open: when Redis does not answer, every call says so (nullopt) and the caller falls back to
-// its local counters (the node's own limits, as without --redis); the outage is logged once, and
-// Redis is not asked again for a second, so that no connection waits on a dead Redis's timeout
-// more than once a second. Thread-safe.
+// Fail open: while Redis does not answer, the other instances' counts are forgotten and each
+// node applies the cap to its own connections (as without --redis); the outage is logged once.
+// The throttles' checks (logins, identities) are still one round trip each, on the thread that
+// asks; after a failure Redis is not asked again by them for a second. Thread-safe.
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "bus/redis_link.h"
@@ -31,17 +39,31 @@ namespace rainet::server {
 
 class SharedCounters {
   public:
-    // `node`: the node's id; `liveMs`: how long an instance's connections count without a
-    // heartbeat (the lease TTL).
-    SharedCounters(bus::RedisAddress redis, const std::string& node, std::int64_t liveMs);
+    // A sync round at least this often...
+    static constexpr std::chrono::milliseconds kSyncEvery{100};
+    // ...and this long after the last one when a connection came or went meanwhile.
+    static constexpr std::chrono::milliseconds kSyncGap{5};
 
-    // One more connection of `address` if its cluster-wide count is under `cap`: true (counted),
-    // false (at the cap, not counted), nullopt (Redis away: not counted).
-    std::optional<bool> admitConnection(const std::string& address, std::size_t cap);
+    // `node`: the node's id; `liveMs`: how long an instance's connections count without a
+    // round (the lease TTL). `background`: run the sync thread (tests drive sync() themselves).
+    SharedCounters(bus::RedisAddress redis, const std::string& node, std::int64_t liveMs,
+                   bool background = true);
+    ~SharedCounters();  // stops the sync thread
+    SharedCounters(const SharedCounters&) = delete;
+    SharedCounters& operator=(const SharedCounters&) = delete;
+
+    // One more connection of `address` if its count in this instance's view (its own exact
+    // count plus the other instances' as of the last round) is under `cap`: counted, true.
+    // Never waits for Redis.
+    bool admitConnection(const std::string& address, std::size_t cap);
     // A connection admitted by admitConnection closed.
     void releaseConnection(const std::string& address);
-    // This instance is alive (ClusterNode's round).
+    // Brings the next round forward (ClusterNode's round; the rounds keep the instance alive).
     void heartbeat();
+    // One sync round now (the thread's; tests call it): true if Redis answered.
+    bool sync();
+    // This instance's view of `address`: its own count and the others' (tests, /metrics).
+    std::pair<std::int64_t, std::int64_t> view(const std::string& address);
 
     // Fixed-window counters for SharedThrottle: `mode` "wait" (ms until each key is under
     // `burst`; takes nothing), "take" (counts one on each key), "try" (counts one on each key if
@@ -54,15 +76,27 @@ class SharedCounters {
     const std::string& instance() const { return instance_; }
 
   private:
+    struct Count {
+        std::int64_t mine = 0;    // this instance's connections (exact)
+        std::int64_t others = 0;  // the other live instances', as of the last round
+    };
+
     std::optional<bus::Reply> eval(const char* script, const std::vector<std::string>& keys,
-                                   const std::vector<std::string>& args);
+                                   const std::vector<std::string>& args, bool gated);
+    void run();
 
     bus::RedisLink redis_;
     const std::string instance_;
     const std::int64_t liveMs_;
-    std::mutex mu_;
+    std::mutex mu_;  // everything below
     bool down_ = false;
     std::chrono::steady_clock::time_point retryAt_{};
+    std::unordered_map<std::string, Count> counts_;  // the addresses tracked
+    bool changed_ = false;                           // since the last round began
+    bool stop_ = false;
+    std::condition_variable wake_;
+    std::mutex syncMu_;  // one round at a time
+    std::thread thread_;
 };
 
 // A Throttle (throttle.h) that counts in Redis once shared() is given counters: the same bucket

@@ -113,11 +113,17 @@ TEST_F(Cluster, PerAddressLimitsCountAcrossNodes) {
     b_ = node("b", limits);
     ASSERT_NE(a_->port(), 0);
     ASSERT_NE(b_->port(), 0);
-    // Three connections of one address spread over both nodes: the fourth is refused by either.
+    // Three connections of one address spread over both nodes: the fourth is refused by either,
+    // once each node's sync round has seen the other's (every 100 ms or sooner; an upgrade
+    // admitted meanwhile closes at once: the overshoot window of docs/scaling.md).
     auto c1 = std::make_unique<WsClient>(a_->port(), "10.1.0.1");
     WsClient c2(b_->port(), "10.1.0.1"), c3(a_->port(), "10.1.0.1");
     for (ServerProcess* n : {b_.get(), a_.get()}) {
-        const auto refused = upgrade(n->port(), "10.1.0.1");
+        auto refused = upgrade(n->port(), "10.1.0.1");
+        for (int i = 0; i < 200 && refused.result_int() == 101; ++i) {
+            std::this_thread::sleep_for(10ms);
+            refused = upgrade(n->port(), "10.1.0.1");
+        }
         EXPECT_EQ(refused.result_int(), 503);
         EXPECT_EQ(refused[boost::beast::http::field::retry_after], "10");
     }
@@ -152,6 +158,8 @@ TEST_F(Cluster, PerAddressLimitsCountAcrossNodes) {
     redis_->stop();
     EXPECT_EQ(upgrade(b_->port(), "10.1.0.1").result_int(), 101) << "b holds 1 of its own 3";
     EXPECT_EQ(upgrade(b_->port(), "10.1.0.1").result_int(), 101);
+    for (int i = 0; i < 200 && b_->logCount("redis_limits_down") == 0; ++i)
+        std::this_thread::sleep_for(10ms);
     EXPECT_EQ(b_->logCount("redis_limits_down"), 1);
 }
 
@@ -409,6 +417,97 @@ TEST_F(Cluster, AForwardedClientOfAKilledOwnerIsClosedAndResumesWhereTheGameMove
     }
     playOne(qa, qb, g, moverAction(qa, qb, g, rng));
     EXPECT_EQ(storedActions(g), 5);
+}
+
+// The actions stored for game `g`, in ply order, joined by spaces.
+std::string storedSequence(PostgresTestDb& db, const std::string& g) {
+    return db.query(
+        "SELECT coalesce(string_agg(action, ' ' ORDER BY ply), '') FROM actions "
+        "WHERE game = '" +
+        g + "'");
+}
+
+// Plays `g` to its end from the side to move, remembering every acknowledged action.
+void playToEnd(Player& a, Player& b, const std::string& g, std::mt19937& rng,
+               std::vector<std::string>& acked) {
+    while (a.game(g).status == "playing" && !::testing::Test::HasFailure()) {
+        const std::string action = moverAction(a, b, g, rng);
+        if (playOne(a, b, g, action)["type"] == "ack") acked.push_back(action);
+    }
+}
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+// Issue 12: "Restart Redis mid-game: games resume, nothing lost; clients may see a reconnect,
+// never a wrong state". The owner a keeps serving its local player (PostgreSQL is the truth);
+// the forwarded player on b is closed to reconnect when the link drops, a forward while Redis is
+// away is refused the same way (not queued into the void), and once Redis is back on the same
+// socket both nodes resubscribe and the game is finished through forwarding, with the stored
+// record exactly the actions acknowledged, each once.
+TEST_F(Cluster, ARedisRestartMidGameLosesNothingAndForwardingResumes) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    std::mt19937 rng(13);
+    Player pa(a->port());
+    auto pb = std::make_unique<Player>(b->port(), storedGuest(*a));
+    const std::string g = startGame(pa, *pb);
+    std::vector<std::string> acked;
+    for (int i = 0; i < 4; ++i) {
+        const std::string action = moverAction(pa, *pb, g, rng);
+        if (playOne(pa, *pb, g, action)["type"] == "ack") acked.push_back(action);
+    }
+    ASSERT_EQ(pa.game(g).status, "playing");
+    const std::string tokenB = pb->token();
+    const int upA = a->logCount("forward_link_up"), upB = b->logCount("forward_link_up");
+
+    redis_->stop();
+    // b's inbox is gone: its forwarded client is told to reconnect, not left waiting.
+    EXPECT_EQ(pb->ws().closeCode(), 1012);
+    pb.reset();
+    {
+        // Back on b while Redis is still away: the game's message cannot reach its owner, so
+        // the connection is closed to reconnect rather than its message dropped unanswered.
+        Player early(b->port(), tokenB);
+        early.ws().send(Json{{"type", "resume"}, {"game", g}, {"v", 0}});
+        EXPECT_EQ(early.ws().closeCode(), 1012);
+    }
+    // The owner's local player plays on if it is its turn: PostgreSQL alone acknowledges it.
+    if (!pa.game(g).legal.empty()) {
+        const std::string action = moverAction(pa, pa, g, rng);
+        const long v = pa.game(g).v;
+        const Json r = pa.request({{"type", "act"}, {"game", g}, {"action", action}, {"v", v}});
+        ASSERT_EQ(r["type"], "ack") << r.dump();
+        acked.push_back(action);
+        pa.waitVersion(g, v + 1);
+    }
+    EXPECT_EQ(storedSequence(*db_, g), joined(acked));
+
+    redis_->start();  // the same socket
+    if (HasFatalFailure()) return;
+    for (auto [n, before] : {std::pair{a, upA}, std::pair{b, upB}}) {
+        bool back = false;
+        for (int i = 0; i < 400 && !back; ++i) {
+            back = n->logCount("forward_link_up") > before;
+            if (!back) std::this_thread::sleep_for(25ms);
+        }
+        EXPECT_TRUE(back) << "a node did not resubscribe its inbox";
+    }
+    healthWhen(*b, [](const Json& j) { return j["redis"] == "up"; });
+    // The forwarded player resumes on b: the state is the one acknowledged, nothing more.
+    Player qb(b->port(), tokenB, 2000);  // pb's ids started at 1000
+    const Json snap = snapshotOf(qb, g);
+    EXPECT_EQ(snap["v"], pa.game(g).v);
+    EXPECT_EQ(snap["history"].size(), acked.size());
+    playToEnd(pa, qb, g, rng, acked);
+    EXPECT_EQ(pa.game(g).status, "finished");
+    EXPECT_EQ(qb.game(g).status, "finished");
+    EXPECT_EQ(storedSequence(*db_, g), joined(acked));
+    EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
 }
 
 }  // namespace

@@ -19,8 +19,13 @@ class Player {
   public:
     // Request ids are unique per player: a player coming back (with a token) numbers its new
     // requests from 1000 so they never repeat the ones of its earlier connection.
-    Player(int port, std::string token = {})
-        : token_(std::move(token)), nextId_(token_.empty() ? 1 : 1000) {
+    // `firstId`: where a third connection of the same player starts, its second having
+    // started at 1000 (the server answers a repeated id with the first answer).
+    Player(int port, std::string token = {}, int firstId = 0)
+        : token_(std::move(token)),
+          nextId_(firstId          ? firstId
+                  : token_.empty() ? 1
+                                   : 1000) {
         connect(port);
     }
 

@@ -74,6 +74,9 @@ class RedisServer {
         pid_ = -1;
         std::filesystem::remove(socket());
     }
+    // Stalled (SIGSTOP) and woken (SIGCONT): connections open, nothing answered meanwhile.
+    void pause() { kill(pid_, SIGSTOP); }
+    void resume() { kill(pid_, SIGCONT); }
     std::string socket() const { return dir_ + "/redis.sock"; }
     std::string address() const { return "unix:" + socket(); }
     bus::RedisAddress parsed() const { return *bus::parseRedisAddress(address()); }
