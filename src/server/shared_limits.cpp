@@ -108,6 +108,9 @@ std::optional<bus::Reply> SharedCounters::eval(const char* script,
     auto r = redis_.command(argv);
     std::lock_guard lock(mu_);
     if (!r) {
+        // Redis away: the other nodes' counts are forgotten before the outage is logged, so that
+        // whoever sees the log sees the node capping its own connections only (fail open).
+        for (auto& [address, c] : counts_) c.others = 0;
         if (!down_)
             logEvent("redis_limits_down",
                      {{"instance", instance_}, {"message", r.error().message}});
