@@ -7,16 +7,13 @@
 import { actionSquares, parseAction } from './actions.ts';
 import { h } from './dom.ts';
 import { t } from './i18n.ts';
+import type { AnalysedPly, GameAnalysis, SideId } from './protocol.gen.ts';
 import type { Side } from './view.ts';
-
-export interface AnalysedAction { action: string; share: number; win: number }
-export interface AnalysisPly { ply: number; to_move: string; win: number; over?: boolean; virus: Record<string, number>; best: AnalysedAction[] }
-export interface Analysis { game: string; side: string; nodes: number; plies: AnalysisPly[] }
 
 export type AnalysisState =
   | { status: 'loading' | 'busy' }
   | { status: 'error'; message: string }
-  | { status: 'ready'; analysis: Analysis };
+  | { status: 'ready'; analysis: GameAnalysis };
 
 const pct = (x: number) => `${Math.round(x * 100)}`;
 const SVG = 'http://www.w3.org/2000/svg';
@@ -41,7 +38,7 @@ export function loadAnalysis(id: string, side: Side, report: (s: AnalysisState) 
           return;
         }
         if (!r.ok) throw new Error(`HTTP ${r.status}`);
-        report({ status: 'ready', analysis: await r.json() });
+        report({ status: 'ready', analysis: (await r.json()) as GameAnalysis });
       })
       .catch((e) => { if (!stopped) report({ status: 'error', message: e.message }); });
   };
@@ -54,7 +51,7 @@ export function loadAnalysis(id: string, side: Side, report: (s: AnalysisState) 
  * side's own turns (and the end): a search rates the position a little better for the side to
  * move, so joining every ply would zigzag between the two sides' turns.
  */
-export function winGraph(plies: AnalysisPly[], side: string, current: number, label: string, pick: (ply: number) => void): SVGSVGElement {
+export function winGraph(plies: AnalysedPly[], side: SideId, current: number, label: string, pick: (ply: number) => void): SVGSVGElement {
   const el = (tag: string, attrs: Record<string, string | number>) => {
     const e = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
@@ -82,7 +79,7 @@ export function winGraph(plies: AnalysisPly[], side: string, current: number, la
 }
 
 /** Draws the virus probabilities of `ply` on the opponent's cards of a rendered board. */
-export function markBeliefs(board: HTMLElement, ply: AnalysisPly): void {
+export function markBeliefs(board: HTMLElement, ply: AnalysedPly): void {
   for (const [sq, p] of Object.entries(ply.virus)) {
     const cell = board.querySelector<HTMLElement>(`[data-square="${sq}"]`);
     if (!cell) continue;
