@@ -3,6 +3,7 @@
 // games being played, your recent games.
 import { h, svg, ICON } from './dom.ts';
 import { type Key, onLangChange, renderLangSwitch, t, tNodes } from './i18n.ts';
+import type { GameListEntry, GameListPage } from './protocol.gen.ts';
 import { type App, clockLabel, fetchJson } from './ui.ts';
 
 interface CreateForm {
@@ -113,20 +114,20 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     h('button.btn.primary', { type: 'submit', 'data-action': 'create' }, t('home.create')),
   );
 
-  let playing: any[] | null = null;
-  let recent: any[] | null = null;
-  let archive: any[] | null = null;
+  let playing: GameListEntry[] | null = null;
+  let recent: GameListEntry[] | null = null;
+  let archive: GameListEntry[] | null = null;
   const refresh = async () => {
     try {
-      playing = (await fetchJson('/api/games?status=playing&per_page=20')).games ?? [];
+      playing = ((await fetchJson('/api/games?status=playing&per_page=20')) as GameListPage).games ?? [];
     } catch { playing = playing ?? []; }
     try {
-      archive = (await fetchJson('/api/games?status=finished&per_page=10')).games ?? [];
+      archive = ((await fetchJson('/api/games?status=finished&per_page=10')) as GameListPage).games ?? [];
     } catch { archive = archive ?? []; }
     if (!client.player) recent = null;
     else {
       try {
-        recent = (await fetchJson(`/api/games?player=${encodeURIComponent(client.player.id)}&per_page=12`)).games ?? [];
+        recent = ((await fetchJson(`/api/games?player=${encodeURIComponent(client.player.id)}&per_page=12`)) as GameListPage).games ?? [];
       } catch { recent = recent ?? []; }
     }
     update();
@@ -135,8 +136,8 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const poll = setInterval(refresh, 5000);
 
   // What ended a game, once: "aborted" is both a status and a reason.
-  const outcome = (g: any) => (g.reason && g.reason !== g.status && g.reason !== g.result ? reasonWords(g.reason) : '');
-  const names = (g: any) => t('home.vs', { a: g.players?.['1']?.name ?? '—', b: g.players?.['2']?.name ?? '—' });
+  const outcome = (g: GameListEntry) => (g.reason && g.reason !== g.status && g.reason !== g.result ? reasonWords(g.reason) : '');
+  const names = (g: GameListEntry) => t('home.vs', { a: g.players?.['1']?.name ?? '—', b: g.players?.['2']?.name ?? '—' });
 
   let recentAsked = false;
   let recentOf = client.player?.id; // whose games `recent` lists (a login changes the player)
