@@ -2,6 +2,7 @@
 // (/player/<id>: profile, rating, results and recent games), both read from the HTTP API.
 import { h } from './dom.ts';
 import { type Key, onLangChange, t, tNodes } from './i18n.ts';
+import type { GameListEntry, GameListPage, LeaderboardPage, PlayerProfile } from './protocol.gen.ts';
 import { type App, fetchJson } from './ui.ts';
 
 type Screen = { el: HTMLElement; update: () => void; dispose: () => void };
@@ -16,12 +17,12 @@ export function renderLeaderboard(_app: App): Screen {
   // Paged by cursor (docs/protocol.md §10): cursors[i] starts page i + 1 (none for the first).
   let page = 1;
   const cursors: (string | null)[] = [null];
-  let data: any = null;
+  let data: LeaderboardPage | null = null;
   let error: { key: Key; params?: Record<string, string> } | null = null;
   const load = async () => {
     try {
       const after = cursors[page - 1];
-      data = await fetchJson(`/api/leaderboard?per_page=${PER_PAGE}${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+      data = (await fetchJson(`/api/leaderboard?per_page=${PER_PAGE}${after ? `&after=${encodeURIComponent(after)}` : ''}`)) as LeaderboardPage;
       if (typeof data.next === 'string') cursors[page] = data.next;
       error = null;
     } catch (e: any) {
@@ -34,7 +35,7 @@ export function renderLeaderboard(_app: App): Screen {
     el.replaceChildren(h('section.panel', { 'data-leaderboard': '' }, h('h2', t('nav.leaderboard')),
       error ? h('div.banner.err', t(error.key, error.params)) : !data ? h('div.empty', t('home.loading')) : data.players.length === 0 ? h('div.empty', t('players.none')) :
         h('table.games', h('thead', h('tr', h('th', '#'), h('th', t('players.col.player')), h('th', t('players.col.rating')), h('th', t('players.col.rated')))),
-          h('tbody', data.players.map((p: any) => h('tr', { 'data-leader': p.id },
+          h('tbody', data.players.map((p) => h('tr', { 'data-leader': p.id },
             h('td.mono', String(p.rank)),
             h('td', link(`/player/${p.id}`, p.name), p.kind === 'guest' ? h('span.tag', t('players.kind.guest')) : null, p.bot ? h('span.tag', { 'data-bot': p.id }, t('game.bar.bot')) : null),
             h('td.mono', { 'data-leader-rating': p.id }, `${p.rating}`, h('span.hint', ` ±${2 * p.rd}`)),
@@ -54,19 +55,19 @@ export function renderLeaderboard(_app: App): Screen {
 
 export function renderPlayerPage(_app: App, id: string): Screen {
   const el = h('main');
-  let profile: any = null;
-  let games: any[] | null = null;
+  let profile: PlayerProfile | null = null;
+  let games: GameListEntry[] | null = null;
   let error: { key: Key; params?: Record<string, string> } | null = null;
   const load = async () => {
     try {
-      profile = await fetchJson(`/api/players/${encodeURIComponent(id)}`);
-      games = (await fetchJson(`/api/games?player=${encodeURIComponent(id)}&per_page=20`)).games ?? [];
+      profile = (await fetchJson(`/api/players/${encodeURIComponent(id)}`)) as PlayerProfile;
+      games = ((await fetchJson(`/api/games?player=${encodeURIComponent(id)}&per_page=20`)) as GameListPage).games ?? [];
     } catch (e: any) {
       error = e.status === 404 ? { key: 'players.unknown', params: { id } } : { key: 'players.error.player', params: { error: e.message } };
     }
     update();
   };
-  const names = (g: any) => t('home.vs', { a: g.players?.['1']?.name ?? '—', b: g.players?.['2']?.name ?? '—' });
+  const names = (g: GameListEntry) => t('home.vs', { a: g.players?.['1']?.name ?? '—', b: g.players?.['2']?.name ?? '—' });
   function update(): void {
     if (error || !profile) {
       el.replaceChildren(h('div.panel', error ? h('div.banner.err', { 'data-error': '' }, t(error.key, error.params)) : h('div.empty', t('home.loading')), h('p', link('/', t('game.home')))));
