@@ -7,12 +7,13 @@ import { renderBoard } from './board.ts';
 import { h } from './dom.ts';
 import { endText } from './endtext.ts';
 import { type Key, onLangChange, t } from './i18n.ts';
+import type { EndReason, GameRecordAnswer, GameResult, SideId } from './protocol.gen.ts';
 import { type App, clockLabel, fetchJson, renderHand, renderStack, sideDot } from './ui.ts';
 import { type Side, parseView, squareIndex } from './view.ts';
 
 export function renderReplayPage(app: App, id: string): { el: HTMLElement; update: () => void; dispose: () => void } {
   const el = h('main.game-main');
-  let record: any = null;
+  let record: GameRecordAnswer | null = null;
   let positions: string[] = [];
   // An error as a catalogue key and its parameters, so that a language switch translates it too.
   let error: { key: Key; params?: Record<string, string> } | null = null;
@@ -48,7 +49,7 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
   };
   document.addEventListener('keydown', onKey);
 
-  fetchJson(`/api/games/${encodeURIComponent(id)}`)
+  (fetchJson(`/api/games/${encodeURIComponent(id)}`) as Promise<GameRecordAnswer>)
     .then((r) => {
       record = r;
       if (r.status !== 'finished') error = { key: 'replay.notFinished' };
@@ -69,7 +70,8 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     const v = parseView(positions[ply]);
     const actions: string[] = record.actions;
     const lastAction = ply > 0 ? parseAction(actions[ply - 1]) : null;
-    const nameOf = (side: Side | string) => record.players?.[side]?.name ?? t('game.side', { n: side });
+    const players = record.players;
+    const nameOf = (side: Side) => players?.[String(side) as SideId]?.name ?? t('game.side', { n: side });
     const board = renderBoard(v, {
       bottom, me: null, names: { 1: nameOf(1), 2: nameOf(2) },
       last: lastAction ? actionSquares(lastAction) : [],
@@ -116,7 +118,8 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     const panel = state ? analysisPanel(state, ply, nameOf(bottom), board, go) : null;
     const who = ply > 0 ? nameOf((ply - 1) % 2 === 0 ? 1 : 2) : '';
     const winner = record.result === '1-0' ? '1' : record.result === '0-1' ? '2' : null;
-    const end = endText({ result: { result: record.result ?? null, winner, reason: record.reason ?? '' }, names: { '1': nameOf(1), '2': nameOf(2) }, you: 'spectator', lastAction: actions.at(-1) ?? null, position: record.position });
+    // The archive answer keeps result and reason as the stored text (src/protocol/http_answers.h).
+    const end = endText({ result: { result: (record.result ?? null) as GameResult | null, winner, reason: (record.reason ?? '') as EndReason }, names: { '1': nameOf(1), '2': nameOf(2) }, you: 'spectator', lastAction: actions.at(-1) ?? null, position: record.position });
     el.replaceChildren(h('div.game.replay', { 'data-replay': id, 'data-ply': ply },
       h('div.zone-board', board),
       h('div.zone-top', bar(top, 'top')),
