@@ -88,7 +88,8 @@ export function sideDot(side: Side | '1' | '2'): HTMLElement {
   return h(`span.dotside.s${side}`, { 'aria-hidden': 'true' });
 }
 
-export async function fetchJson(url: string): Promise<any> {
+/** GETs a JSON answer; the caller casts it to its generated type (protocol.gen.ts). */
+export async function fetchJson(url: string): Promise<unknown> {
   const r = await fetch(url, { headers: { accept: 'application/json' } });
   if (!r.ok) throw Object.assign(new Error(`HTTP ${r.status}`), { status: r.status });
   return r.json();
