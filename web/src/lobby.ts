@@ -204,7 +204,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     seekBox.replaceChildren(
       h('h2', t('home.waiting')),
       pools.length === 0 ? h('div.hint', t('home.waiting.none')) :
-        h('table.games', h('tbody', pools.map((k: any, i: number) => h('tr', { 'data-seek-pool': i },
+        h('table.games', h('tbody', pools.map((k, i) => h('tr', { 'data-seek-pool': i },
           h('td', t('home.waiting.n', { n: k.players })), h('td', kindLabel(k)),
           h('td', mine ? null : h('button.btn.small', { type: 'button', 'data-seek-join': i, on: { click: () => seek({ preset: k.preset, clock: k.clock ?? null, rated: !!k.rated }) } }, t('home.play'))))))),
     );
