@@ -83,30 +83,25 @@ SharedCounters::SharedCounters(bus::RedisAddress redis, const std::string& node,
     : redis_(std::move(redis)),
       instance_(node + "-" + IdSource::random()->token().substr(0, 8)),
       liveMs_(liveMs) {
-    if (background) thread_ = std::thread([this] { run(); });
+    if (background) worker_.start([this] { run(); });
 }
 
 SharedCounters::~SharedCounters() {
-    {
-        std::lock_guard lock(mu_);
-        stop_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
+    worker_.stop();  // before the members the rounds read are gone
 }
 
 std::optional<bus::Reply> SharedCounters::eval(const char* script,
                                                const std::vector<std::string>& keys,
                                                const std::vector<std::string>& args, bool gated) {
     {
-        std::lock_guard lock(mu_);
+        std::lock_guard lock(worker_.mutex());
         if (gated && down_ && std::chrono::steady_clock::now() < retryAt_) return std::nullopt;
     }
     std::vector<std::string> argv{"EVAL", script, std::to_string(keys.size())};
     argv.insert(argv.end(), keys.begin(), keys.end());
     argv.insert(argv.end(), args.begin(), args.end());
     auto r = redis_.command(argv);
-    std::lock_guard lock(mu_);
+    std::lock_guard lock(worker_.mutex());
     if (!r) {
         // Redis away: the other nodes' counts are forgotten before the outage is logged, so that
         // whoever sees the log sees the node capping its own connections only (fail open).
@@ -125,7 +120,7 @@ std::optional<bus::Reply> SharedCounters::eval(const char* script,
 
 bool SharedCounters::admitConnection(const std::string& address, std::size_t cap) {
     {
-        std::lock_guard lock(mu_);
+        std::lock_guard lock(worker_.mutex());
         Count& c = counts_[address];
         if (c.mine + c.others >= static_cast<std::int64_t>(cap)) {
             if (c.mine == 0 && c.others == 0) counts_.erase(address);  // cap 0
@@ -134,31 +129,31 @@ bool SharedCounters::admitConnection(const std::string& address, std::size_t cap
         ++c.mine;
         changed_ = true;
     }
-    wake_.notify_one();
+    worker_.wake().notify_one();
     return true;
 }
 
 void SharedCounters::releaseConnection(const std::string& address) {
     {
-        std::lock_guard lock(mu_);
+        std::lock_guard lock(worker_.mutex());
         auto it = counts_.find(address);
         if (it == counts_.end() || it->second.mine == 0) return;
         --it->second.mine;
         changed_ = true;  // kept until a round has written the 0
     }
-    wake_.notify_one();
+    worker_.wake().notify_one();
 }
 
 void SharedCounters::heartbeat() {
     {
-        std::lock_guard lock(mu_);
+        std::lock_guard lock(worker_.mutex());
         changed_ = true;
     }
-    wake_.notify_one();
+    worker_.wake().notify_one();
 }
 
 std::pair<std::int64_t, std::int64_t> SharedCounters::view(const std::string& address) {
-    std::lock_guard lock(mu_);
+    std::lock_guard lock(worker_.mutex());
     auto it = counts_.find(address);
     if (it == counts_.end()) return {0, 0};
     return {it->second.mine, it->second.others};
@@ -170,7 +165,7 @@ bool SharedCounters::sync() {
     std::vector<std::string> args{instance_, std::to_string(liveMs_),
                                   std::to_string(liveMs_ * kHashTtls)};
     {
-        std::lock_guard lock(mu_);
+        std::lock_guard lock(worker_.mutex());
         changed_ = false;
         addresses.reserve(counts_.size());
         for (const auto& [address, c] : counts_) {
@@ -182,31 +177,34 @@ bool SharedCounters::sync() {
     // Not gated: this thread asks every round whatever happened (no connection waits for it).
     auto r = eval(kSync, keys, args, false);
     const bool ok = r && r->kind == bus::Reply::Kind::Array && r->elements.size() == keys.size();
-    std::lock_guard lock(mu_);
+    std::lock_guard lock(worker_.mutex());
+    if (!ok) {
+        // Redis away (or an answer of the wrong shape): the others are forgotten, the cap
+        // applies to this node's own (fail open).
+        for (auto& [address, c] : counts_) c.others = 0;
+        return false;
+    }
     for (std::size_t i = 0; i < addresses.size(); ++i) {
         auto it = counts_.find(addresses[i]);
         if (it == counts_.end()) continue;
-        // Redis away: the others are forgotten, the cap applies to this node's own (fail open).
-        it->second.others = ok ? r->elements[i].integer : 0;
+        it->second.others = r->elements[i].integer;
         // Dropped once nobody counts it and a round has written this instance's 0 (`changed_`
         // is set again by a connection that came or went meanwhile: kept for the next round).
-        if (ok && it->second.mine == 0 && it->second.others == 0 && args[i + 3] == "0")
-            counts_.erase(it);
+        if (it->second.mine == 0 && it->second.others == 0 && args[i + 3] == "0") counts_.erase(it);
     }
-    if (!ok)
-        for (auto& [address, c] : counts_) c.others = 0;
-    return ok;
+    return true;
 }
 
 void SharedCounters::run() {
-    std::unique_lock lock(mu_);
-    while (!stop_) {
+    std::unique_lock lock(worker_.mutex());
+    while (!worker_.stopping()) {
         lock.unlock();
         sync();
         lock.lock();
         // A change during the round: the next one after the short gap, else the period.
-        if (wake_.wait_for(lock, kSyncGap, [this] { return stop_; })) return;
-        wake_.wait_for(lock, kSyncEvery - kSyncGap, [this] { return stop_ || changed_; });
+        if (worker_.wake().wait_for(lock, kSyncGap, [this] { return worker_.stopping(); })) return;
+        worker_.wake().wait_for(lock, kSyncEvery - kSyncGap,
+                                [this] { return worker_.stopping() || changed_; });
     }
 }
 

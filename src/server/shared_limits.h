@@ -21,19 +21,18 @@
 // asks; after a failure Redis is not asked again by them for a second. Thread-safe.
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "bus/redis_link.h"
 #include "server/throttle.h"
+#include "server/worker_thread.h"
 
 namespace rainet::server {
 
@@ -88,15 +87,12 @@ class SharedCounters {
     bus::RedisLink redis_;
     const std::string instance_;
     const std::int64_t liveMs_;
-    std::mutex mu_;  // everything below
+    WorkerThread worker_;  // runs run(); its mutex guards everything below
     bool down_ = false;
     std::chrono::steady_clock::time_point retryAt_{};
     std::unordered_map<std::string, Count> counts_;  // the addresses tracked
     bool changed_ = false;                           // since the last round began
-    bool stop_ = false;
-    std::condition_variable wake_;
-    std::mutex syncMu_;  // one round at a time
-    std::thread thread_;
+    std::mutex syncMu_;                              // one round at a time
 };
 
 // A Throttle (throttle.h) that counts in Redis once shared() is given counters: the same bucket
