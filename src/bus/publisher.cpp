@@ -2,8 +2,11 @@
 
 namespace rainet::bus {
 
-Publisher::Publisher(RedisAddress address, std::size_t maxBytes)
-    : link_(std::move(address)), maxBytes_(maxBytes), thread_([this] { run(); }) {}
+Publisher::Publisher(RedisAddress address, std::size_t maxBytes, Observer observe)
+    : link_(std::move(address)),
+      maxBytes_(maxBytes),
+      observe_(std::move(observe)),
+      thread_([this] { run(); }) {}
 
 Publisher::~Publisher() {
     {
@@ -21,7 +24,8 @@ bool Publisher::publish(std::string channel, std::string payload, bool always) {
         const std::size_t size = channel.size() + payload.size();
         if (!always && bytes_ + size > maxBytes_) return false;
         bytes_ += size;
-        queue_.emplace_back(std::move(channel), std::move(payload));
+        queue_.push_back(
+            {std::move(channel), std::move(payload), std::chrono::steady_clock::now()});
     }
     cv_.notify_one();
     return true;
@@ -32,10 +36,13 @@ void Publisher::run() {
     while (true) {
         cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
         if (stop_) return;
-        auto [channel, payload] = std::move(queue_.front());
+        auto [channel, payload, since] = std::move(queue_.front());
         queue_.pop_front();
         lock.unlock();
         const bool ok = link_.publish(channel, payload).ok();
+        if (ok && observe_)
+            observe_(std::chrono::duration_cast<std::chrono::microseconds>(
+                std::chrono::steady_clock::now() - since));
         lock.lock();
         // Counted out of the bound only once sent: a Redis that stalls fills the queue.
         bytes_ -= channel.size() + payload.size();

@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -20,7 +21,11 @@ namespace rainet::bus {
 
 class Publisher {
   public:
-    Publisher(RedisAddress address, std::size_t maxBytes);
+    // Told, on the publishing thread, how long each message published waited: from publish() to
+    // Redis's answer (the queue's wait plus the round trip). Must not block.
+    using Observer = std::function<void(std::chrono::microseconds)>;
+
+    Publisher(RedisAddress address, std::size_t maxBytes, Observer observe = {});
     ~Publisher();  // publishes nothing more; what is queued is dropped
     Publisher(const Publisher&) = delete;
     Publisher& operator=(const Publisher&) = delete;
@@ -36,11 +41,17 @@ class Publisher {
   private:
     void run();
 
+    struct Queued {
+        std::string channel, payload;
+        std::chrono::steady_clock::time_point since;
+    };
+
     RedisLink link_;
     const std::size_t maxBytes_;
+    const Observer observe_;
     mutable std::mutex mu_;
     std::condition_variable cv_;
-    std::deque<std::pair<std::string, std::string>> queue_;
+    std::deque<Queued> queue_;
     std::size_t bytes_ = 0;
     bool stop_ = false;
     std::uint64_t published_ = 0, failed_ = 0;

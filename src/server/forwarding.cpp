@@ -122,7 +122,8 @@ Forwarder::Forwarder(Hub& hub, bus::RedisAddress redis, std::string node, std::i
     : hub_(hub),
       node_(std::move(node)),
       ttl_(ttlMs),
-      publisher_(redis, kMaxQueuedBytes),
+      publisher_(redis, kMaxQueuedBytes,
+                 [&metrics = hub.metrics()](auto d) { metrics.publishLatency.record(d); }),
       link_(redis),
       serials_(randomSerialBase()) {
     bus::Subscriber::Options options;

@@ -81,6 +81,10 @@ std::string Metrics::render() const {
     metric("rainet_slow_consumers_closed_total", "counter",
            "Connections closed because their write queue was over its bound (1 MiB).");
     value("rainet_slow_consumers_closed_total", slowConsumersClosed);
+    publishLatency.render("rainet_publish_seconds",
+                          "Cluster messages from their hand-over to the publisher to Redis's "
+                          "answer (queue wait plus round trip).",
+                          out);
     return out;
 }
 

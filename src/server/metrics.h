@@ -7,6 +7,7 @@
 
 #include "core/game_facts.h"
 #include "protocol/messages.h"
+#include "server/latency_histogram.h"
 
 namespace rainet::server {
 
@@ -36,6 +37,9 @@ struct Metrics {
     // refused by the full publishing queue (each closed its connection to reconnect).
     std::atomic<std::int64_t> forwardedOut{0}, forwardedIn{0}, deliveredOut{0}, deliveredIn{0},
         forwardDropped{0};
+    // From a message handed to the publisher (an event for a remote connection, a forwarded
+    // client message) to Redis's answer to its PUBLISH.
+    LatencyHistogram publishLatency;
 
     void error(protocol::ErrorCode c) { ++errors[static_cast<int>(c)]; }
     std::string render() const;

@@ -1,8 +1,9 @@
-// Unit tests of the network edge's parts: the keyed token buckets (throttle.h), the admission caps
-// and the client address behind trusted proxies (admission.h).
+// Unit tests of the network edge's parts: the keyed token buckets (throttle.h), the admission caps,
+// the client address behind trusted proxies (admission.h) and the latency histogram of /metrics.
 #include <gtest/gtest.h>
 
 #include "server/admission.h"
+#include "server/latency_histogram.h"
 #include "server/throttle.h"
 
 namespace rainet::server {
@@ -99,6 +100,33 @@ TEST(Admission, CapsTotalAndPerAddress) {
     t1.reset();
     EXPECT_TRUE(a.admit("x"));
     EXPECT_EQ(a.total(), 2u);  // the one just admitted was dropped again at once
+}
+
+TEST(LatencyHistogram, CountsEachSampleInItsBucketCumulativelyWithSumAndCount) {
+    LatencyHistogram h;
+    using std::chrono::microseconds;
+    h.record(microseconds(100));        // <= 0.25 ms
+    h.record(microseconds(250));        // on a bound: counted in it
+    h.record(microseconds(1500));       // <= 2 ms
+    h.record(microseconds(3'000'000));  // past the last bound: +Inf only
+    h.record(microseconds(-5));         // a clock step backwards counts as 0
+    std::string out;
+    h.render("x_seconds", "Help.", out);
+    EXPECT_EQ(out,
+              "# HELP x_seconds Help.\n# TYPE x_seconds histogram\n"
+              "x_seconds_bucket{le=\"0.00025\"} 3\n"
+              "x_seconds_bucket{le=\"0.0005\"} 3\n"
+              "x_seconds_bucket{le=\"0.001\"} 3\n"
+              "x_seconds_bucket{le=\"0.002\"} 4\n"
+              "x_seconds_bucket{le=\"0.005\"} 4\n"
+              "x_seconds_bucket{le=\"0.01\"} 4\n"
+              "x_seconds_bucket{le=\"0.05\"} 4\n"
+              "x_seconds_bucket{le=\"0.25\"} 4\n"
+              "x_seconds_bucket{le=\"1\"} 4\n"
+              "x_seconds_bucket{le=\"+Inf\"} 5\n"
+              "x_seconds_sum 3.00185\n"
+              "x_seconds_count 5\n");
+    EXPECT_EQ(h.count(), 5);
 }
 
 }  // namespace
