@@ -66,13 +66,15 @@ class Hub {
         protocol::ErrorCode code;
         std::string message;
     };
-    // Stores a new guest (sets `p.id`), under the limit on new identities per client address.
     // Messages that need the sender stored in the database (a seat, a name, a chat line, an
-    // account): before them a new guest is stored with storeGuest.
+    // account): before them a new guest is admitted (admitGuest) and stored (storeGuest).
     [[nodiscard]] static bool needsStoredPlayer(protocol::MsgType t);
+    // Counts one new identity of client `address` under its limit, or refuses. With a cluster
+    // this may wait for a Redis round trip: not on a network thread, nor the store's writer.
+    [[nodiscard]] std::optional<Refusal> admitGuest(const std::string& address);
+    // Stores a new guest (sets `p.id`).
     [[nodiscard]] std::optional<Refusal> storeGuest(store::PlayerRow& p,
-                                                    const std::string& tokenHash,
-                                                    const std::string& address);
+                                                    const std::string& tokenHash);
     // The player's games that are not over, for welcome.
     [[nodiscard]] Result<std::vector<protocol::PlayerGame>> activeGames(const store::PlayerRow& p);
     // The `welcome` message for an identity (`id`: the login's request id, when it had one); an

@@ -37,15 +37,23 @@ void guarded(const char* what, const Hub::AuthDone& done, F f) {
 void Hub::registerAccount(const store::PlayerRow& p, const std::string& tokenHash,
                           const std::string& address, std::string username, std::string password,
                           bool bot, AuthDone done) {
+    auto limited = [](std::int64_t wait) {
+        return AuthReply{std::nullopt, ErrorCode::RateLimited,
+                         "too many registrations from your address; try again in " +
+                             std::to_string((wait + 99) / 100) + " s",
+                         std::nullopt};
+    };
+    // This node's own count first (no Redis on the network thread); the cluster's on the
+    // password thread.
     if (config_.identitiesPerMinute)
-        if (const std::int64_t wait = identities_.tryTake({address}, time_.nowCs()))
-            return done(AuthReply{std::nullopt, ErrorCode::RateLimited,
-                                  "too many registrations from your address; try again in " +
-                                      std::to_string((wait + 99) / 100) + " s",
-                                  std::nullopt});
-    auto job = [this, p, tokenHash, username = std::move(username), password = std::move(password),
-                bot, done] {
+        if (const std::int64_t wait = identities_.localWait({address}, time_.nowCs()))
+            return done(limited(wait));
+    auto job = [this, p, tokenHash, address, username = std::move(username),
+                password = std::move(password), bot, done, limited] {
         guarded("register", done, [&] {
+            if (config_.identitiesPerMinute)
+                if (const std::int64_t wait = identities_.tryTake({address}, time_.nowCs()))
+                    return done(limited(wait));
             AuthReply r;
             auto hash = hashPassword(password, cheapHashes());
             if (!hash) {
@@ -101,17 +109,25 @@ void Hub::login(const std::string& ip, std::string username, std::string passwor
     std::string key = username;
     for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     std::vector<std::string> address = {ip}, pair = {ip + "\n" + key};
-    const std::int64_t now = time_.nowCs();
-    if (const std::int64_t wait =
-            std::max(loginsByAddress_.wait(address, now), loginsByUser_.wait(pair, now))) {
-        return done(AuthReply{
+    auto limited = [](std::int64_t wait) {
+        return AuthReply{
             std::nullopt, ErrorCode::RateLimited,
             "too many failed logins; try again in " + std::to_string((wait + 99) / 100) + " s",
-            std::nullopt});
-    }
+            std::nullopt};
+    };
+    // This node's own failures first (no Redis on the network thread); the cluster's on the
+    // password thread.
+    const std::int64_t now = time_.nowCs();
+    if (const std::int64_t wait =
+            std::max(loginsByAddress_.localWait(address, now), loginsByUser_.localWait(pair, now)))
+        return done(limited(wait));
     auto job = [this, address = std::move(address), pair = std::move(pair),
-                username = std::move(username), password = std::move(password), done] {
+                username = std::move(username), password = std::move(password), done, limited] {
         guarded("login", done, [&] {
+            const std::int64_t at = time_.nowCs();
+            if (const std::int64_t wait =
+                    std::max(loginsByAddress_.wait(address, at), loginsByUser_.wait(pair, at)))
+                return done(limited(wait));
             std::call_once(dummyOnce_, [&] {
                 dummyHash_ = hashPassword("not a password of anyone", cheapHashes()).value_or("");
             });

@@ -65,13 +65,16 @@ bool Hub::needsStoredPlayer(protocol::MsgType t) {
     }
 }
 
-std::optional<Hub::Refusal> Hub::storeGuest(store::PlayerRow& p, const std::string& tokenHash,
-                                            const std::string& address) {
+std::optional<Hub::Refusal> Hub::admitGuest(const std::string& address) {
     if (config_.identitiesPerMinute)
         if (const std::int64_t wait = identities_.tryTake({address}, time_.nowCs()))
             return Refusal{ErrorCode::RateLimited,
                            "too many new players from your address; try again in " +
                                std::to_string((wait + 99) / 100) + " s"};
+    return std::nullopt;
+}
+
+std::optional<Hub::Refusal> Hub::storeGuest(store::PlayerRow& p, const std::string& tokenHash) {
     auto stored = store_.createPlayer(p.publicId, tokenHash, p.name);
     if (!stored) {
         logEvent("store_error", {{"message", stored.error().message}});

@@ -242,11 +242,15 @@ std::int64_t SharedThrottle::wait(const std::vector<std::string>& keys, std::int
 }
 
 void SharedThrottle::take(const std::vector<std::string>& keys, std::int64_t nowCs) {
-    if (!shared("take", keys)) local_.take(keys, nowCs);
+    local_.take(keys, nowCs);  // localWait's count, and the fallback's while Redis is away
+    static_cast<void>(shared("take", keys));
 }
 
 std::int64_t SharedThrottle::tryTake(const std::vector<std::string>& keys, std::int64_t nowCs) {
-    if (auto w = shared("try", keys)) return *w;
+    if (auto w = shared("try", keys)) {
+        if (*w == 0) local_.take(keys, nowCs);
+        return *w;
+    }
     return local_.tryTake(keys, nowCs);
 }
 

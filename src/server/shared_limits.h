@@ -17,8 +17,10 @@
 //
 // Fail open: while Redis does not answer, the other instances' counts are forgotten and each
 // node applies the cap to its own connections (as without --redis); the outage is logged once.
-// The throttles' checks (logins, identities) are still one round trip each, on the thread that
-// asks; after a failure Redis is not asked again by them for a second. Thread-safe.
+// The throttles' checks (logins, identities) are one round trip each, made on the password thread
+// (logins, registrations) or a store reader thread (new guests), never on a network thread; the
+// network thread first checks the node's own count (localWait). After a failure Redis is not
+// asked again by them for a second. Thread-safe.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -106,10 +108,16 @@ class SharedThrottle {
     // `name` keeps this throttle's keys apart from the others' in Redis.
     void share(std::shared_ptr<SharedCounters> counters, std::string name);
 
-    // As Throttle's, in centiseconds.
+    // As Throttle's, in centiseconds. With counters they may wait for one Redis round trip: call
+    // them off the network threads. Every hit is also counted on this node's own Throttle.
     std::int64_t wait(const std::vector<std::string>& keys, std::int64_t nowCs);
     void take(const std::vector<std::string>& keys, std::int64_t nowCs);
     std::int64_t tryTake(const std::vector<std::string>& keys, std::int64_t nowCs);
+    // The wait by this node's own hits alone, never asking Redis: a lower bound of wait(), the
+    // network thread's check before a request is queued for the thread that asks Redis.
+    std::int64_t localWait(const std::vector<std::string>& keys, std::int64_t nowCs) {
+        return local_.wait(keys, nowCs);
+    }
 
   private:
     std::optional<std::int64_t> shared(const char* mode, const std::vector<std::string>& keys);

@@ -36,21 +36,28 @@ void WsSession::handle(const std::string& text) {
     if (registry_.forwarder) raw_ = text;  // forwarded as is if its game is another node's
     if (!player_ && m.type != MsgType::Hello && m.type != MsgType::Login)
         return fail(ErrorCode::NotAuthenticated, "say hello first", m.id, m.game);
-    // A new guest is stored only once it does something that needs a row (Hub::hello), on
-    // the writer thread.
+    // A new guest is stored only once it does something that needs a row (Hub::hello): admitted
+    // under the identity limit on a reader thread (a cluster's limit asks Redis: not on this
+    // thread, nor the writer's, whose stall would stall every commit), then stored on the writer.
     if (player_ && !player_->id && Hub::needsStoredPlayer(m.type)) {
         using Stored = std::pair<std::optional<Hub::Refusal>, store::PlayerRow>;
         return viaStore(
-            true,
-            [&hub = hub_, p = *player_, hash = tokenHash_, ip = ip_]() mutable {
-                auto no = hub.storeGuest(p, hash, ip);
-                return Stored{std::move(no), std::move(p)};
-            },
-            [this, m](const Stored& r) {
-                if (r.first) return fail(r.first->code, r.first->message, m.id, m.game);
+            false, [&hub = hub_, ip = ip_] { return hub.admitGuest(ip); },
+            [this, m](const std::optional<Hub::Refusal>& no) {
+                if (no) return fail(no->code, no->message, m.id, m.game);
                 if (!player_) return;
-                player_ = r.second;
-                route(m);
+                viaStore(
+                    true,
+                    [&hub = hub_, p = *player_, hash = tokenHash_]() mutable {
+                        auto refused = hub.storeGuest(p, hash);
+                        return Stored{std::move(refused), std::move(p)};
+                    },
+                    [this, m](const Stored& r) {
+                        if (r.first) return fail(r.first->code, r.first->message, m.id, m.game);
+                        if (!player_) return;
+                        player_ = r.second;
+                        route(m);
+                    });
             });
     }
     route(m);

@@ -1,5 +1,6 @@
-// The cluster-wide connection counts per address (server/shared_limits.h) against a throwaway
-// redis-server: two SharedCounters stand for two nodes, their sync rounds driven by the test.
+// The cluster-wide connection counts and throttles per address (server/shared_limits.h) against a
+// throwaway redis-server: two SharedCounters stand for two nodes, their sync rounds driven by the
+// test.
 #include "server/shared_limits.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@ namespace rainet::test {
 namespace {
 
 using server::SharedCounters;
+using server::SharedThrottle;
 
 TEST(SharedLimits, AdmissionsUseTheCachedViewOfEveryNodeAndAreCorrectedByTheNextRound) {
     if (!haveRedisServer()) GTEST_SKIP() << "no /usr/bin/redis-server";
@@ -64,6 +66,43 @@ TEST(SharedLimits, AdmissionsUseTheCachedViewOfEveryNodeAndAreCorrectedByTheNext
     const auto exists = fresh.command({"EXISTS", "rainet:conn:x"});
     ASSERT_TRUE(exists);
     EXPECT_EQ(exists->integer, 0);
+}
+
+// Failed logins counted in Redis across two nodes; every hit is also counted on the node that saw
+// it, so that its network thread can refuse on its own count without asking Redis (localWait).
+TEST(SharedLimits, ThrottlesCountAcrossNodesAndEachNodesOwnHitsWithoutRedis) {
+    if (!haveRedisServer()) GTEST_SKIP() << "no /usr/bin/redis-server";
+    RedisServer redis;
+    auto ca = std::make_shared<SharedCounters>(redis.parsed(), "a", 60000, false);
+    auto cb = std::make_shared<SharedCounters>(redis.parsed(), "b", 60000, false);
+    SharedThrottle a(3, 2000), b(3, 2000);  // 3 hits, then one per 20 s
+    a.share(ca, "login");
+    b.share(cb, "login");
+    const std::vector<std::string> k{"10.0.0.1"};
+    a.take(k, 0);
+    a.take(k, 0);
+    EXPECT_EQ(b.wait(k, 0), 0) << "2 of 3";
+    EXPECT_EQ(b.localWait(k, 0), 0);
+    b.take(k, 0);
+    EXPECT_GT(a.wait(k, 0), 0) << "3 across both nodes";
+    EXPECT_GT(b.wait(k, 0), 0);
+    EXPECT_EQ(a.localWait(k, 0), 0) << "a saw 2 of them: its own count is under the burst";
+    EXPECT_EQ(a.wait({"10.0.0.2"}, 0), 0) << "another address";
+    a.take(k, 0);
+    EXPECT_GT(a.localWait(k, 0), 0) << "a's own 3";
+    // tryTake counts on the node too when the cluster admits.
+    SharedThrottle ids(2, 3000);
+    ids.share(ca, "ids");
+    EXPECT_EQ(ids.tryTake(k, 0), 0);
+    EXPECT_EQ(ids.tryTake(k, 0), 0);
+    EXPECT_GT(ids.localWait(k, 0), 0);
+    EXPECT_GT(ids.tryTake(k, 0), 0);
+    // Redis stalled: localWait answers at once from memory (a blocking call would wait for the
+    // command timeout, and this thread would hang here until SIGCONT).
+    redis.pause();
+    EXPECT_GT(a.localWait(k, 0), 0);
+    EXPECT_EQ(b.localWait(k, 0), 0);
+    redis.resume();
 }
 
 }  // namespace
