@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "players.h"
+#include "support/nginx_test_server.h"
 #include "support/postgres_test_db.h"
 #include "support/redis_test_server.h"
 #include "support/run_command.h"
@@ -515,6 +516,78 @@ TEST_F(Cluster, ARedisRestartMidGameLosesNothingAndForwardingResumes) {
     EXPECT_EQ(qb.game(g).status, "finished");
     EXPECT_EQ(storedSequence(*db_, g), joined(acked));
     EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
+}
+
+// Three nodes behind nginx (the shipped proxy snippet, round-robin: no stickiness): the two
+// players and a spectator reach three different nodes through the one address, play complete
+// games in both directions (each player's node owning one), and what each receives through nginx
+// and another node is byte for byte what the owner sends a local connection of the same viewer
+// class (whose leak property tests/server/leak_test.cpp checks).
+TEST_F(Cluster, ThreeNodesBehindNginxPlayCompleteGamesWithASpectatorOnTheThird) {
+    if (!haveNginx()) GTEST_SKIP() << "no /usr/sbin/nginx";
+    std::unique_ptr<ServerProcess> nodes[3] = {node("a"), node("b"), node("c")};
+    for (auto& n : nodes) ASSERT_NE(n->port(), 0);
+    const char* src = std::getenv("RAINET_SOURCE_DIR");
+    NginxServer lb(src ? src : RAINET_SOURCE_DIR_DEFAULT,
+                   {nodes[0]->port(), nodes[1]->port(), nodes[2]->port()});
+    if (HasFatalFailure()) return;
+    const std::string t1 = storedGuest(*nodes[0]), t2 = storedGuest(*nodes[1]);
+    auto connections = [&](ServerProcess& n) { return metricOf(n, "rainet_connections"); };
+    for (auto& n : nodes)
+        for (int i = 0; i < 200 && connections(*n) != 0; ++i) std::this_thread::sleep_for(10ms);
+    // Three connections in a row through nginx: one on each node.
+    Player p1(lb.port(), t1), p2(lb.port(), t2), spectator(lb.port());
+    for (auto& n : nodes) {
+        std::int64_t c = -1;
+        for (int i = 0; i < 200 && (c = connections(*n)) != 1; ++i)
+            std::this_thread::sleep_for(10ms);
+        ASSERT_EQ(c, 1) << "round-robin put one connection on each node";
+    }
+    std::mt19937 rng(21);
+    ServerProcess* owners[2] = {};
+    for (int round = 0; round < 2; ++round) {
+        // Round 0: p1 creates, so its node owns the game; round 1: p2 does.
+        Player& creator = round == 0 ? p1 : p2;
+        Player& joiner = round == 0 ? p2 : p1;
+        const std::string g = startGame(creator, joiner);
+        for (auto& n : nodes)
+            if (healthWhen(*n, [](const Json&) { return true; })["leases"] == 1)
+                owners[round] = n.get();
+        ASSERT_NE(owners[round], nullptr);
+        ServerProcess* owner = owners[round];
+        // Local references on the owner: a spectator and a second connection of the joiner.
+        Player localSpectator(owner->port()), localJoiner(owner->port(), joiner.token());
+        for (Player* p : {&spectator, &localSpectator, &localJoiner}) snapshotOf(*p, g);
+        for (Player* p : {&spectator, &localSpectator, &localJoiner, &joiner}) p->sync(g);
+        const std::size_t fromSpec = spectator.ws().log().size(),
+                          fromLocalSpec = localSpectator.ws().log().size(),
+                          fromJoiner = joiner.ws().log().size(),
+                          fromLocalJoiner = localJoiner.ws().log().size();
+        const int plies = playRandom(creator, joiner, g, rng);
+        EXPECT_GT(plies, 0);
+        EXPECT_EQ(creator.game(g).status, "finished");
+        EXPECT_EQ(joiner.game(g).status, "finished");
+        for (Player* p : {&spectator, &localSpectator, &localJoiner, &joiner}) p->sync(g);
+        const auto through = withoutAcks(spectator, fromSpec);
+        EXPECT_GT(through.size(), static_cast<std::size_t>(plies));
+        EXPECT_EQ(through, withoutAcks(localSpectator, fromLocalSpec));
+        EXPECT_EQ(withoutAcks(joiner, fromJoiner), withoutAcks(localJoiner, fromLocalJoiner));
+        EXPECT_EQ(storedActions(g), plies);
+        // The game is over: its lease released, held by no node any more.
+        for (auto& n : nodes) healthWhen(*n, [](const Json& j) { return j["leases"] == 0; });
+    }
+    // Each game was owned by its creator's node: the players were on two different nodes (and
+    // the spectator, one connection per node, on the third).
+    EXPECT_NE(owners[0], owners[1]);
+    // Every node served: two owned one game each and forwarded the other's, the third only
+    // delivered to its spectator.
+    std::int64_t forwardedIn = 0;
+    for (auto& n : nodes) {
+        EXPECT_GT(metricOf(*n, "rainet_delivered_in_total"), 0)
+            << "each node's client followed a game owned elsewhere";
+        forwardedIn += metricOf(*n, "rainet_forwarded_in_total");
+    }
+    EXPECT_GT(forwardedIn, 0);
 }
 
 }  // namespace
