@@ -8,18 +8,22 @@ namespace {
 using loadgen::LoadOptions;
 
 int run(const Args& args);
-const Command kLoadtest{"loadtest",
-                        "loadtest [--port P] [--games N] [--spectators K] [--pace MS] "
-                        "[--seconds S] [--ramp GAMES_PER_S] [--server-pid PID] [--abandon PERCENT] "
-                        "[--sample SECONDS] [--db-file FILE]",
-                        "play N concurrent random games against a local server and report "
-                        "actions/s, latency, RSS and CPU",
-                        run};
+const Command kLoadtest{
+    "loadtest",
+    "loadtest [--port P] [--join-port P] [--games N] [--spectators K] [--pace MS] "
+    "[--seconds S] [--ramp GAMES_PER_S] [--server-pid PID] [--abandon PERCENT] "
+    "[--sample SECONDS] [--db-file FILE]",
+    "play N concurrent random games against a local server and report "
+    "actions/s, latency, RSS and CPU",
+    run};
 
 int run(const Args& args) {
     LoadOptions o;
     auto app = makeApp(kLoadtest);
     app->add_option("--port", o.port, "the server's port on 127.0.0.1");
+    app->add_option("--join-port", o.joinPort,
+                    "side 2 and the spectators connect to this port (another cluster node)")
+        ->check(CLI::Range(1, 65535));
     app->add_option("--games", o.games, "games in play at once")->check(CLI::PositiveNumber);
     app->add_option("--spectators", o.spectators, "spectators per game")
         ->check(CLI::NonNegativeNumber);

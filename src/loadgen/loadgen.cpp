@@ -52,11 +52,11 @@ void appendQuoted(std::string& out, const std::string& s) {
 class Conn {
   public:
     using Handler = std::function<void(MessageFields&)>;
-    Conn(asio::io_context& io, Stats& stats, const LoadOptions& o, std::function<void()> onOpen,
-         Handler onMessage)
+    Conn(asio::io_context& io, Stats& stats, const LoadOptions& o, int port,
+         std::function<void()> onOpen, Handler onMessage)
         : stats_(stats),
           client_(
-              io, target(o),
+              io, target(o, port),
               wsclient::Client::Handlers{std::move(onOpen),
                                          [onMessage = std::move(onMessage)](const std::string& m) {
                                              if (auto f = readMessageFields(m)) onMessage(*f);
@@ -73,10 +73,10 @@ class Conn {
     void close() { client_.close(); }
 
   private:
-    static wsclient::Target target(const LoadOptions& o) {
+    static wsclient::Target target(const LoadOptions& o, int port) {
         wsclient::Target t;
         t.host = o.host;
-        t.port = o.port;
+        t.port = port;
         t.keepAlive = false;
         return t;
     }
@@ -109,8 +109,9 @@ class Pair : public std::enable_shared_from_this<Pair> {
             Json hello{{"type", "hello"}};
             if (i < 2 && !tokens_[i].empty()) hello["token"] = tokens_[i];
             // The connection says hello as soon as it is open (conns_ holds it by then).
+            const int port = i == 0 || opt_.joinPort == 0 ? opt_.port : opt_.joinPort;
             conns_.push_back(std::make_unique<Conn>(
-                io_, stats_, opt_,
+                io_, stats_, opt_, port,
                 [self, i, generation, text = hello.dump()] {
                     if (generation == self->generation_) self->conns_[i]->send(text);
                 },

@@ -5,7 +5,8 @@
 // game and CPU. Games that end are replaced, so N stay in play. With --abandon P, P% of the games
 // are abandoned instead (both players disconnect while the game is open, in setup or in play, and
 // come back with their tokens to start another), which the server's expiry must clean up;
-// --sample S prints the server's RSS, open descriptors and database size every S seconds.
+// --sample S prints the server's RSS, open descriptors and database size every S seconds;
+// --join-port puts side 2 and the spectators on another node of a cluster.
 #include <string>
 
 namespace rainet::loadgen {
@@ -13,6 +14,9 @@ namespace rainet::loadgen {
 struct LoadOptions {
     std::string host = "127.0.0.1";
     int port = 8080;
+    // Side 2 and the spectators connect here (0: `port`): another node of a cluster, to measure
+    // the cross-node path (docs/scaling.md).
+    int joinPort = 0;
     int games = 100;
     int spectators = 0;  // per game
     int paceMs = 1000;   // per game, between actions

@@ -174,8 +174,9 @@ TEST(CliFlags, EverySubcommandHasHelpOnStdout) {
         EXPECT_NE(serve.out.find(flag), std::string::npos) << flag;
     EXPECT_NE(serve.out.find("127.0.0.1:8080"), std::string::npos) << serve.out;
     SplitRun loadtest = runSplit("loadtest --help");
-    for (const char* flag : {"--port", "--games", "--spectators", "--pace", "--seconds", "--ramp",
-                             "--server-pid", "--abandon", "--sample", "--db-file"})
+    for (const char* flag :
+         {"--port", "--join-port", "--games", "--spectators", "--pace", "--seconds", "--ramp",
+          "--server-pid", "--abandon", "--sample", "--db-file"})
         EXPECT_NE(loadtest.out.find(flag), std::string::npos) << flag;
 }
 
@@ -186,9 +187,9 @@ TEST(CliFlags, BadFlagsAreUsageErrorsThatDoNothing) {
     for (const std::string& args : std::vector<std::string>{
              "serve --db " + db + " --bogus", "serve --db " + db + " --threads many",
              "serve --db " + db + " --sync sometimes", "serve --db " + db + " --expire-later 5",
-             "loadtest --games x", "loadtest --abandon 101", "bench 10 20", "engine --seed",
-             "arena greedy random --frobnicate", "belief train", "perft 2 --depth 3",
-             "play --bogus", "bot --user robo --frobnicate"}) {
+             "loadtest --games x", "loadtest --abandon 101", "loadtest --join-port 0",
+             "bench 10 20", "engine --seed", "arena greedy random --frobnicate", "belief train",
+             "perft 2 --depth 3", "play --bogus", "bot --user robo --frobnicate"}) {
         SplitRun r = runSplit(args);
         EXPECT_EQ(r.status, 2) << args << "\n" << r.out << r.err;
         EXPECT_EQ(r.out, "") << args;

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The cross-node figures of docs/scaling.md (issue 12): two `rainet serve --redis` nodes on one
+# PostgreSQL database and one redis-server, and `rainet loadtest` run against them alternately
+# with both players on node a ("same node") and with side 2 and the spectators on node b ("cross
+# node": every action and event goes through Redis), so that both see the same machine load.
+#
+#   scripts/cluster_latency.sh [GAMES] [PACE_MS] [SECONDS] [ROUNDS] [SPECTATORS]
+#
+# GAMES x 1000 / PACE_MS is the action rate (default 1000 games at 1000 ms: 1000 actions/s).
+# Needs the release build (build/rainet), redis-server, and a PostgreSQL: RAINET_TEST_PG if set,
+# else a throwaway cluster from scripts/postgres.sh. Prints each run's loadtest report, then the
+# p50/p99 of act -> opponent's event per configuration, and each node's CPU seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+games=${1:-1000}
+pace=${2:-1000}
+seconds=${3:-20}
+rounds=${4:-2}
+spectators=${5:-0}
+bin=build/rainet
+[[ -x $bin ]] || { echo "cluster_latency.sh: build first (cmake --build --preset default)" >&2; exit 1; }
+
+tmp=$(mktemp -d /tmp/rainet-latency-XXXXXX)
+pids=()
+own_pg=""
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    [[ -n $own_pg ]] && bash scripts/postgres.sh stop "$own_pg" >/dev/null 2>&1 || true
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if [[ -n ${RAINET_TEST_PG:-} ]]; then
+    pg=$RAINET_TEST_PG
+else
+    own_pg=$tmp/pg
+    pg=$(bash scripts/postgres.sh start "$own_pg")
+fi
+# A database of its own in that cluster, so that earlier runs' games do not count.
+db=rainet_latency_$$
+psql -q "$pg" -c "CREATE DATABASE $db" >/dev/null
+uri=${pg/\/postgres\?//$db?}
+
+/usr/bin/redis-server --port 0 --unixsocket "$tmp/redis.sock" --unixsocketperm 700 --save '' \
+    --appendonly no --logfile "$tmp/redis.log" --daemonize no &
+pids+=($!)
+for _ in $(seq 100); do [[ -S $tmp/redis.sock ]] && break; sleep 0.05; done
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+pa=$(free_port)
+pb=$(free_port)
+start_node() {  # ID PORT
+    "$bin" serve --db "$uri" --redis "unix:$tmp/redis.sock" --node-id "$1" \
+        --listen "127.0.0.1:$2" --web web/dist --max-per-address 100000 \
+        --identities-per-minute 0 --rate 1000 >"$tmp/$1.log" 2>&1 &
+    pids+=($!)
+    eval "pid_$1=$!"
+    for _ in $(seq 200); do
+        curl -fsS "http://127.0.0.1:$2/healthz" >/dev/null 2>&1 && return
+        sleep 0.05
+    done
+    echo "node $1 did not start:" >&2
+    cat "$tmp/$1.log" >&2
+    exit 1
+}
+start_node a "$pa"
+start_node b "$pb"
+
+cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $games games, pace $pace ms, $seconds s, $rounds rounds"
+for round in $(seq "$rounds"); do
+    for mode in same cross; do
+        join=$pa
+        [[ $mode == cross ]] && join=$pb
+        a0=$(cpu "$pid_a")
+        b0=$(cpu "$pid_b")
+        echo "== round $round: $mode node (side 2 on port $join)"
+        "$bin" loadtest --port "$pa" --join-port "$join" --games "$games" --pace "$pace" \
+            --seconds "$seconds" --spectators "$spectators" 2>/dev/null | tee "$tmp/$mode.$round.txt"
+        echo "node CPU s: a $(echo "$(cpu "$pid_a") - $a0" | bc), b $(echo "$(cpu "$pid_b") - $b0" | bc)"
+        echo "metrics b: $(curl -fsS "http://127.0.0.1:$pb/metrics" | grep -E '^rainet_(forwarded_out|delivered_in)_total')" | tr '\n' ' '
+        echo
+    done
+done
+echo "== publish latency on a (owner):"
+curl -fsS "http://127.0.0.1:$pa/metrics" | grep -E '^rainet_publish_seconds'
