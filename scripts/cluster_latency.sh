@@ -69,6 +69,15 @@ start_node a "$pa"
 start_node b "$pb"
 
 cpu() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
+# Redis: commands processed, bytes in and out; PostgreSQL: commits and rows written in the db.
+redis_stats() {
+    redis-cli -s "$tmp/redis.sock" info stats | tr -d '\r' |
+        awk -F: '/^total_commands_processed|^total_net_input_bytes|^total_net_output_bytes/ {printf "%s ", $2}'
+}
+actions_of() { curl -fsS "http://127.0.0.1:$1/metrics" | awk '/^rainet_actions_total / {print $2}'; }
+pg_stats() {
+    psql -qtA -F' ' "$pg" -c "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted FROM pg_stat_database WHERE datname = '$db'"
+}
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $games games, pace $pace ms, $seconds s, $rounds rounds"
 for round in $(seq "$rounds"); do
     for mode in same cross; do
@@ -76,10 +85,26 @@ for round in $(seq "$rounds"); do
         [[ $mode == cross ]] && join=$pb
         a0=$(cpu "$pid_a")
         b0=$(cpu "$pid_b")
+        read -r rc0 ri0 ro0 <<<"$(redis_stats)"
+        read -r px0 pr0 <<<"$(pg_stats)"
+        n0=$(actions_of "$pa")
         echo "== round $round: $mode node (side 2 on port $join)"
         "$bin" loadtest --port "$pa" --join-port "$join" --games "$games" --pace "$pace" \
             --seconds "$seconds" --spectators "$spectators" 2>/dev/null | tee "$tmp/$mode.$round.txt"
-        echo "node CPU s: a $(echo "$(cpu "$pid_a") - $a0" | bc), b $(echo "$(cpu "$pid_b") - $b0" | bc)"
+        a1=$(cpu "$pid_a")
+        b1=$(cpu "$pid_b")
+        echo "node CPU s: a $(echo "$a1 - $a0" | bc), b $(echo "$b1 - $b0" | bc)"
+        read -r rc1 ri1 ro1 <<<"$(redis_stats)"
+        sleep 0.6  # pg_stat_database is flushed by the backends at most every 500 ms
+        read -r px1 pr1 <<<"$(pg_stats)"
+        n=$(($(actions_of "$pa") - n0))
+        echo "over the whole run (ramp included): $n actions applied by a;" \
+            "redis $((rc1 - rc0)) commands, $((ri1 - ri0)) bytes in, $((ro1 - ro0)) bytes out;" \
+            "postgresql $((px1 - px0)) commits, $((pr1 - pr0)) rows written"
+        echo "per action: redis $(echo "scale=2; ($rc1 - $rc0) / $n" | bc) commands," \
+            "$(echo "($ri1 - $ri0 + $ro1 - $ro0) / $n" | bc) bytes;" \
+            "postgresql $(echo "scale=2; ($px1 - $px0) / $n" | bc) commits," \
+            "$(echo "scale=2; ($pr1 - $pr0) / $n" | bc) rows"
         echo "metrics b: $(curl -fsS "http://127.0.0.1:$pb/metrics" | grep -E '^rainet_(forwarded_out|delivered_in)_total')" | tr '\n' ' '
         echo
     done
