@@ -4,20 +4,25 @@
 # with both players on node a ("same node") and with side 2 and the spectators on node b ("cross
 # node": every action and event goes through Redis), so that both see the same machine load.
 #
-#   scripts/cluster_latency.sh [GAMES] [PACE_MS] [SECONDS] [ROUNDS] [SPECTATORS]
+#   scripts/cluster_latency.sh [GAMES] [PACE_MS] [SECONDS] [ROUNDS] [SPECTATORS] [RAMP]
 #
-# GAMES x 1000 / PACE_MS is the action rate (default 1000 games at 1000 ms: 1000 actions/s).
+# GAMES x 1000 / PACE_MS is the action rate (default 500 games at 500 ms: 1000 actions/s). RAMP
+# games are started per second (default 50): on PostgreSQL every new guest, game, join and setup
+# is a synchronous commit (one WAL flush each), so a faster ramp is still running when the
+# measurement starts and the figures are the ramp's, not the steady state's.
 # Needs the release build (build/rainet), redis-server, and a PostgreSQL: RAINET_TEST_PG if set,
 # else a throwaway cluster from scripts/postgres.sh. Prints each run's loadtest report, then the
-# p50/p99 of act -> opponent's event per configuration, and each node's CPU seconds.
+# p50/p99 of act -> opponent's event per configuration, and each node's CPU seconds. KEEP=1
+# keeps the nodes' logs (the folder is printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-games=${1:-1000}
-pace=${2:-1000}
+games=${1:-500}
+pace=${2:-500}
 seconds=${3:-20}
 rounds=${4:-2}
 spectators=${5:-0}
+ramp=${6:-50}
 bin=build/rainet
 [[ -x $bin ]] || { echo "cluster_latency.sh: build first (cmake --build --preset default)" >&2; exit 1; }
 
@@ -28,7 +33,7 @@ cleanup() {
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
     wait 2>/dev/null || true
     [[ -n $own_pg ]] && bash scripts/postgres.sh stop "$own_pg" >/dev/null 2>&1 || true
-    rm -rf "$tmp"
+    if [[ -n ${KEEP:-} ]]; then echo "kept $tmp" >&2; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
 
@@ -78,7 +83,7 @@ actions_of() { curl -fsS "http://127.0.0.1:$1/metrics" | awk '/^rainet_actions_t
 pg_stats() {
     psql -qtA -F' ' "$pg" -c "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted FROM pg_stat_database WHERE datname = '$db'"
 }
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $games games, pace $pace ms, $seconds s, $rounds rounds"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $games games, pace $pace ms, ramp $ramp/s, $seconds s, $rounds rounds"
 for round in $(seq "$rounds"); do
     for mode in same cross; do
         join=$pa
@@ -90,7 +95,7 @@ for round in $(seq "$rounds"); do
         n0=$(actions_of "$pa")
         echo "== round $round: $mode node (side 2 on port $join)"
         "$bin" loadtest --port "$pa" --join-port "$join" --games "$games" --pace "$pace" \
-            --seconds "$seconds" --spectators "$spectators" 2>/dev/null | tee "$tmp/$mode.$round.txt"
+            --seconds "$seconds" --spectators "$spectators" --ramp "$ramp" 2>/dev/null | tee "$tmp/$mode.$round.txt"
         a1=$(cpu "$pid_a")
         b1=$(cpu "$pid_b")
         echo "node CPU s: a $(echo "$a1 - $a0" | bc), b $(echo "$b1 - $b0" | bc)"

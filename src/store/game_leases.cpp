@@ -68,10 +68,14 @@ Result<std::vector<GameLease>> Store::renewLeases(const std::vector<GameLease>& 
     auto db = lease();
     auto st = db->prepare(
         dialect_ == Dialect::Postgres
-            ? "UPDATE game_leases SET expires = ?1 "
-              "FROM json_to_recordset(?2::json) AS h(g text, o text, e bigint) "
-              "WHERE game_leases.game = h.g AND game_leases.owner = h.o "
-              "AND game_leases.epoch = h.e "
+            // Rows locked in game order first (as a batch of actions locks its fences): an
+            // UPDATE ... FROM locks them in its join's order, which deadlocked with the batches.
+            ? "WITH locked AS (SELECT l.game FROM game_leases l "
+              "JOIN json_to_recordset(?2::json) AS h(g text, o text, e bigint) "
+              "ON l.game = h.g AND l.owner = h.o AND l.epoch = h.e "
+              "ORDER BY l.game FOR NO KEY UPDATE OF l) "
+              "UPDATE game_leases SET expires = ?1 FROM locked "
+              "WHERE game_leases.game = locked.game "
               "RETURNING game_leases.game, game_leases.owner, game_leases.epoch, "
               "game_leases.expires"
             : "UPDATE game_leases SET expires = ?1 "

@@ -809,10 +809,18 @@ void Store::commitActions(std::span<QueuedWrite> batch) {
         auto db = lease();
         e = db->begin();
         if (!e) {
-            for (std::size_t i = 0; !e && i < batch.size(); ++i) {
-                if (batch[i].fence) e = checkFence(*db, *batch[i].fence);
-                if (!e) e = insertAction(*db, batch[i].game, batch[i].action);
-            }
+            // The batch's lease rows are locked in game order, as renewLeases locks them: two
+            // transactions taking several rows in different orders deadlock (PostgreSQL aborts
+            // one after deadlock_timeout, a second's stall, and a renewal lost that way let
+            // leases expire under load).
+            std::vector<const GameLease*> fences;
+            for (const auto& q : batch)
+                if (q.fence) fences.push_back(&*q.fence);
+            std::sort(fences.begin(), fences.end(),
+                      [](const GameLease* a, const GameLease* b) { return a->game < b->game; });
+            for (std::size_t i = 0; !e && i < fences.size(); ++i) e = checkFence(*db, *fences[i]);
+            for (std::size_t i = 0; !e && i < batch.size(); ++i)
+                e = insertAction(*db, batch[i].game, batch[i].action);
             if (!e) e = db->commit();
             if (e) db->rollback();
         }
