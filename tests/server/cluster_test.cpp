@@ -429,21 +429,6 @@ std::string storedSequence(PostgresTestDb& db, const std::string& g) {
         g + "'");
 }
 
-// Plays `g` to its end from the side to move, remembering every acknowledged action.
-void playToEnd(Player& a, Player& b, const std::string& g, std::mt19937& rng,
-               std::vector<std::string>& acked) {
-    while (a.game(g).status == "playing" && !::testing::Test::HasFailure()) {
-        const std::string action = moverAction(a, b, g, rng);
-        if (playOne(a, b, g, action)["type"] == "ack") acked.push_back(action);
-    }
-}
-
-std::string joined(const std::vector<std::string>& v) {
-    std::string out;
-    for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
-    return out;
-}
-
 // Issue 12: "Restart Redis mid-game: games resume, nothing lost; clients may see a reconnect,
 // never a wrong state". The owner a keeps serving its local player (PostgreSQL is the truth);
 // the forwarded player on b is closed to reconnect when the link drops, a forward while Redis is
