@@ -9,6 +9,7 @@
 #include <csignal>
 
 #include "players.h"
+#include "store/store.h"
 #include "support/postgres_test_cluster.h"
 #include "support/postgres_test_db.h"
 
@@ -106,6 +107,15 @@ TEST_F(OnPostgres, ARestartOfPostgresMidGameLosesNothingAndTheGameGoesOn) {
     // Nothing was applied: the room answers a watch with the version of the last ack.
     EXPECT_EQ(snapshotOf(other, g)["v"], v);
     EXPECT_EQ(other.game(g).v, v);
+    // Every request meanwhile is refused the same way; the outage is logged once per connection
+    // of the store's pool, not once per statement.
+    for (int i = 0; i < 10; ++i)
+        EXPECT_EQ(
+            mover.request({{"type", "act"}, {"game", g}, {"action", action}, {"v", v}})["code"],
+            "internal");
+    EXPECT_LE(server.logCount("store_reconnect_failed"),
+              static_cast<int>(store::Store::kPostgresConnections));
+    EXPECT_GE(server.logCount("store_reconnect_failed"), 1);
 
     ASSERT_EQ(pg.up(), "");
     const Json ack = mover.request({{"type", "act"}, {"game", g}, {"action", action}, {"v", v}});
