@@ -241,7 +241,12 @@ std::optional<Error> PostgresDatabase::begin() {
 std::optional<Error> PostgresDatabase::commit() {
     auto e = run("COMMIT");
     inTransaction_ = false;
-    if (e) recoverLostConnection();
+    if (!e) return e;
+    // The connection lost under the COMMIT (the server restarted, a network cut): the server may
+    // have committed before the reply was lost. The caller must not take the write for undone.
+    if (PQstatus(conn_) != CONNECTION_OK)
+        e = Error{std::string(kCommitUnknown) + " (" + e->message + ")"};
+    recoverLostConnection();
     return e;
 }
 
