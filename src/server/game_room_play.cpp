@@ -246,6 +246,8 @@ void GameRoom::end(std::optional<Side> winner, GameEnd reason, Task beforeBroadc
                    logEvent("store_error", {{"game", r.id_}, {"message", rated.error().message}});
                    r.setStatus(oldStatus);
                    r.row_ = saved;
+                   // Perhaps ended in the store after all: resumed from there (GameRoom::store).
+                   if (store::commitUnknown(rated.error())) return r.evict();
                    r.armTimer();  // the game goes on: its clock too
                    return;
                }
