@@ -217,7 +217,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
     // Clocks.
     std::int64_t remaining(Side s) const;
-    void armTimer();
+    // The flag timer, at the side to move's time out, and not sooner than `atLeastMs` from now.
+    void armTimer(std::int64_t atLeastMs = 0);
+    // A time out whose end could not be stored (the database away) is tried again this much
+    // later, not at once: at once it would retry (and log) as fast as the store fails.
+    static constexpr std::int64_t kEndRetryMs = 1000;
     // The computer.
     void botSetup();
     void botThink();

@@ -248,7 +248,7 @@ void GameRoom::end(std::optional<Side> winner, GameEnd reason, Task beforeBroadc
                    r.row_ = saved;
                    // Perhaps ended in the store after all: resumed from there (GameRoom::store).
                    if (store::commitUnknown(rated.error())) return r.evict();
-                   r.armTimer();  // the game goes on: its clock too
+                   r.armTimer(kEndRetryMs);  // the game goes on: its clock too
                    return;
                }
                r.ended(*rated, before);
