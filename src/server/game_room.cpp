@@ -23,6 +23,7 @@ GameRoom::GameRoom(Hub& hub, store::GameRow row)
       metrics_(hub.metrics()),
       strand_(asio::make_strand(hub.io())),
       timer_(strand_),
+      botRetry_(strand_),
       id_(row.id),
       row_(std::move(row)),
       rng_(hub.ids().seed()) {

@@ -62,6 +62,7 @@ void GameRoom::stop() {
     stopped_ = true;
     ++timerGeneration_;
     timer_.cancel();
+    botRetry_.cancel();
 }
 
 }  // namespace rainet::server

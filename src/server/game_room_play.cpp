@@ -177,6 +177,7 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     }
     if (!store(stored, c, m)) {
         row_ = saved;
+        if (!c && botSide_ && s == *botSide_ && !broken()) botRetryLater();
         return;
     }
     const Position before = *pos_;

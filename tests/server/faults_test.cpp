@@ -95,6 +95,37 @@ TEST(StoreFailure, ACommitWhoseOutcomeIsUnknownEvictsTheGameAndItsClientsResumeT
     EXPECT_EQ(snapshotOf(qa, g)["history"].size(), 3u);
 }
 
+// The computer's action that could not be stored (the database away) is chosen again a second
+// later (GameRoom::kBotRetryMs) rather than never: once the store works again the computer
+// moves, and the game does not wait for it forever. The computer thinks 500 ms at level 5, so
+// the store fails before its action is written.
+TEST(StoreFailure, TheComputersActionThatCouldNotBeStoredIsPlayedOnceTheStoreIsBack) {
+    ServerProcess server(dbPath("botretry"));
+    Player a(server.port());
+    const Json ack =
+        a.request({{"type", "create"}, {"opponent", "computer"}, {"level", 5}, {"side", "1"}});
+    ASSERT_EQ(ack["type"], "ack") << ack.dump();
+    const std::string g = ack["game"];
+    ASSERT_EQ(a.request({{"type", "setup"}, {"game", g}, {"random", true}})["type"], "ack");
+    a.take([&](const Json& j) { return j["type"] == "event" && j["kind"] == "start"; });
+    const long v = a.game(g).v;
+    ASSERT_EQ(
+        a.request({{"type", "act"}, {"game", g}, {"action", a.game(g).legal.front()}})["type"],
+        "ack");
+    ASSERT_EQ(server.http("POST", "/api/test/store?fail=1").first, 200);
+    // The computer's action fails to store: logged, nothing sent.
+    for (int i = 0; i < 400 && server.logCount("store_error") == 0; ++i)
+        std::this_thread::sleep_for(10ms);
+    ASSERT_GE(server.logCount("store_error"), 1) << server.logText();
+    EXPECT_EQ(snapshotOf(a, g)["v"], v + 1);
+    ASSERT_EQ(server.http("POST", "/api/test/store?fail=0").first, 200);
+    const Json reply = a.take([&](const Json& j) {
+        return j["type"] == "event" && j["game"] == g && j.value("kind", "") == "action" &&
+               j["side"] == "2";
+    });
+    EXPECT_EQ(reply["v"], v + 2);
+}
+
 TEST(Exceptions, AConnectionThatThrowsIsClosedAndNobodyElseNotices) {
     ServerProcess server(dbPath("throwconn"));
     Player a(server.port()), b(server.port()), c(server.port());
