@@ -2,6 +2,9 @@
 # A throwaway PostgreSQL cluster for the tests: `postgres.sh start DIR` initializes one in DIR (a
 # new or empty directory) on a free port, listening only on a unix socket in DIR, and prints the
 # connection string for RAINET_TEST_PG; `postgres.sh stop DIR` stops it and removes DIR.
+# `postgres.sh down DIR` stops the server keeping its data, `postgres.sh up DIR` starts it again on
+# the same socket: a database restart as the tests of an outage need it (tests/support/
+# postgres_test_cluster.h).
 # PostgreSQL refuses to run as root, so the server runs as the `postgres` system user (from the
 # Debian package), through runuser when we are root and sudo otherwise. Trust auth: test use only.
 set -euo pipefail
@@ -24,7 +27,7 @@ bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 
 cmd=${1:-}
 dir=${2:-}
-[[ -n "$dir" ]] || { echo "usage: postgres.sh start|stop DIR" >&2; exit 2; }
+[[ -n "$dir" ]] || { echo "usage: postgres.sh start|stop|down|up DIR" >&2; exit 2; }
 
 case "$cmd" in
   start)
@@ -51,8 +54,16 @@ case "$cmd" in
     fi
     as_root rm -rf "$dir"
     ;;
+  down)
+    # Fast: open sessions are terminated (their clients see the connection closed), as a restart.
+    as_postgres "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    ;;
+  up)
+    as_postgres "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+      -o "-k $dir -p 5432 -c listen_addresses='' -c max_connections=200" start >/dev/null
+    ;;
   *)
-    echo "usage: postgres.sh start|stop DIR" >&2
+    echo "usage: postgres.sh start|stop|down|up DIR" >&2
     exit 2
     ;;
 esac

@@ -64,9 +64,15 @@ LeaseKeeper::Renewed LeaseKeeper::renewAll() {
     for (auto& l : leases) (now >= l.expires ? lost : ask).push_back(std::move(l));
     std::unordered_map<std::string, store::GameLease> renewed;
     if (auto r = store_.renewLeases(ask, now, ttl_); !r) {
-        // Kept until they expire locally; the next round retries.
+        // The store is away (or failing). A lease that will be dead locally before the next
+        // round (ttl/3 from now) could renew it is lost now: its room is evicted and its clients
+        // told to reconnect before any other node may take the game over (at expiry), so they
+        // find the new owner at once. The others are kept; the next round retries them.
         out.storeOk = false;
         logEvent("lease_renew_error", {{"leases", ask.size()}, {"message", r.error().message}});
+        const std::int64_t nextRound = now + ttl_ / 3;
+        for (auto& l : ask)
+            if (nextRound + ttl_ / 10 >= l.expires) lost.push_back(std::move(l));
         ask.clear();
     } else {
         for (auto& l : *r) renewed.emplace(l.game, std::move(l));

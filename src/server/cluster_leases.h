@@ -39,8 +39,8 @@ class LeaseKeeper {
     bool live(const std::string& game) const;
     // One renewal round: one statement for every held lease (Store::renewLeases). Returns the games
     // whose lease was lost (taken over, or expired locally before it could be renewed); they are no
-    // longer held. A store error keeps the lease held until it expires locally (the next round
-    // retries).
+    // longer held. When the store fails, a lease that would be dead locally (live() false) before
+    // the next round (ttl/3 later) is lost too; the others stay held and the next round retries.
     struct Renewed {
         std::vector<std::string> lost;
         bool storeOk = true;

@@ -23,6 +23,7 @@ GameRoom::GameRoom(Hub& hub, store::GameRow row)
       metrics_(hub.metrics()),
       strand_(asio::make_strand(hub.io())),
       timer_(strand_),
+      botRetry_(strand_),
       id_(row.id),
       row_(std::move(row)),
       rng_(hub.ids().seed()) {
@@ -144,6 +145,14 @@ bool GameRoom::store(std::optional<Error> e, const std::shared_ptr<Client>& c,
                      const protocol::ClientMessage& m) {
     if (!e) return true;
     logEvent("store_error", {{"game", id_}, {"message", e->message}});
+    if (store::commitUnknown(*e)) {
+        // The write may be stored (the connection was lost before the commit's reply): this
+        // room's memory can no longer be trusted. Evicted, unanswered: its clients reconnect
+        // (1012) and resume from the store, which says whether the change was made; the next
+        // open rebuilds the room from there.
+        evict();
+        return false;
+    }
     error(c, ErrorCode::Internal, "the change could not be stored", m);
     return false;
 }

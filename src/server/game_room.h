@@ -217,7 +217,15 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
     // Clocks.
     std::int64_t remaining(Side s) const;
-    void armTimer();
+    // The flag timer, at the side to move's time out, and not sooner than `atLeastMs` from now.
+    void armTimer(std::int64_t atLeastMs = 0);
+    // A time out whose end could not be stored (the database away) is tried again this much
+    // later, not at once: at once it would retry (and log) as fast as the store fails.
+    static constexpr std::int64_t kEndRetryMs = 1000;
+    // The computer's action that could not be stored is chosen again this much later: otherwise
+    // the game would wait for it forever once the database is back.
+    static constexpr std::int64_t kBotRetryMs = 1000;
+    void botRetryLater();
     // The computer.
     void botSetup();
     void botThink();
@@ -226,6 +234,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     Metrics& metrics_;  // outlives the hub (see serve())
     Strand strand_;
     asio::steady_timer timer_;
+    asio::steady_timer botRetry_;  // the computer's next try after its action failed to store
     std::string id_;
     store::GameRow row_;
     Seat seats_[2];

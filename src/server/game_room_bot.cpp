@@ -30,6 +30,15 @@ void GameRoom::botSetup() {
           protocol::ClientMessage{});
 }
 
+void GameRoom::botRetryLater() {
+    botRetry_.expires_after(std::chrono::milliseconds(kBotRetryMs));
+    botRetry_.async_wait(asio::bind_executor(
+        strand_, [self = shared_from_this()](const boost::system::error_code& ec) {
+            if (ec) return;
+            self->enter([](GameRoom& r) { r.botThink(); });  // it checks the game still waits
+        }));
+}
+
 void GameRoom::botThink() {
     if (!botSide_ || row_.status != GameStatus::Playing || pos_->toMove() != *botSide_ ||
         botBusy_ || stopped_)

@@ -41,11 +41,12 @@ void GameRoom::checkExpiry() {
     end(e->winner, e->winner ? GameEnd::Abandoned : GameEnd::Aborted);
 }
 
-void GameRoom::armTimer() {
+void GameRoom::armTimer(std::int64_t atLeastMs) {
     if (!isTimed() || row_.status != GameStatus::Playing || hub_.time().isManual() || stopped_)
         return;
     const std::uint64_t gen = ++timerGeneration_;
-    timer_.expires_after(std::chrono::milliseconds(remaining(pos_->toMove()) * 10 + 1));
+    timer_.expires_after(
+        std::chrono::milliseconds(std::max(remaining(pos_->toMove()) * 10 + 1, atLeastMs)));
     timer_.async_wait(asio::bind_executor(
         strand_, [self = shared_from_this(), gen](const boost::system::error_code& ec) {
             if (ec) return;
@@ -61,6 +62,7 @@ void GameRoom::stop() {
     stopped_ = true;
     ++timerGeneration_;
     timer_.cancel();
+    botRetry_.cancel();
 }
 
 }  // namespace rainet::server

@@ -177,6 +177,7 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     }
     if (!store(stored, c, m)) {
         row_ = saved;
+        if (!c && botSide_ && s == *botSide_ && !broken()) botRetryLater();
         return;
     }
     const Position before = *pos_;
@@ -246,7 +247,9 @@ void GameRoom::end(std::optional<Side> winner, GameEnd reason, Task beforeBroadc
                    logEvent("store_error", {{"game", r.id_}, {"message", rated.error().message}});
                    r.setStatus(oldStatus);
                    r.row_ = saved;
-                   r.armTimer();  // the game goes on: its clock too
+                   // Perhaps ended in the store after all: resumed from there (GameRoom::store).
+                   if (store::commitUnknown(rated.error())) return r.evict();
+                   r.armTimer(kEndRetryMs);  // the game goes on: its clock too
                    return;
                }
                r.ended(*rated, before);

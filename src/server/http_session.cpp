@@ -221,7 +221,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             hub_.advanceTime(intParam(query, "cs", 0, 0, 100000000));
             return respond(req, http::status::ok, "text/plain", "ok\n");
         }
-        // Test mode: the store fails on demand (?fail=1) or works again (?fail=0); its reads
+        // Test mode: the store fails on demand (?fail=1), its commits commit but answer that
+        // their outcome is unknown (?fail=commit), or it works again (?fail=0); its reads
         // are slow on demand (?delay_reads=MS; 0 releases them). GET: the reads held now.
         if (path == "/api/test/store" && hub_.config().testMode) {
             if (req.method() == http::verb::get)
@@ -231,8 +232,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             if (req.method() == http::verb::post) {
                 if (const std::string ms = queryParam(query, "delay_reads"); !ms.empty())
                     hub_.store().delayReads(intParam(query, "delay_reads", 0, 0, 600000));
-                else
-                    hub_.store().injectFaults(queryParam(query, "fail") == "1");
+                else {
+                    const std::string fail = queryParam(query, "fail");
+                    hub_.store().injectFaults(fail == "1");
+                    hub_.store().injectUnknownCommits(fail == "commit");
+                }
                 return respond(req, http::status::ok, "text/plain", "ok\n");
             }
         }

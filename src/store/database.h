@@ -12,6 +12,12 @@
 
 namespace rainet::store {
 
+inline constexpr const char* kCommitUnknown = "store: the commit's outcome is unknown";
+// Whether `e` is a commit that may or may not have happened (Database::commit).
+inline bool commitUnknown(const Error& e) {
+    return e.message.rfind(kCommitUnknown, 0) == 0;
+}
+
 enum class Dialect { Sqlite, Postgres };
 
 enum class Step { Row, Done, Failed };
@@ -48,6 +54,9 @@ class Database {
     [[nodiscard]] virtual std::optional<Error> exec(const char* sql) = 0;
     // A write transaction. SQLite takes its write lock at once (BEGIN IMMEDIATE).
     [[nodiscard]] virtual std::optional<Error> begin() = 0;
+    // A commit that fails with the connection lost under it (its reply never came) may have
+    // committed: its error starts with kCommitUnknown (commitUnknown()), and the caller must not
+    // take the write for undone.
     [[nodiscard]] virtual std::optional<Error> commit() = 0;
     virtual void rollback() = 0;
     // A read-only transaction: the statements until endRead() see one state of the database.

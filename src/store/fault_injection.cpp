@@ -39,7 +39,10 @@ std::optional<Error> FaultInjection::begin() {
 std::optional<Error> FaultInjection::commit() {
     // A commit that fails leaves the transaction to the caller's rollback, as a real one does.
     if (failing()) return Error{kFault};
-    return inner_->commit();
+    auto e = inner_->commit();
+    if (!e && switches_.commitsUnknown.load(std::memory_order_relaxed))
+        return Error{std::string(kCommitUnknown) + " (injected)"};
+    return e;
 }
 
 std::optional<Error> FaultInjection::beginRead() {

@@ -1,9 +1,11 @@
 #pragma once
 // Test mode only: a connection that fails on demand. While the switch is on, every statement,
 // begin and commit fails with "store: injected fault", as when the disk is full or the database
-// server is gone; otherwise each call goes to the real connection. It lets the server tests check
-// that a store failure is answered as an error, never as an absence, and changes nothing.
-// ReadDelay makes reads slow on demand instead, to check that a slow read stalls nobody else.
+// server is gone; otherwise each call goes to the real connection. Or, on its own switch, each
+// commit commits and then says its outcome is unknown (a connection lost before the reply). It lets
+// the server tests check that a store failure is answered as an error, never as an absence, and
+// changes nothing. ReadDelay makes reads slow on demand instead, to check that a slow read stalls
+// nobody else.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -15,10 +17,18 @@
 
 namespace rainet::store {
 
+// The switches (the store's), read at each call.
+struct FaultSwitches {
+    std::atomic<bool> failing{false};  // every statement, begin and commit fails
+    // Each commit commits, then answers kCommitUnknown, as when the connection is lost between
+    // the commit and its reply.
+    std::atomic<bool> commitsUnknown{false};
+};
+
 class FaultInjection final : public Database {
   public:
-    FaultInjection(std::unique_ptr<Database> inner, const std::atomic<bool>& failing)
-        : inner_(std::move(inner)), failing_(failing) {}
+    FaultInjection(std::unique_ptr<Database> inner, const FaultSwitches& switches)
+        : inner_(std::move(inner)), switches_(switches) {}
 
     Dialect dialect() const override { return inner_->dialect(); }
     std::unique_ptr<Statement> prepare(const char* sql, bool cached) override;
@@ -35,9 +45,9 @@ class FaultInjection final : public Database {
     }
 
   private:
-    bool failing() const { return failing_.load(std::memory_order_relaxed); }
+    bool failing() const { return switches_.failing.load(std::memory_order_relaxed); }
     std::unique_ptr<Database> inner_;
-    const std::atomic<bool>& failing_;
+    const FaultSwitches& switches_;
 };
 
 // Test mode only: while set, each read waits that long before it takes a connection (the store

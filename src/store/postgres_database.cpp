@@ -189,11 +189,16 @@ std::optional<Error> PostgresDatabase::ensureConnected() {
         PQconsumeInput(conn_);
     if (PQstatus(conn_) == CONNECTION_OK) return std::nullopt;
     if (inTransaction_) return Error{"store: the PostgreSQL connection was lost"};
-    logConnection("store_connection_lost", uri_, message(PQerrorMessage(conn_)));
+    // While the server is away every statement tries to connect again and fails: the loss and
+    // the first failure are logged once per outage and connection, not once per statement (a
+    // client's every request, each renewal round), which would fill the log.
+    if (!down_) logConnection("store_connection_lost", uri_, message(PQerrorMessage(conn_)));
     if (auto e = connect()) {
-        logConnection("store_reconnect_failed", uri_, e->message);
+        if (!down_) logConnection("store_reconnect_failed", uri_, e->message);
+        down_ = true;
         return e;
     }
+    down_ = false;
     logConnection("store_reconnected", uri_, "");
     return std::nullopt;
 }
@@ -236,7 +241,12 @@ std::optional<Error> PostgresDatabase::begin() {
 std::optional<Error> PostgresDatabase::commit() {
     auto e = run("COMMIT");
     inTransaction_ = false;
-    if (e) recoverLostConnection();
+    if (!e) return e;
+    // The connection lost under the COMMIT (the server restarted, a network cut): the server may
+    // have committed before the reply was lost. The caller must not take the write for undone.
+    if (PQstatus(conn_) != CONNECTION_OK)
+        e = Error{std::string(kCommitUnknown) + " (" + e->message + ")"};
+    recoverLostConnection();
     return e;
 }
 

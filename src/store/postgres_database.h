@@ -4,6 +4,8 @@
 // is "off"), so a committed write survives a crash of the database server too. A lost connection is
 // logged and reopened before the next statement; a statement that fails because the connection was
 // lost returns an error (a read outside a transaction is tried once more, on the new connection).
+// While the server is away each statement tries to connect once (failing at once on a refused
+// connection; libpq's connect_timeout of 10 s bounds an unanswered one), logged once an outage.
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -46,6 +48,8 @@ class PostgresDatabase final : public Database {
     pg_conn* conn_ = nullptr;
     std::string uri_, syncCommit_;
     bool inTransaction_ = false;
+    // Reconnecting failed and has not succeeded since (the loss is logged once per outage).
+    bool down_ = false;
     // Hot statements prepared on this connection: SQL literal -> statement name.
     std::unordered_map<const char*, std::string> prepared_;
 };

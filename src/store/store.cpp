@@ -102,7 +102,7 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std:
                                            bool faultInjection) {
     const bool pg = isPostgresTarget(target);
     // The switch lives in the store; the opener is called only while the store exists.
-    auto failing = std::make_shared<const std::atomic<bool>*>(nullptr);
+    auto failing = std::make_shared<const FaultSwitches*>(nullptr);
     auto faulty = [failing](Result<std::unique_ptr<Database>> db) {
         if (!db || !*failing) return db;
         return Result<std::unique_ptr<Database>>(
@@ -126,10 +126,10 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std:
     }
     if (faultInjection) {
         s->faultInjection_ = true;
-        *failing = &s->failing_;
+        *failing = &s->faults_;
         for (auto& c : s->writers_.all) {
             auto* raw = c.get();
-            c.reset(new FaultInjection(std::move(c), s->failing_));
+            c.reset(new FaultInjection(std::move(c), s->faults_));
             std::replace(s->writers_.free.begin(), s->writers_.free.end(), raw, c.get());
         }
     }
@@ -138,7 +138,13 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std:
 
 bool Store::injectFaults(bool on) {
     if (!faultInjection_) return false;
-    failing_ = on;
+    faults_.failing = on;
+    return true;
+}
+
+bool Store::injectUnknownCommits(bool on) {
+    if (!faultInjection_) return false;
+    faults_.commitsUnknown = on;
     return true;
 }
 
@@ -825,7 +831,9 @@ void Store::commitActions(std::span<QueuedWrite> batch) {
             if (e) db->rollback();
         }
     }
-    if (e && batch.size() > 1) {
+    // A commit whose outcome is unknown is not retried: the batch may be stored, and each
+    // caller must treat its write as in doubt (the room reloads the truth).
+    if (e && batch.size() > 1 && !commitUnknown(*e)) {
         // One write failed them all: each alone now, so that only the one at fault fails.
         for (auto& q : batch) {
             std::optional<Error> mine;

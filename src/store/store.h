@@ -257,6 +257,9 @@ class Store {
     // Test mode only (open(..., faultInjection = true)): while on, every statement, begin and
     // commit fails, as when the disk or the database server is gone. False if not enabled.
     bool injectFaults(bool on);
+    // Test mode only: while on, each commit commits and then fails with kCommitUnknown
+    // (database.h), as when the connection is lost before the commit's reply.
+    bool injectUnknownCommits(bool on);
     // Test mode only: every read waits `ms` before it takes a connection (0: none; setting 0
     // releases the reads waiting), as a slow disk or database server would make it. False if not
     // enabled.
@@ -315,7 +318,7 @@ class Store {
     std::deque<Job> reads_;
     bool readersStopped_ = false;
     std::vector<std::thread> readThreads_;
-    std::atomic<bool> failing_{false};
+    FaultSwitches faults_;
     ReadDelay readDelay_;
 };
 

@@ -15,6 +15,7 @@
 
 #include "players.h"
 #include "support/nginx_test_server.h"
+#include "support/postgres_test_cluster.h"
 #include "support/postgres_test_db.h"
 #include "support/redis_test_server.h"
 #include "support/run_command.h"
@@ -40,8 +41,8 @@ class Cluster : public ::testing::Test {
         std::vector<std::string> args{"--redis", redis_->address(), "--node-id",
                                       id,        "--lease-ms",      std::to_string(kLeaseMs)};
         args.insert(args.end(), extra.begin(), extra.end());
-        return std::make_unique<ServerProcess>(dbPath("cluster_" + id),
-                                               ServerProcess::SharedDb{db_->uri()}, args);
+        return std::make_unique<ServerProcess>(
+            dbPath("cluster_" + id), ServerProcess::SharedDb{pg_ ? pg_->uri() : db_->uri()}, args);
     }
     // The node's /healthz once `pred` holds of it (polled: the node's sweep is its own).
     static Json healthWhen(ServerProcess& n, const std::function<bool(const Json&)>& pred) {
@@ -55,16 +56,42 @@ class Cluster : public ::testing::Test {
         ADD_FAILURE() << "healthz never matched; last: " << last.dump();
         return last;
     }
+    // The node's /healthz, whatever its status, once `pred` holds of it (polled).
+    static Json healthAnyWhen(ServerProcess& n, const std::function<bool(const Json&)>& pred) {
+        Json last;
+        for (int i = 0; i < 200; ++i) {
+            auto [status, body] = n.http("GET", "/healthz");
+            last = Json::parse(body, nullptr, false);
+            if (!last.is_discarded() && pred(last)) return last;
+            std::this_thread::sleep_for(50ms);
+        }
+        ADD_FAILURE() << "healthz never matched; last: " << last.dump();
+        return last;
+    }
     // The actions stored for game `g`: count, distinct plies, and the ply numbers 0..n-1 whole.
     long storedActions(const std::string& g) {
-        const std::string n = db_->query("SELECT count(*) FROM actions WHERE game = '" + g + "'");
+        const std::string n = query("SELECT count(*) FROM actions WHERE game = '" + g + "'");
         const std::string distinct =
-            db_->query("SELECT count(DISTINCT ply) FROM actions WHERE game = '" + g + "'");
+            query("SELECT count(DISTINCT ply) FROM actions WHERE game = '" + g + "'");
         const std::string top =
-            db_->query("SELECT coalesce(max(ply) + 1, 0) FROM actions WHERE game = '" + g + "'");
+            query("SELECT coalesce(max(ply) + 1, 0) FROM actions WHERE game = '" + g + "'");
         EXPECT_EQ(n, distinct);
         EXPECT_EQ(n, top);  // no gap
         return std::stol(n);
+    }
+    // The actions stored for game `g`, in ply order, joined by spaces.
+    std::string storedSequence(const std::string& g) {
+        return query(
+            "SELECT coalesce(string_agg(action, ' ' ORDER BY ply), '') FROM actions "
+            "WHERE game = '" +
+            g + "'");
+    }
+    std::string query(const std::string& sql) { return pg_ ? pg_->query(sql) : db_->query(sql); }
+    // Nodes started from now on use a PostgreSQL cluster of the test's own, which it may stop
+    // and start (support/postgres_test_cluster.h), instead of a database of the shared one.
+    void usePrivateCluster() {
+        pg_ = std::make_unique<PostgresTestCluster>(sourceDir());
+        ASSERT_TRUE(pg_->error().empty()) << pg_->error();
     }
     // Nodes "a" and "b" (a_, b_) on the test's database and Redis.
     void startTwoNodes() {
@@ -75,6 +102,7 @@ class Cluster : public ::testing::Test {
     }
     std::unique_ptr<RedisServer> redis_;
     std::unique_ptr<PostgresTestDb> db_;
+    std::unique_ptr<PostgresTestCluster> pg_;
     std::unique_ptr<ServerProcess> a_, b_;
 };
 
@@ -427,29 +455,6 @@ TEST_F(Cluster, AForwardedClientOfAKilledOwnerIsClosedAndResumesWhereTheGameMove
     EXPECT_EQ(storedActions(g), 5);
 }
 
-// The actions stored for game `g`, in ply order, joined by spaces.
-std::string storedSequence(PostgresTestDb& db, const std::string& g) {
-    return db.query(
-        "SELECT coalesce(string_agg(action, ' ' ORDER BY ply), '') FROM actions "
-        "WHERE game = '" +
-        g + "'");
-}
-
-// Plays `g` to its end from the side to move, remembering every acknowledged action.
-void playToEnd(Player& a, Player& b, const std::string& g, std::mt19937& rng,
-               std::vector<std::string>& acked) {
-    while (a.game(g).status == "playing" && !::testing::Test::HasFailure()) {
-        const std::string action = moverAction(a, b, g, rng);
-        if (playOne(a, b, g, action)["type"] == "ack") acked.push_back(action);
-    }
-}
-
-std::string joined(const std::vector<std::string>& v) {
-    std::string out;
-    for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
-    return out;
-}
-
 // Issue 12: "Restart Redis mid-game: games resume, nothing lost; clients may see a reconnect,
 // never a wrong state". The owner a keeps serving its local player (PostgreSQL is the truth);
 // the forwarded player on b is closed to reconnect when the link drops, a forward while Redis is
@@ -493,7 +498,7 @@ TEST_F(Cluster, ARedisRestartMidGameLosesNothingAndForwardingResumes) {
         acked.push_back(action);
         pa.waitVersion(g, v + 1);
     }
-    EXPECT_EQ(storedSequence(*db_, g), joined(acked));
+    EXPECT_EQ(storedSequence(g), joined(acked));
 
     redis_->start();  // the same socket
     if (HasFatalFailure()) return;
@@ -514,7 +519,144 @@ TEST_F(Cluster, ARedisRestartMidGameLosesNothingAndForwardingResumes) {
     playToEnd(pa, qb, g, rng, acked);
     EXPECT_EQ(pa.game(g).status, "finished");
     EXPECT_EQ(qb.game(g).status, "finished");
-    EXPECT_EQ(storedSequence(*db_, g), joined(acked));
+    EXPECT_EQ(storedSequence(g), joined(acked));
+    EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
+}
+
+// The close code of a connection the server closes within `seconds` (0 if it did not).
+int closeCodeWithin(WsClient& ws, int seconds) {
+    for (int waited = 0; waited < seconds; waited += 5)
+        if (int code = ws.closeCode()) return code;
+    return 0;
+}
+
+// Issue 12: "restart PostgreSQL mid-game: games resume, nothing lost", on two nodes, the database
+// away for longer than a lease. An action sent meanwhile is answered with an error, never an ack.
+// Both nodes' renewals fail; the owner a gives its lease up before it expires (at the failed
+// round after which it would be dead locally: cluster_leases.h), evicts the room and closes its
+// clients with 1012 (its local player, and the forwarded one on b through Redis); /healthz says
+// the database is down. PostgreSQL back on the same socket: the nodes reconnect by themselves,
+// one of them takes the orphaned game over, the clients resume with the acknowledged state and
+// the game is played to its end; the stored actions are exactly the acknowledged ones, in
+// order, each once.
+TEST_F(Cluster, APostgresRestartMidGameLosesNothingAndTheGameResumes) {
+    usePrivateCluster();
+    if (HasFatalFailure()) return;
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    std::mt19937 rng(19);
+    auto pa = std::make_unique<Player>(a->port());
+    auto pb = std::make_unique<Player>(b->port(), storedGuest(*a));
+    const std::string g = startGame(*pa, *pb);
+    std::vector<std::string> acked;
+    for (int i = 0; i < 4; ++i) {
+        const std::string action = moverAction(*pa, *pb, g, rng);
+        if (playOne(*pa, *pb, g, action)["type"] == "ack") acked.push_back(action);
+    }
+    ASSERT_EQ(pa->game(g).status, "playing");
+    const long v = pa->game(g).v;
+    const std::string tokenA = pa->token(), tokenB = pb->token();
+
+    ASSERT_EQ(pg_->down(), "");
+    Player& mover = pa->game(g).legal.empty() ? *pb : *pa;
+    const Json refused = mover.request(
+        {{"type", "act"}, {"game", g}, {"action", moverAction(*pa, *pb, g, rng)}, {"v", v}});
+    EXPECT_EQ(refused["type"], "error") << refused.dump();
+    EXPECT_EQ(refused["code"], "internal") << refused.dump();
+    EXPECT_EQ(closeCodeWithin(pa->ws(), 3 * kLeaseMs / 1000), 1012);
+    EXPECT_EQ(closeCodeWithin(pb->ws(), 5), 1012);
+    EXPECT_EQ(pa->game(g).v, v);
+    EXPECT_EQ(pb->game(g).v, v);
+    EXPECT_GE(a->logCount("game_evicted"), 1) << a->logText();
+    healthAnyWhen(*a, [](const Json& j) { return j["database"] == "down" && j["leases"] == 0; });
+    pa.reset();
+    pb.reset();
+
+    ASSERT_EQ(pg_->up(), "");
+    // Whichever node's round comes first takes the orphan over.
+    const int held = [&] {
+        for (int i = 0; i < 200; ++i) {
+            const Json ha = healthAnyWhen(*a, [](const Json&) { return true; }),
+                       hb = healthAnyWhen(*b, [](const Json&) { return true; });
+            if (ha["database"] == "up" && hb["database"] == "up" &&
+                ha["leases"].get<int>() + hb["leases"].get<int>() == 1)
+                return 1;
+            std::this_thread::sleep_for(50ms);
+        }
+        return 0;
+    }();
+    ASSERT_EQ(held, 1) << "nobody took the game over";
+    EXPECT_GE(a->logCount("store_reconnected"), 1);
+    Player qa(a->port(), tokenA), qb(b->port(), tokenB, 2000);  // pb's ids started at 1000
+    for (Player* p : {&qa, &qb}) {
+        const Json snap = snapshotOf(*p, g);
+        EXPECT_EQ(snap["v"], v);
+        EXPECT_EQ(snap["history"].size(), acked.size());
+    }
+    playToEnd(qa, qb, g, rng, acked);
+    EXPECT_EQ(qa.game(g).status, "finished");
+    EXPECT_EQ(qb.game(g).status, "finished");
+    EXPECT_EQ(storedSequence(g), joined(acked));
+    EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
+}
+
+// Issue 12: a node that loses PostgreSQL while another still reaches it. Node a's store fails on
+// demand (test mode: POST /api/test/store?fail=1, as when its link to the database is cut): an
+// action there is answered with an error, never an ack; a's renewals fail and it gives the lease
+// up before it expires, evicting the room: its clients are closed with 1012 and sent nothing
+// else. b, which still reaches PostgreSQL, takes the game over once the lease expired; the
+// clients resume there with the acknowledged state and play on. a's store back, a does not take
+// the game back (b's lease is live) and the game is finished on b.
+TEST_F(Cluster, ANodeCutOffFromPostgresEvictsItsGamesAndAnotherTakesThemOver) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    std::mt19937 rng(23);
+    Player pa(a->port()), pb(a->port());
+    const std::string g = startGame(pa, pb);
+    std::vector<std::string> acked;
+    for (int i = 0; i < 4; ++i) {
+        const std::string action = moverAction(pa, pb, g, rng);
+        if (playOne(pa, pb, g, action)["type"] == "ack") acked.push_back(action);
+    }
+    ASSERT_EQ(pa.game(g).status, "playing");
+    const long v = pa.game(g).v;
+
+    ASSERT_EQ(a->http("POST", "/api/test/store?fail=1").first, 200);
+    Player& mover = pa.game(g).legal.empty() ? pb : pa;
+    const Json refused = mover.request(
+        {{"type", "act"}, {"game", g}, {"action", moverAction(pa, pb, g, rng)}, {"v", v}});
+    EXPECT_EQ(refused["type"], "error") << refused.dump();
+    EXPECT_EQ(refused["code"], "internal") << refused.dump();
+    const std::size_t seenA = pa.ws().log().size(), seenB = pb.ws().log().size();
+    EXPECT_EQ(closeCodeWithin(pa.ws(), 3 * kLeaseMs / 1000), 1012);
+    EXPECT_EQ(closeCodeWithin(pb.ws(), 5), 1012);
+    for (auto [p, seen] : {std::pair{&pa, seenA}, std::pair{&pb, seenB}}) {
+        const auto log = p->ws().log();
+        for (std::size_t i = seen; i < log.size(); ++i) ADD_FAILURE() << "a sent: " << log[i];
+    }
+    EXPECT_GE(a->logCount("lease_lost"), 1) << a->logText();
+    EXPECT_GE(a->logCount("game_evicted"), 1);
+    healthWhen(*b, [](const Json& j) { return j["leases"] == 1; });
+    EXPECT_GE(b->logCount("lease_takeover"), 1);
+
+    Player qa(b->port(), pa.token()), qb(b->port(), pb.token());
+    for (Player* p : {&qa, &qb}) {
+        const Json snap = snapshotOf(*p, g);
+        EXPECT_EQ(snap["v"], v);
+        EXPECT_EQ(snap["history"].size(), acked.size());
+    }
+    for (int i = 0; i < 2 && qa.game(g).status == "playing"; ++i) {
+        const std::string action = moverAction(qa, qb, g, rng);
+        if (playOne(qa, qb, g, action)["type"] == "ack") acked.push_back(action);
+    }
+    ASSERT_EQ(a->http("POST", "/api/test/store?fail=0").first, 200);
+    healthWhen(*a, [](const Json& j) { return j["database"] == "up"; });
+    EXPECT_EQ(healthWhen(*a, [](const Json&) { return true; })["leases"], 0);
+    playToEnd(qa, qb, g, rng, acked);
+    EXPECT_EQ(qa.game(g).status, "finished");
+    EXPECT_EQ(storedSequence(g), joined(acked));
     EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
 }
 

@@ -17,7 +17,7 @@ class Keepers : public ::testing::Test {
   protected:
     void SetUp() override {
         path_ = test::freshDbPath("keeper");
-        auto s = store::Store::open(path_);
+        auto s = store::Store::open(path_, "normal", /*faultInjection=*/true);
         ASSERT_TRUE(s) << s.error().message;
         store_ = std::move(*s);
         auto p = store_->createPlayer("pA", "ha", "alice");
@@ -72,6 +72,35 @@ TEST_F(Keepers, RenewalsKeepALeaseLiveAndItDiesLocallyBeforeItExpires) {
     EXPECT_FALSE(a_->fence("g1"));
     EXPECT_TRUE(a_->holds("g1"));
     EXPECT_EQ(b_->acquire("g1").outcome, Outcome::HeldElsewhere);
+}
+
+// A node cut off from its database (the store failing, as when PostgreSQL is away): its renewals
+// fail, the lease is kept while a later round could still renew it in time, and given up (lost:
+// the node evicts the room) at the first failed round after which it would be dead locally,
+// before it expires for the other nodes. The store back, nothing is held any more; the game is
+// an orphan once the lease expired, and b takes it over.
+TEST_F(Keepers, ALeaseTheStoreCannotRenewIsLostBeforeItExpiresForTheOthers) {
+    ASSERT_EQ(a_->acquire("g1").outcome, Outcome::Held);
+    const std::int64_t expires = a_->fence("g1")->expires;
+    ASSERT_TRUE(store_->injectFaults(true));
+    now_ += kTtl / 3;  // the first failed round: renewable at the next
+    auto r = a_->renewAll();
+    EXPECT_FALSE(r.storeOk);
+    EXPECT_TRUE(r.lost.empty());
+    EXPECT_TRUE(a_->live("g1"));
+    now_ += kTtl / 3;  // the second: the next round would find it dead
+    r = a_->renewAll();
+    EXPECT_FALSE(r.storeOk);
+    EXPECT_EQ(r.lost, std::vector<std::string>{"g1"});
+    EXPECT_FALSE(a_->holds("g1"));
+    EXPECT_LT(now_, expires);  // given up before the others may take it
+    ASSERT_TRUE(store_->injectFaults(false));
+    EXPECT_EQ(b_->acquire("g1").outcome, Outcome::HeldElsewhere);  // not expired yet
+    now_ = expires;
+    const auto got = b_->acquire("g1");
+    EXPECT_EQ(got.outcome, Outcome::Held);
+    EXPECT_TRUE(got.takeover);
+    EXPECT_TRUE(a_->renewAll().lost.empty());  // a holds nothing: nothing to lose again
 }
 
 TEST_F(Keepers, AnExpiredLeaseIsTakenOverAndTheOldHolderLearnsItLostIt) {

@@ -60,6 +60,72 @@ TEST(StoreFailure, IsAnInternalErrorThatChangesNothing) {
     EXPECT_EQ(server.http("GET", "/api/games/" + g).first, 200);
 }
 
+// A commit whose outcome is unknown (the connection lost before its reply: a PostgreSQL restart
+// at the wrong moment) may have stored the change, so the room can no longer trust its memory:
+// it answers nothing, evicts the game (its clients closed with 1012: reconnect) and the clients
+// resume from the store, which here holds the action. Nobody is told it failed or acknowledged
+// without it, and the game goes on from the stored state.
+TEST(StoreFailure, ACommitWhoseOutcomeIsUnknownEvictsTheGameAndItsClientsResumeTheStoredTruth) {
+    ServerProcess server(dbPath("commitunknown"));
+    std::mt19937 rng(29);
+    Player a(server.port()), b(server.port());
+    const std::string g = startGame(a, b);
+    playOne(a, b, g, moverAction(a, b, g, rng));
+    const long v = a.game(g).v;
+    ASSERT_EQ(server.http("POST", "/api/test/store?fail=commit").first, 200);
+    Player& mover = a.game(g).legal.empty() ? b : a;
+    mover.ws().send(Json{
+        {"type", "act"}, {"id", 77}, {"game", g}, {"action", moverAction(a, b, g, rng)}, {"v", v}});
+    EXPECT_EQ(a.ws().closeCode(), 1012);
+    EXPECT_EQ(b.ws().closeCode(), 1012);
+    for (Player* p : {&a, &b})
+        for (const auto& text : p->ws().log()) {
+            const Json j = Json::parse(text);
+            if (j.value("id", Json()) == 77 || (j["type"] == "event" && j["v"] > v))
+                ADD_FAILURE() << "sent after the unknown commit: " << text;
+        }
+    ASSERT_EQ(server.http("POST", "/api/test/store?fail=0").first, 200);
+    Player qa(server.port(), a.token()), qb(server.port(), b.token());
+    for (Player* p : {&qa, &qb}) {
+        const Json snap = snapshotOf(*p, g);
+        EXPECT_EQ(snap["v"], v + 1) << "the action was stored";
+        EXPECT_EQ(snap["history"].size(), 2u);
+    }
+    playOne(qa, qb, g, moverAction(qa, qb, g, rng));
+    EXPECT_EQ(snapshotOf(qa, g)["history"].size(), 3u);
+}
+
+// The computer's action that could not be stored (the database away) is chosen again a second
+// later (GameRoom::kBotRetryMs) rather than never: once the store works again the computer
+// moves, and the game does not wait for it forever. The computer thinks 500 ms at level 5, so
+// the store fails before its action is written.
+TEST(StoreFailure, TheComputersActionThatCouldNotBeStoredIsPlayedOnceTheStoreIsBack) {
+    ServerProcess server(dbPath("botretry"));
+    Player a(server.port());
+    const Json ack =
+        a.request({{"type", "create"}, {"opponent", "computer"}, {"level", 5}, {"side", "1"}});
+    ASSERT_EQ(ack["type"], "ack") << ack.dump();
+    const std::string g = ack["game"];
+    ASSERT_EQ(a.request({{"type", "setup"}, {"game", g}, {"random", true}})["type"], "ack");
+    a.take([&](const Json& j) { return j["type"] == "event" && j["kind"] == "start"; });
+    const long v = a.game(g).v;
+    ASSERT_EQ(
+        a.request({{"type", "act"}, {"game", g}, {"action", a.game(g).legal.front()}})["type"],
+        "ack");
+    ASSERT_EQ(server.http("POST", "/api/test/store?fail=1").first, 200);
+    // The computer's action fails to store: logged, nothing sent.
+    for (int i = 0; i < 400 && server.logCount("store_error") == 0; ++i)
+        std::this_thread::sleep_for(10ms);
+    ASSERT_GE(server.logCount("store_error"), 1) << server.logText();
+    EXPECT_EQ(snapshotOf(a, g)["v"], v + 1);
+    ASSERT_EQ(server.http("POST", "/api/test/store?fail=0").first, 200);
+    const Json reply = a.take([&](const Json& j) {
+        return j["type"] == "event" && j["game"] == g && j.value("kind", "") == "action" &&
+               j["side"] == "2";
+    });
+    EXPECT_EQ(reply["v"], v + 2);
+}
+
 TEST(Exceptions, AConnectionThatThrowsIsClosedAndNobodyElseNotices) {
     ServerProcess server(dbPath("throwconn"));
     Player a(server.port()), b(server.port()), c(server.port());

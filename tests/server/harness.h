@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -27,6 +28,12 @@ using namespace std::chrono_literals;
 // A database path of this test process (removed by ServerProcess).
 inline std::string dbPath(const std::string& name) {
     return "/tmp/rainet_" + name + "_" + std::to_string(::getpid()) + ".db";
+}
+
+// The checkout the tests were built from (scripts/, docs/); RAINET_SOURCE_DIR overrides it.
+inline std::string sourceDir() {
+    const char* s = std::getenv("RAINET_SOURCE_DIR");
+    return s && *s ? s : RAINET_SOURCE_DIR_DEFAULT;
 }
 
 // Where a server keeps its data: the SQLite file named by its db path, or a PostgreSQL database

@@ -215,4 +215,20 @@ inline int playRandom(Player& a, Player& b, const std::string& g, std::mt19937& 
     return plies;
 }
 
+// Plays `g` to its end from the side to move, remembering every acknowledged action.
+inline void playToEnd(Player& a, Player& b, const std::string& g, std::mt19937& rng,
+                      std::vector<std::string>& acked) {
+    while (a.game(g).status == "playing" && !::testing::Test::HasFailure()) {
+        const std::string action = moverAction(a, b, g, rng);
+        if (playOne(a, b, g, action)["type"] == "ack") acked.push_back(action);
+    }
+}
+
+// Actions joined by spaces, as storedSequence-like queries return them.
+inline std::string joined(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
 }  // namespace rainet::test

@@ -1,6 +1,7 @@
 // The server on PostgreSQL (`rainet serve --db postgresql://...`), when RAINET_TEST_PG holds the
 // URI of a maintenance database: a full game and its archive, a SIGKILL that loses no acknowledged
-// action, accounts and ratings across a restart. Each server gets a database of its own.
+// action, accounts and ratings across a restart, a PostgreSQL restart mid-game. Each server gets a
+// database of its own (the restart: a cluster of its own, support/postgres_test_cluster.h).
 // (RAINET_TEST_SERVER_BACKEND=postgres runs every other server test on PostgreSQL as well.)
 #include <gtest/gtest.h>
 
@@ -8,6 +9,8 @@
 #include <csignal>
 
 #include "players.h"
+#include "store/store.h"
+#include "support/postgres_test_cluster.h"
 #include "support/postgres_test_db.h"
 
 namespace rainet::test {
@@ -70,6 +73,66 @@ TEST_F(OnPostgres, SigkillMidGameLosesNoAcknowledgedAction) {
     EXPECT_EQ(b.game(g).view, viewB);
     playRandom(a, b, g, rng);
     EXPECT_EQ(a.game(g).status, "finished");
+}
+
+// Issue 12: "restart PostgreSQL mid-game: games resume, nothing lost". While the database is
+// away an action is answered with an `internal` error (never an ack) and changes nothing, for the
+// actor or the opponent; once it is back the server reconnects by itself (each connection of its
+// pool at its next statement), the same action is acknowledged and the game is played to its end.
+// The stored actions are exactly the acknowledged ones, in order, each once.
+TEST_F(OnPostgres, ARestartOfPostgresMidGameLosesNothingAndTheGameGoesOn) {
+    PostgresTestCluster pg(sourceDir());
+    ASSERT_TRUE(pg.error().empty()) << pg.error();
+    ServerProcess server(dbPath("pg_restart"), ServerProcess::SharedDb{pg.uri()}, {});
+    ASSERT_NE(server.port(), 0);
+    std::mt19937 rng(17);
+    Player a(server.port()), b(server.port());
+    const std::string g = startGame(a, b, {{"clock", {{"initial", 60000}, {"increment", 0}}}});
+    std::vector<std::string> acked;
+    for (int i = 0; i < 6 && a.game(g).status == "playing"; ++i) {
+        const std::string action = moverAction(a, b, g, rng);
+        if (playOne(a, b, g, action)["type"] == "ack") acked.push_back(action);
+    }
+    ASSERT_EQ(a.game(g).status, "playing");
+    const long v = a.game(g).v;
+
+    ASSERT_EQ(pg.down(), "");
+    Player& mover = a.game(g).legal.empty() ? b : a;
+    Player& other = &mover == &a ? b : a;
+    const std::string action = moverAction(a, b, g, rng);
+    const Json refused =
+        mover.request({{"type", "act"}, {"game", g}, {"action", action}, {"v", v}});
+    EXPECT_EQ(refused["type"], "error") << refused.dump();
+    EXPECT_EQ(refused["code"], "internal") << refused.dump();
+    // Nothing was applied: the room answers a watch with the version of the last ack.
+    EXPECT_EQ(snapshotOf(other, g)["v"], v);
+    EXPECT_EQ(other.game(g).v, v);
+    // Every request meanwhile is refused the same way; the outage is logged once per connection
+    // of the store's pool, not once per statement.
+    for (int i = 0; i < 10; ++i)
+        EXPECT_EQ(
+            mover.request({{"type", "act"}, {"game", g}, {"action", action}, {"v", v}})["code"],
+            "internal");
+    EXPECT_LE(server.logCount("store_reconnect_failed"),
+              static_cast<int>(store::Store::kPostgresConnections));
+    EXPECT_GE(server.logCount("store_reconnect_failed"), 1);
+
+    ASSERT_EQ(pg.up(), "");
+    const Json ack = mover.request({{"type", "act"}, {"game", g}, {"action", action}, {"v", v}});
+    ASSERT_EQ(ack["type"], "ack") << ack.dump();
+    acked.push_back(action);
+    a.waitVersion(g, v + 1);
+    b.waitVersion(g, v + 1);
+    EXPECT_GE(server.logCount("store_reconnected"), 1) << server.logText();
+    playToEnd(a, b, g, rng, acked);
+    EXPECT_EQ(a.game(g).status, "finished");
+    EXPECT_EQ(pg.query("SELECT coalesce(string_agg(action, ' ' ORDER BY ply), '') FROM actions "
+                       "WHERE game = '" +
+                       g + "'"),
+              joined(acked));
+    EXPECT_EQ(pg.query("SELECT count(*) FROM actions WHERE game = '" + g + "'"),
+              std::to_string(acked.size()));
+    EXPECT_EQ(pg.query("SELECT status FROM games WHERE id = '" + g + "'"), "finished");
 }
 
 TEST_F(OnPostgres, AccountsAndRatingsSurviveARestart) {
