@@ -23,7 +23,7 @@ seconds=${3:-20}
 rounds=${4:-2}
 spectators=${5:-0}
 ramp=${6:-50}
-bin=build/rainet
+bin=${RAINET_BIN:-build/rainet}  # another build to compare side by side
 [[ -x $bin ]] || { echo "cluster_latency.sh: build first (cmake --build --preset default)" >&2; exit 1; }
 
 tmp=$(mktemp -d /tmp/rainet-latency-XXXXXX)

@@ -1,6 +1,7 @@
 #pragma once
 // PUBLISH off the caller's thread: callers (network threads, game rooms' strands) hand a message
-// over and never wait for Redis. One thread with its own RedisLink publishes in FIFO order, so
+// over and never wait for Redis. One thread with its own RedisLink publishes in FIFO order, what
+// queued meanwhile pipelined in one round trip (up to kMaxPipeline), so
 // that what one publisher sends on a channel arrives in the order it was handed over (one Redis
 // connection feeds each subscriber connection in order). The queue is bounded in bytes: over the
 // bound a message is refused (the caller decides what that costs: a forwarding node closes the
@@ -21,6 +22,9 @@ namespace rainet::bus {
 
 class Publisher {
   public:
+    // At most this many messages go in one round trip (a pipeline).
+    static constexpr std::size_t kMaxPipeline = 256;
+
     // Told, on the publishing thread, how long each message published waited: from publish() to
     // Redis's answer (the queue's wait plus the round trip). Must not block.
     using Observer = std::function<void(std::chrono::microseconds)>;

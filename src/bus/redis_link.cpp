@@ -56,6 +56,45 @@ Result<long long> RedisLink::publish(std::string_view channel, std::string_view 
     return r->integer;
 }
 
+std::vector<bool> RedisLink::publishAll(
+    const std::vector<std::pair<std::string_view, std::string_view>>& messages) {
+    std::vector<bool> out(messages.size(), false);
+    std::lock_guard lock(mu_);
+    // A connection that idled across a Redis restart fails at its first use, before any reply:
+    // then the batch goes once more on a new connection (the Redis that had the old one is gone,
+    // so it has published nothing of it), instead of losing a whole pipeline of messages.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const bool reused = static_cast<bool>(ctx_);
+        if (!ctx_) {
+            auto c = connectRedis(address_, timeout_);
+            if (!c) return out;
+            ctx_ = std::move(*c);
+            ++connects_;
+        }
+        bool appended = true;
+        for (const auto& [channel, payload] : messages) {
+            const char* args[] = {"PUBLISH", channel.data(), payload.data()};
+            const size_t lens[] = {7, channel.size(), payload.size()};
+            if (redisAppendCommandArgv(ctx_.get(), 3, args, lens) != REDIS_OK) {
+                appended = false;
+                break;
+            }
+        }
+        std::size_t answered = 0;
+        for (; appended && answered < messages.size(); ++answered) {
+            void* raw = nullptr;
+            if (redisGetReply(ctx_.get(), &raw) != REDIS_OK || !raw) break;
+            auto* r = static_cast<redisReply*>(raw);
+            out[answered] = r->type == REDIS_REPLY_INTEGER;
+            freeReplyObject(r);
+        }
+        if (appended && answered == messages.size()) return out;
+        ctx_.reset();  // spent: the rest of this batch unanswered
+        if (!reused || answered > 0) return out;
+    }
+    return out;
+}
+
 std::uint64_t RedisLink::connects() const {
     std::lock_guard lock(mu_);
     return connects_;

@@ -26,6 +26,13 @@ class RedisLink {
     [[nodiscard]] Result<Reply> command(const std::vector<std::string>& argv);
     // PUBLISH: how many subscribers (over the whole Redis) received the message.
     [[nodiscard]] Result<long long> publish(std::string_view channel, std::string_view payload);
+    // PUBLISH of every (channel, payload) in one round trip (a pipeline: written together, then
+    // the replies read in order). Each message's outcome; an I/O error or timeout fails the ones
+    // whose replies had not come (the connection is spent: the next command opens another). A
+    // reused connection that fails before any reply (Redis restarted since it was opened) is
+    // replaced and the batch sent once more.
+    [[nodiscard]] std::vector<bool> publishAll(
+        const std::vector<std::pair<std::string_view, std::string_view>>& messages);
 
     const RedisAddress& address() const { return address_; }
     std::uint64_t connects() const;  // connections opened so far (reconnections show here)
