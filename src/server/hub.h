@@ -40,6 +40,7 @@ namespace asio = boost::asio;
 class GameRoom;
 class ClusterNode;
 class ClusterSeeks;
+class ClusterLobby;
 
 class Hub {
   public:
@@ -153,14 +154,17 @@ class Hub {
     // A cluster: the seeks wait in Redis (server/cluster_seeks.h) instead of this node's queue,
     // and the lobby shows the cluster's summary. Set once, before the node serves.
     void setClusterSeeks(ClusterSeeks* s) { clusterSeeks_ = s; }
+    // A cluster: the open games are listed in every node's lobby (server/cluster_lobby.h).
+    void setClusterLobby(ClusterLobby* l) { clusterLobby_ = l; }
+    Lobby& lobby() { return lobby_; }
     void setSeekSummary(std::vector<protocol::SeekEntry> summary) {
         lobby_.setSeeks(std::move(summary));
     }
 
     // Lobby: open games anyone may join.
-    void setLobbyEntry(const std::string& id, std::optional<protocol::LobbyEntry> entry) {
-        lobby_.set(id, std::move(entry));  // nullopt removes
-    }
+    // nullopt removes; in a cluster the change goes to every node's lobby (hub_cluster.cpp).
+    void setLobbyEntry(const std::string& id, std::optional<protocol::LobbyEntry> entry,
+                       std::int64_t created = 0);
     void subscribeLobby(const std::shared_ptr<Client>& c) { lobby_.subscribe(c); }
     void unsubscribeLobby(const Client* c) { lobby_.unsubscribe(c); }
 
@@ -213,6 +217,7 @@ class Hub {
 
     ClusterNode* cluster_ = nullptr;
     ClusterSeeks* clusterSeeks_ = nullptr;
+    ClusterLobby* clusterLobby_ = nullptr;
     asio::io_context& io_;
     store::Store& store_;
     TimeSource& time_;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "bus/redis_address.h"
+#include "server/cluster_lobby.h"
 #include "server/cluster_node.h"
 #include "server/cluster_seeks.h"
 #include "server/forwarding.h"
@@ -107,6 +108,12 @@ int serve(const Config& config) {
                 [&store = *store](std::function<void()> job) { store.write(std::move(job)); });
             hub.setClusterSeeks(seeks.get());
         }
+        // Its lobby's open games, mirrored from Redis: stopped with the forwarder.
+        std::unique_ptr<ClusterLobby> lobby;
+        if (cluster) {
+            lobby = std::make_unique<ClusterLobby>(*redis, config.leaseMs, hub.lobby());
+            hub.setClusterLobby(lobby.get());
+        }
         // Destroyed before the hub, while the io_context exists (its answers post to sessions).
         Analyses analyses(config.analysisNodes);
         registry.analyses = &analyses;
@@ -128,6 +135,7 @@ int serve(const Config& config) {
             cluster->start();
             forwarder->start();
             seeks->start();
+            lobby->start();
         } else if (auto e = hub.loadUnfinished()) {
             std::cerr << "rainet serve: the games could not be loaded: " << e->message << "\n";
             return 1;
@@ -191,6 +199,7 @@ int serve(const Config& config) {
         for (auto& t : threads) t.join();
         if (forwarder) forwarder->stop();
         if (seeks) seeks->stop();
+        if (lobby) lobby->stop();
         registry.forwarder = nullptr;
         // Commits still queued are made (and their callbacks posted) while the executors exist.
         store->stopThreads();

@@ -620,5 +620,47 @@ TEST_F(Cluster, WithdrawnIncompatibleAndDeadNodesSeeksNeverPair) {
     EXPECT_EQ(games(), "0");
 }
 
+// --- The lobby's open games across nodes (server/cluster_lobby.h) ---
+
+// Takes `lobby` messages of `w` until one lists exactly `n` open games; that lobby.
+Json lobbyWithGames(Player& w, std::size_t n) {
+    return w.take([n](const Json& j) { return j["type"] == "lobby" && j["games"].size() == n; });
+}
+
+TEST_F(Cluster, AnOpenGameOfOneNodeIsListedAndJoinedOnTheOther) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    Player wa(a->port()), wb(b->port());
+    for (Player* w : {&wa, &wb}) {
+        w->ws().send(Json{{"type", "lobby_subscribe"}});
+        lobbyWithGames(*w, 0);
+    }
+    Player pa(a->port());
+    const Json ack = pa.request({{"type", "create"}, {"opponent", "open"}, {"side", "1"}});
+    ASSERT_EQ(ack["type"], "ack") << ack.dump();
+    const std::string g = ack["game"];
+    // Listed on both nodes, with the same entry.
+    const Json onA = lobbyWithGames(wa, 1), onB = lobbyWithGames(wb, 1);
+    EXPECT_EQ(onB["games"][0]["game"], g);
+    EXPECT_EQ(onB["games"], onA["games"]);
+    // A client on b subscribing later gets it too (its node's copy, not a message it missed).
+    Player late(b->port());
+    late.ws().send(Json{{"type", "lobby_subscribe"}});
+    EXPECT_EQ(lobbyWithGames(late, 1)["games"][0]["game"], g);
+    // Joined from b (forwarded to a, its owner): it leaves both lobbies, and the game starts.
+    Player pb(b->port(), storedGuest(*a));
+    EXPECT_EQ(pb.request({{"type", "join"}, {"game", g}})["type"], "ack");
+    for (Player* w : {&wa, &wb}) lobbyWithGames(*w, 0);
+    pb.take([&](const Json& j) { return j["type"] == "snapshot" && j["game"] == g; });
+    for (Player* p : {&pa, &pb})
+        EXPECT_EQ(p->request({{"type", "setup"}, {"game", g}, {"random", true}})["type"], "ack");
+    for (Player* p : {&pa, &pb})
+        p->take([&](const Json& j) { return j["type"] == "event" && j["kind"] == "start"; });
+    std::mt19937 rng(23);
+    playOne(pa, pb, g, moverAction(pa, pb, g, rng));
+    EXPECT_EQ(storedActions(g), 1);
+}
+
 }  // namespace
 }  // namespace rainet::test
