@@ -39,6 +39,8 @@ namespace rainet::server {
 namespace asio = boost::asio;
 class GameRoom;
 class ClusterNode;
+class ClusterSeeks;
+class ClusterLobby;
 
 class Hub {
   public:
@@ -151,11 +153,20 @@ class Hub {
               const protocol::ClientMessage& m);
     // Withdraws the player's seek (`unseek`) or, with player 0, every seek of a closing connection.
     void unseek(const Client* c, std::int64_t player);
+    // A cluster: the seeks wait in Redis (server/cluster_seeks.h) instead of this node's queue,
+    // and the lobby shows the cluster's summary. Set once, before the node serves.
+    void setClusterSeeks(ClusterSeeks* s) { clusterSeeks_ = s; }
+    // A cluster: the open games are listed in every node's lobby (server/cluster_lobby.h).
+    void setClusterLobby(ClusterLobby* l) { clusterLobby_ = l; }
+    Lobby& lobby() { return lobby_; }
+    void setSeekSummary(std::vector<protocol::SeekEntry> summary) {
+        lobby_.setSeeks(std::move(summary));
+    }
 
     // Lobby: open games anyone may join.
-    void setLobbyEntry(const std::string& id, std::optional<protocol::LobbyEntry> entry) {
-        lobby_.set(id, std::move(entry));  // nullopt removes
-    }
+    // nullopt removes; in a cluster the change goes to every node's lobby (hub_cluster.cpp).
+    void setLobbyEntry(const std::string& id, std::optional<protocol::LobbyEntry> entry,
+                       std::int64_t created = 0);
     void subscribeLobby(const std::shared_ptr<Client>& c) { lobby_.subscribe(c); }
     void unsubscribeLobby(const Client* c) { lobby_.unsubscribe(c); }
 
@@ -198,8 +209,17 @@ class Hub {
                                                            std::optional<Side> botSide);
     // Takes the lease of unfinished game `id` (cluster only): nullopt once held, else the error.
     [[nodiscard]] std::optional<Error> acquireLease(const std::string& id);
+    // The game of a pairing: `waiting` (its player) waited, `mine` completes the pair; sets
+    // `waitingSide` (0 or 1, drawn). The stored row, or nullopt if it could not be stored.
+    [[nodiscard]] std::optional<store::GameRow> launchMatch(const SeekQueue::Seek& mine,
+                                                            std::int64_t waiting, int& waitingSide);
+    // Hub::seek with the seeks in Redis (hub_seeks.cpp).
+    void seekAcrossNodes(const std::shared_ptr<Client>& c, const SeekQueue::Seek& mine,
+                         const protocol::ClientMessage& m);
 
     ClusterNode* cluster_ = nullptr;
+    ClusterSeeks* clusterSeeks_ = nullptr;
+    ClusterLobby* clusterLobby_ = nullptr;
     asio::io_context& io_;
     store::Store& store_;
     TimeSource& time_;

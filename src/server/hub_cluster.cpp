@@ -1,5 +1,6 @@
 // The hub's hooks for a cluster node (server/cluster_node.h): leases taken before a game is
 // served, released when it ends, and rooms evicted when their lease is lost.
+#include "server/cluster_lobby.h"
 #include "server/cluster_node.h"
 #include "server/game_room.h"
 #include "server/hub.h"
@@ -53,6 +54,12 @@ void Hub::shareLimits(const std::shared_ptr<SharedCounters>& counters) {
     loginsByAddress_.share(counters, "login_address");
     loginsByUser_.share(counters, "login_user");
     identities_.share(counters, "identities");
+}
+
+void Hub::setLobbyEntry(const std::string& id, std::optional<protocol::LobbyEntry> entry,
+                        std::int64_t created) {
+    if (clusterLobby_) clusterLobby_->set(id, entry, created);  // queued: never blocks
+    lobby_.set(id, std::move(entry));
 }
 
 void Hub::evict(const std::string& id) {

@@ -48,7 +48,7 @@ std::shared_ptr<GameRoom> Hub::create(const std::shared_ptr<Client>& c, const st
     if (m.opponent == "open") {
         // The creator's rating as stored (the connection's copy may be older; else that one).
         auto fresh = store_.playerById(p.id);
-        lobby_.set(row.id, Lobby::entryOf(row, fresh && *fresh ? **fresh : p));
+        setLobbyEntry(row.id, Lobby::entryOf(row, fresh && *fresh ? **fresh : p), row.created);
     }
     logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}});
     (*room)->run([c, p, ack](GameRoom& r) {

@@ -57,10 +57,22 @@ void Lobby::set(const std::string& id, std::optional<protocol::LobbyEntry> entry
                 break;
             }
     } else {
-        games_.push_back(std::move(*entry));
+        auto same = std::find_if(games_.begin(), games_.end(),
+                                 [&](const protocol::LobbyEntry& e) { return e.game == id; });
+        if (same != games_.end())
+            *same = std::move(*entry);
+        else
+            games_.push_back(std::move(*entry));
         changed = true;
     }
     if (changed) broadcastLocked();
+}
+
+void Lobby::setGames(std::vector<protocol::LobbyEntry> games) {
+    std::lock_guard lock(mu_);
+    const std::string before = messageLocked();
+    games_ = std::move(games);
+    if (messageLocked() != before) broadcastLocked();
 }
 
 void Lobby::subscribe(const std::shared_ptr<Client>& c) {

@@ -1,8 +1,8 @@
 #pragma once
 // The lobby: the open games anyone may join (oldest first) and a summary of the seeks waiting,
 // rendered as one `lobby` message and sent to every subscribed connection whenever it changes.
-// Thread-safe. Its interface is what a cluster-wide lobby (shared by the nodes) would have to
-// offer: entries set and removed by game id, the seek summary replaced whole, subscriptions.
+// Thread-safe. In a cluster each node's Lobby mirrors the cluster's: open games through
+// server/cluster_lobby.h, the seek summary through server/cluster_seeks.h.
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -23,8 +23,12 @@ class Lobby {
     // The entry of open game `g` created by `creator`.
     [[nodiscard]] static protocol::LobbyEntry entryOf(const store::GameRow& g,
                                                       const store::PlayerRow& creator);
-    // Lists game `id` (appended: the newest) or, with nullopt, removes it.
+    // Lists game `id` (appended: the newest; in place if already listed) or, with nullopt,
+    // removes it.
     void set(const std::string& id, std::optional<protocol::LobbyEntry> entry);
+    // Replaces every open game (oldest first): a cluster's node mirroring the cluster's list
+    // (server/cluster_lobby.h). Subscribers are told only if the lobby changed.
+    void setGames(std::vector<protocol::LobbyEntry> games);
     // Replaces the summary of the seeks waiting (subscribers are told only if it changed).
     void setSeeks(std::vector<protocol::SeekEntry> summary);
     // `c` is sent the lobby now and on every change, until unsubscribed or gone.

@@ -2,8 +2,8 @@
 // The seeks waiting for quick pairing, oldest first, and their pairing: a new seek is paired with
 // the oldest compatible seek of another player (same preset, clock and rated flag), else it
 // waits. Thread-safe; it starts no game and sends nothing (the hub does, with what it returns).
-// Its interface is what a cluster-wide queue (shared by the nodes) would have to offer: place,
-// put back, withdraw, each returning the summary the lobby shows.
+// A single node's queue: a cluster's seeks wait in Redis instead (server/cluster_seeks.h, which
+// offers the same steps: place, put back, withdraw, and the summary the lobby shows).
 #include <cstdint>
 #include <memory>
 #include <mutex>

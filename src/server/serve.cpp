@@ -9,7 +9,9 @@
 #include <thread>
 
 #include "bus/redis_address.h"
+#include "server/cluster_lobby.h"
 #include "server/cluster_node.h"
+#include "server/cluster_seeks.h"
 #include "server/forwarding.h"
 #include "server/game_room.h"
 #include "server/listener.h"
@@ -96,6 +98,22 @@ int serve(const Config& config) {
             forwarder = std::make_unique<Forwarder>(hub, *redis, cluster->id(), config.leaseMs);
             registry.forwarder = forwarder.get();
         }
+        // Its quick pairing, in Redis: outlives the store's threads (their last jobs withdraw
+        // seeks), stopped with the forwarder.
+        std::unique_ptr<ClusterSeeks> seeks;
+        if (cluster) {
+            seeks = std::make_unique<ClusterSeeks>(
+                *redis, cluster->id(), config.leaseMs,
+                [&hub](std::vector<protocol::SeekEntry> s) { hub.setSeekSummary(std::move(s)); },
+                [&store = *store](std::function<void()> job) { store.write(std::move(job)); });
+            hub.setClusterSeeks(seeks.get());
+        }
+        // Its lobby's open games, mirrored from Redis: stopped with the forwarder.
+        std::unique_ptr<ClusterLobby> lobby;
+        if (cluster) {
+            lobby = std::make_unique<ClusterLobby>(*redis, config.leaseMs, hub.lobby());
+            hub.setClusterLobby(lobby.get());
+        }
         // Destroyed before the hub, while the io_context exists (its answers post to sessions).
         Analyses analyses(config.analysisNodes);
         registry.analyses = &analyses;
@@ -116,6 +134,8 @@ int serve(const Config& config) {
             cluster->round();
             cluster->start();
             forwarder->start();
+            seeks->start();
+            lobby->start();
         } else if (auto e = hub.loadUnfinished()) {
             std::cerr << "rainet serve: the games could not be loaded: " << e->message << "\n";
             return 1;
@@ -178,6 +198,8 @@ int serve(const Config& config) {
         runIo();
         for (auto& t : threads) t.join();
         if (forwarder) forwarder->stop();
+        if (seeks) seeks->stop();
+        if (lobby) lobby->stop();
         registry.forwarder = nullptr;
         // Commits still queued are made (and their callbacks posted) while the executors exist.
         store->stopThreads();

@@ -732,5 +732,155 @@ TEST_F(Cluster, ThreeNodesBehindNginxPlayCompleteGamesWithASpectatorOnTheThird) 
     EXPECT_GT(forwardedIn, 0);
 }
 
+// --- Quick pairing across nodes: the seeks wait in Redis (server/cluster_seeks.h) ---
+
+// Takes `lobby` messages of `w` until the seekers of every kind add up to `n`; that lobby.
+Json lobbyWithSeekers(Player& w, int n, std::chrono::milliseconds timeout = 10s) {
+    return w.take(
+        [n](const Json& j) {
+            if (j["type"] != "lobby") return false;
+            int total = 0;
+            for (const auto& e : j["seeks"]) total += e["players"].get<int>();
+            return total == n;
+        },
+        timeout);
+}
+
+TEST_F(Cluster, SeeksOnTwoNodesArePairedAndTheGameIsPlayedThroughForwarding) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    std::mt19937 rng(17);
+    Player wa(a->port()), wb(b->port());
+    for (Player* w : {&wa, &wb}) {
+        w->ws().send(Json{{"type", "lobby_subscribe"}});
+        lobbyWithSeekers(*w, 0);
+    }
+    const Json blitz{{"initial", 30000}, {"increment", 200}};
+    Player pa(a->port()), pb(b->port(), storedGuest(*a));
+    const Json ackA = pa.request({{"type", "seek"}, {"preset", "official"}, {"clock", blitz}});
+    EXPECT_EQ(ackA["type"], "ack") << ackA.dump();
+    EXPECT_FALSE(ackA.contains("game"));
+    // The seek waiting on a is in both nodes' lobbies.
+    for (Player* w : {&wa, &wb}) {
+        const Json l = lobbyWithSeekers(*w, 1);
+        EXPECT_EQ(
+            l["seeks"][0],
+            (Json{{"preset", "official"}, {"clock", blitz}, {"rated", true}, {"players", 1}}));
+    }
+    // A compatible seek on b completes the pair: b launches the game (and owns it).
+    const Json ackB = pb.request({{"type", "seek"}, {"preset", "official"}, {"clock", blitz}});
+    ASSERT_EQ(ackB["type"], "ack") << ackB.dump();
+    ASSERT_TRUE(ackB.contains("game"));
+    const std::string g = ackB["game"];
+    const Json toA = pa.take([](const Json& j) { return j["type"] == "matched"; });
+    const Json toB = pb.take([](const Json& j) { return j["type"] == "matched"; });
+    EXPECT_EQ(toA["game"], g);
+    EXPECT_EQ(toB["game"], g);
+    EXPECT_NE(toA["side"], toB["side"]);
+    for (Player* w : {&wa, &wb}) lobbyWithSeekers(*w, 0);
+    EXPECT_EQ(healthWhen(*b, [](const Json& j) { return j["leases"] == 1; })["leases"], 1);
+    // pa plays it from a, through forwarding to b: setup, then a complete game.
+    for (auto [p, m] : {std::pair{&pa, toA}, std::pair{&pb, toB}}) {
+        const Json s = snapshotOf(*p, g);
+        EXPECT_EQ(s["you"], m["side"]);
+        EXPECT_EQ(s["status"], "setup");
+        EXPECT_EQ(s["clock"], blitz);
+    }
+    for (Player* p : {&pa, &pb})
+        EXPECT_EQ(p->request({{"type", "setup"}, {"game", g}, {"random", true}})["type"], "ack");
+    for (Player* p : {&pa, &pb})
+        p->take([&](const Json& j) { return j["type"] == "event" && j["kind"] == "start"; });
+    const int plies = playRandom(pa, pb, g, rng);
+    EXPECT_GT(plies, 0);
+    EXPECT_EQ(pa.game(g).status, "finished");
+    EXPECT_EQ(pb.game(g).status, "finished");
+    EXPECT_EQ(storedActions(g), plies);
+    EXPECT_GE(metricOf(*a, "rainet_forwarded_out_total"), plies / 2);
+}
+
+// What must not pair: incompatible seeks; a seek whose connection closed (withdrawn cluster-wide,
+// no game started for it); the seek of a node that died (dropped once its liveness expired).
+// And with Redis away a seek is refused (`busy`) rather than kept on one node.
+TEST_F(Cluster, WithdrawnIncompatibleAndDeadNodesSeeksNeverPair) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    Player wb(b->port());
+    wb.ws().send(Json{{"type", "lobby_subscribe"}});
+    lobbyWithSeekers(wb, 0);
+    auto games = [&] { return db_->query("SELECT count(*) FROM games"); };
+    // Casual on a, rated on b: two kinds waiting, no game.
+    auto pa = std::make_unique<Player>(a->port());
+    EXPECT_FALSE(pa->request({{"type", "seek"}, {"rated", false}}).contains("game"));
+    auto pb = std::make_unique<Player>(b->port(), storedGuest(*a));
+    EXPECT_FALSE(pb->request({{"type", "seek"}, {"rated", true}}).contains("game"));
+    EXPECT_EQ(lobbyWithSeekers(wb, 2)["seeks"].size(), 2u);
+    // b's seeker leaves before a partner comes: its seek is withdrawn from every node's view,
+    // and a rated seek on a then waits instead of starting a game with nobody.
+    pb.reset();
+    lobbyWithSeekers(wb, 1);
+    Player pc(a->port());
+    EXPECT_FALSE(pc.request({{"type", "seek"}, {"rated", true}}).contains("game"));
+    lobbyWithSeekers(wb, 2);
+    EXPECT_EQ(games(), "0");
+    // a dies with two seeks waiting: they vanish once its liveness key expired, and a rated
+    // seek on b waits (it is not paired with a dead node's client).
+    a->kill(SIGKILL);
+    lobbyWithSeekers(wb, 0, std::chrono::milliseconds(4 * kLeaseMs));
+    Player pd(b->port(), storedGuest(*b));
+    EXPECT_FALSE(pd.request({{"type", "seek"}, {"rated", true}}).contains("game"));
+    lobbyWithSeekers(wb, 1);
+    EXPECT_EQ(games(), "0");
+    // Redis away: quick pairing is refused, not queued on b alone.
+    redis_->stop();
+    Player pe(b->port(), pd.token());
+    const Json refused = pe.request({{"type", "seek"}, {"rated", false}});
+    EXPECT_EQ(refused["code"], "busy") << refused.dump();
+    EXPECT_EQ(games(), "0");
+}
+
+// --- The lobby's open games across nodes (server/cluster_lobby.h) ---
+
+// Takes `lobby` messages of `w` until one lists exactly `n` open games; that lobby.
+Json lobbyWithGames(Player& w, std::size_t n) {
+    return w.take([n](const Json& j) { return j["type"] == "lobby" && j["games"].size() == n; });
+}
+
+TEST_F(Cluster, AnOpenGameOfOneNodeIsListedAndJoinedOnTheOther) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    Player wa(a->port()), wb(b->port());
+    for (Player* w : {&wa, &wb}) {
+        w->ws().send(Json{{"type", "lobby_subscribe"}});
+        lobbyWithGames(*w, 0);
+    }
+    Player pa(a->port());
+    const Json ack = pa.request({{"type", "create"}, {"opponent", "open"}, {"side", "1"}});
+    ASSERT_EQ(ack["type"], "ack") << ack.dump();
+    const std::string g = ack["game"];
+    // Listed on both nodes, with the same entry.
+    const Json onA = lobbyWithGames(wa, 1), onB = lobbyWithGames(wb, 1);
+    EXPECT_EQ(onB["games"][0]["game"], g);
+    EXPECT_EQ(onB["games"], onA["games"]);
+    // A client on b subscribing later gets it too (its node's copy, not a message it missed).
+    Player late(b->port());
+    late.ws().send(Json{{"type", "lobby_subscribe"}});
+    EXPECT_EQ(lobbyWithGames(late, 1)["games"][0]["game"], g);
+    // Joined from b (forwarded to a, its owner): it leaves both lobbies, and the game starts.
+    Player pb(b->port(), storedGuest(*a));
+    EXPECT_EQ(pb.request({{"type", "join"}, {"game", g}})["type"], "ack");
+    for (Player* w : {&wa, &wb}) lobbyWithGames(*w, 0);
+    pb.take([&](const Json& j) { return j["type"] == "snapshot" && j["game"] == g; });
+    for (Player* p : {&pa, &pb})
+        EXPECT_EQ(p->request({{"type", "setup"}, {"game", g}, {"random", true}})["type"], "ack");
+    for (Player* p : {&pa, &pb})
+        p->take([&](const Json& j) { return j["type"] == "event" && j["kind"] == "start"; });
+    std::mt19937 rng(23);
+    playOne(pa, pb, g, moverAction(pa, pb, g, rng));
+    EXPECT_EQ(storedActions(g), 1);
+}
+
 }  // namespace
 }  // namespace rainet::test

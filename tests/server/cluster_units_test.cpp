@@ -4,7 +4,10 @@
 
 #include <memory>
 
+#include "protocol/schema.h"
 #include "server/cluster_leases.h"
+#include "server/cluster_lobby.h"
+#include "server/cluster_seeks.h"
 #include "support/sqlite_test_db.h"
 
 namespace rainet::server {
@@ -143,6 +146,51 @@ TEST_F(Keepers, ReleasingHandsTheGameOverAtOnce) {
     auto orphans = store_->orphanedGames(now_, 10);
     ASSERT_TRUE(orphans) << orphans.error().message;
     EXPECT_TRUE(orphans->empty());
+}
+
+// An open game's entry crosses Redis unchanged (server/cluster_lobby.h): what another node lists
+// renders byte for byte as the owner's; garbage is refused, not listed.
+TEST(ClusterLobby, AnEntryCrossesRedisUnchanged) {
+    for (const auto& e :
+         {protocol::LobbyEntry{
+              "gK3P9QX2", protocol::Preset::Official, protocol::ClockSetting{30000, 200},
+              protocol::Player{"p7", "Rin", protocol::PlayerKind::Account,
+                               std::optional<std::int64_t>(1623), std::nullopt, true, std::nullopt},
+              protocol::SideWish::Two, true},
+          protocol::LobbyEntry{"g2", protocol::Preset::Standard, std::nullopt,
+                               protocol::Player{"p8", "guest 8", protocol::PlayerKind::Guest,
+                                                std::optional<std::optional<std::int64_t>>(
+                                                    std::optional<std::int64_t>()),
+                                                std::nullopt, std::nullopt, std::nullopt},
+                               protocol::SideWish::Random, false}}) {
+        const auto back = ClusterLobby::decode(ClusterLobby::encode(e, 1234));
+        ASSERT_TRUE(back);
+        EXPECT_EQ(back->second, 1234);
+        std::string original, copy;
+        protocol::writeValue(original, e);
+        protocol::writeValue(copy, back->first);
+        EXPECT_EQ(copy, original);
+    }
+    EXPECT_FALSE(ClusterLobby::decode("not json"));
+    EXPECT_FALSE(ClusterLobby::decode(R"({"entry":{"game":1},"created":0})"));
+}
+
+// Two seeks pair only within one kind (server/cluster_seeks.h): preset, clock and rated.
+TEST(ClusterSeeks, KindsSeparateWhatMustNotPair) {
+    SeekQueue::Seek s{{}, {}, nullptr, "official", 30000, 200, true};
+    const std::string k = ClusterSeeks::kindOf(s);
+    auto other = s;
+    other.rated = false;
+    EXPECT_NE(ClusterSeeks::kindOf(other), k);
+    other = s;
+    other.clockIncrement = 0;
+    EXPECT_NE(ClusterSeeks::kindOf(other), k);
+    other = s;
+    other.preset = "standard";
+    EXPECT_NE(ClusterSeeks::kindOf(other), k);
+    other = s;
+    other.player.id = 99;  // the player aside
+    EXPECT_EQ(ClusterSeeks::kindOf(other), k);
 }
 
 }  // namespace
