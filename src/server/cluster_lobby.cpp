@@ -114,28 +114,12 @@ void ClusterLobby::round() {
 }
 
 void ClusterLobby::run() {
-    const auto every = std::chrono::milliseconds(std::max<std::int64_t>(ttl_ / 3, 10));
-    auto next = std::chrono::steady_clock::now();
-    std::unique_lock lock(worker_.mutex());
-    while (!worker_.stopping()) {
-        if (std::chrono::steady_clock::now() >= next) {
-            lock.unlock();
-            round();
-            lock.lock();
-            next = std::chrono::steady_clock::now() + every;
-            continue;
-        }
-        if (jobs_.empty()) {
-            worker_.wake().wait_until(lock, next,
-                                      [this] { return worker_.stopping() || !jobs_.empty(); });
-            continue;
-        }
-        auto job = std::move(jobs_.front());
-        jobs_.pop_front();
-        lock.unlock();
-        job();
-        lock.lock();
-    }
+    worker_.loop(
+        std::chrono::milliseconds(std::max<std::int64_t>(ttl_ / 3, 10)), [this] { round(); },
+        &jobs_,
+        [](const std::exception& e) {
+            logEvent("lobby_exception", {{"message", e.what()}});
+        });
 }
 
 }  // namespace rainet::server

@@ -37,14 +37,9 @@ void ClusterNode::stop() {
 }
 
 void ClusterNode::run() {
-    const auto every = std::chrono::milliseconds(std::max<std::int64_t>(leases_.ttl() / 3, 10));
-    std::unique_lock lock(worker_.mutex());
-    while (!worker_.stopping()) {
-        lock.unlock();
-        round();
-        lock.lock();
-        worker_.wake().wait_for(lock, every, [this] { return worker_.stopping(); });
-    }
+    worker_.loop(
+        std::chrono::milliseconds(std::max<std::int64_t>(leases_.ttl() / 3, 10)),
+        [this] { round(); }, nullptr, [](const std::exception&) {});
 }
 
 void ClusterNode::round() {

@@ -170,14 +170,9 @@ void ClusterSeeks::stop() {
 }
 
 void ClusterSeeks::run() {
-    const auto every = std::chrono::milliseconds(std::max<std::int64_t>(ttl_ / 3, 10));
-    std::unique_lock lock(worker_.mutex());
-    while (!worker_.stopping()) {
-        lock.unlock();
-        round();
-        lock.lock();
-        worker_.wake().wait_for(lock, every, [this] { return worker_.stopping(); });
-    }
+    worker_.loop(
+        std::chrono::milliseconds(std::max<std::int64_t>(ttl_ / 3, 10)), [this] { round(); },
+        nullptr, [](const std::exception&) {});
 }
 
 void ClusterSeeks::round() {

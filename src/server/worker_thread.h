@@ -5,7 +5,11 @@
 // the steps both owners repeated: start a thread under the mutex unless one runs; set the
 // stopping flag under the mutex, wake the thread, join it. The owner calls stop() in its own
 // destructor, before the members the thread reads are gone.
+#include <chrono>
 #include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -35,6 +39,39 @@ class WorkerThread {
         }
         wake_.notify_all();
         if (thread_.joinable()) thread_.join();
+    }
+
+    // The body of an owner's thread that has a periodic round and, with `jobs` (a queue the
+    // owner fills under mutex() and signals with wake()), work handed to it: `round` at once and
+    // then every `every`, the jobs in order in between, each run outside the mutex. A job that
+    // throws goes to `failed` (the owner logs it) and the others go on. Returns once stopping.
+    template <class Round, class Failed>
+    void loop(std::chrono::milliseconds every, Round round, std::deque<std::function<void()>>* jobs,
+              Failed failed) {
+        auto next = std::chrono::steady_clock::now();
+        std::unique_lock lock(mu_);
+        while (!stopping_) {
+            if (std::chrono::steady_clock::now() >= next) {
+                lock.unlock();
+                round();
+                lock.lock();
+                next = std::chrono::steady_clock::now() + every;
+                continue;
+            }
+            if (!jobs || jobs->empty()) {
+                wake_.wait_until(lock, next, [&] { return stopping_ || (jobs && !jobs->empty()); });
+                continue;
+            }
+            auto job = std::move(jobs->front());
+            jobs->pop_front();
+            lock.unlock();
+            try {
+                job();
+            } catch (const std::exception& e) {
+                failed(e);
+            }
+            lock.lock();
+        }
     }
 
     std::mutex& mutex() { return mu_; }

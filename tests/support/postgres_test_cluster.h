@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "support/postgres_test_db.h"
+
 namespace rainet::test {
 
 class PostgresTestCluster {
@@ -51,15 +53,7 @@ class PostgresTestCluster {
     std::string up() { return step("up"); }
 
     // The first value of the first row of a query ("" if none, or if the server is down).
-    std::string query(const std::string& sql) const {
-        PGconn* c = PQconnectdb(uri_.c_str());
-        std::string v;
-        PGresult* r = PQexec(c, sql.c_str());
-        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) v = PQgetvalue(r, 0, 0);
-        PQclear(r);
-        PQfinish(c);
-        return v;
-    }
+    std::string query(const std::string& sql) const { return firstValue(uri_, sql); }
 
   private:
     std::string step(const char* what) {

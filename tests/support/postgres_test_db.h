@@ -19,6 +19,17 @@ inline const char* postgresTestUri() {
     return s && *s ? s : nullptr;
 }
 
+// The first value of the first row of `sql` run on `uri` ("" if none, or if it failed).
+inline std::string firstValue(const std::string& uri, const std::string& sql) {
+    PGconn* c = PQconnectdb(uri.c_str());
+    std::string v;
+    PGresult* r = PQexec(c, sql.c_str());
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) v = PQgetvalue(r, 0, 0);
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
 class PostgresTestDb {
   public:
     explicit PostgresTestDb(const std::string& name) {
@@ -55,15 +66,7 @@ class PostgresTestDb {
     // Runs SQL on the test's database; returns the error, empty on success.
     std::string execHere(const std::string& sql) const { return exec(uri_, sql); }
     // The first value of the first row of a query on the test's database ("" if none).
-    std::string query(const std::string& sql) const {
-        PGconn* c = PQconnectdb(uri_.c_str());
-        std::string v;
-        PGresult* r = PQexec(c, sql.c_str());
-        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) v = PQgetvalue(r, 0, 0);
-        PQclear(r);
-        PQfinish(c);
-        return v;
-    }
+    std::string query(const std::string& sql) const { return firstValue(uri_, sql); }
 
   private:
     static std::string exec(const std::string& uri, const std::string& sql) {
