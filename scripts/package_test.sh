@@ -2,9 +2,12 @@
 # The operator's kit, end to end (docs/deploy.md), as root on Debian 12: builds the Debian package
 # from the release tree (cpack in build/), installs it with apt, starts rainet.service from it,
 # checks /healthz, the web client and a played game (the installed `rainet loadtest`); then two
-# nodes (rainet@PORT.service) behind nginx with the packaged proxy configuration on loopback:
-# HTTP, WebSocket games, and which client address each node believes (X-Forwarded-For only with
-# --trust-proxy). Then purges the package and checks that nothing of it is left.
+# nodes (rainet@PORT.service) as a cluster, set up as docs/deploy.md section 4 does (one
+# PostgreSQL database owned by the role `rainet`, one Redis: both throwaway, on loopback), behind
+# nginx with the packaged proxy configuration: HTTP, WebSocket games through nginx and games whose
+# players sit on different nodes (played through forwarding), and which client address each node
+# believes (X-Forwarded-For only with --trust-proxy). Then purges the package and checks that
+# nothing of it is left.
 #
 # With systemd as PID 1 the units are started with systemctl. Without it (a CI container) the
 # unit's ExecStart is run the way systemd would: as its User/Group, with its EnvironmentFile=s,
@@ -13,7 +16,7 @@
 # is (none of our values holds a space).
 #
 # Needs: the release build (scripts/setup.sh: build/rainet and web/dist), dpkg-dev, nginx, python3,
-# curl, openssl, systemd's systemd-analyze (setup.sh installs them). Refuses to run when a rainet package, user or /var/lib/rainet is
+# curl, openssl, systemd's systemd-analyze, postgresql, redis-server (setup.sh installs them). Refuses to run when a rainet package, user or /var/lib/rainet is
 # there already: it would not leave the machine as it found it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +29,8 @@ fail() {
 step() { echo "== package: $*"; }
 
 [[ $(id -u) == 0 ]] || fail "must run as root (it installs a package)"
-for tool in cpack dpkg-shlibdeps apt-get nginx python3 curl openssl setpriv systemd-analyze; do
+for tool in cpack dpkg-shlibdeps apt-get nginx python3 curl openssl setpriv systemd-analyze psql \
+    redis-server redis-cli; do
     command -v "$tool" >/dev/null || fail "$tool is missing (bash scripts/setup.sh installs it)"
 done
 [[ -x build/rainet ]] || fail "build/rainet is missing: build the release tree first"
@@ -44,6 +48,8 @@ tmp=$(mktemp -d /tmp/rainet-package-test.XXXXXX)
 chmod 755 "$tmp"
 declare -A unit_pid=()
 nginx_pid=""
+redis_pid=""
+pgdir=""
 
 stop_unit() {
     if $systemd; then
@@ -60,6 +66,8 @@ cleanup() {
     set +e
     [[ -n $nginx_pid ]] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
     for u in "${!unit_pid[@]}"; do stop_unit "$u"; done
+    [[ -n $redis_pid ]] && kill "$redis_pid" 2>/dev/null && wait "$redis_pid" 2>/dev/null
+    [[ -n $pgdir ]] && bash "$repo/scripts/postgres.sh" stop "$pgdir"
     if dpkg-query -W -f='${Status}' rainet 2>/dev/null | grep -q "ok installed\|config-files"; then
         DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq rainet >"$tmp/purge.log" 2>&1 ||
             cat "$tmp/purge.log" >&2
@@ -138,15 +146,16 @@ unit_log() {
     if $systemd; then journalctl -q -o cat -u "$1"; else cat "$tmp/$1.log"; fi
 }
 
-# Waits for /healthz on PORT to answer ok (the service starting), or fails after 30 s.
+# Waits for /healthz on PORT to answer 200 (the service started; a cluster node also has its
+# PostgreSQL and Redis links up), or fails after 30 s.
 await_health() {
     local port=$1 unit=$2
     for _ in $(seq 300); do
-        [[ $(curl -fsS "http://127.0.0.1:$port/healthz" 2>/dev/null) == ok ]] && return
+        curl -fsS -o /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null && return
         sleep 0.1
     done
     unit_log "$unit" | tail -n 20 >&2
-    fail "$unit: /healthz on 127.0.0.1:$port did not answer ok within 30 s"
+    fail "$unit: /healthz on 127.0.0.1:$port did not answer 200 within 30 s"
 }
 
 # Plays random games through PORT with the installed binary; asserts that games were played to
@@ -154,9 +163,15 @@ await_health() {
 # game (at most a few hundred plies) ends well within the 15 s; 4 games need 8 guests, within the
 # default burst of 10 new identities per address.
 play_games() {
-    local port=$1 what=$2 out=$tmp/loadtest-$1.txt
+    local port=$1 what=$2 out=$tmp/loadtest-$1.txt join=()
     shift 2
-    /usr/bin/rainet loadtest --port "$port" --games 4 --pace 40 --ramp 20 --seconds 10 >"$out" 2>&1 ||
+    if [[ $1 == --join-port ]]; then
+        join=(--join-port "$2")
+        out=$tmp/loadtest-$port-$2.txt
+        shift 2
+    fi
+    /usr/bin/rainet loadtest --port "$port" "${join[@]}" --games 4 --pace 40 --ramp 20 --seconds 10 \
+        >"$out" 2>&1 ||
         { cat "$out" >&2; fail "$what: rainet loadtest exited with an error"; }
     local actions finished errors
     actions=$(awk '/^actions /{print $2}' "$out")
@@ -250,20 +265,51 @@ curl -fsS "http://127.0.0.1:$port/app.js" >/dev/null || fail "/app.js is not ser
 play_games "$port" "rainet.service" rainet.service
 stop_unit rainet.service
 
-step "two nodes behind nginx (the packaged rainet-proxy.conf) on loopback"
+step "two nodes as a cluster (PostgreSQL, Redis) behind nginx (the packaged rainet-proxy.conf) on loopback"
+# docs/deploy.md section 4 on a throwaway PostgreSQL (unix socket only, trust authentication in
+# place of the packaged server's peer authentication) and a throwaway redis-server.
+pgdir=$tmp/pg
+bash scripts/postgres.sh start "$pgdir" >"$tmp/pg.url"
+psql -q -v ON_ERROR_STOP=1 "$(cat "$tmp/pg.url")" -c 'CREATE ROLE rainet LOGIN' \
+    -c 'CREATE DATABASE rainet OWNER rainet' >"$tmp/psql.log" 2>&1 ||
+    { cat "$tmp/psql.log" >&2; fail "creating the role and database rainet"; }
+rp=$(free_port)
+redis-server --bind 127.0.0.1 --port "$rp" --save '' --appendonly no >"$tmp/redis.log" 2>&1 &
+redis_pid=$!
+for _ in $(seq 100); do
+    [[ $(redis-cli -p "$rp" ping 2>/dev/null) == PONG ]] && break
+    sleep 0.1
+done
+[[ $(redis-cli -p "$rp" ping 2>/dev/null) == PONG ]] || { cat "$tmp/redis.log" >&2; fail "redis-server"; }
+# The two runs below make 16 guests from 127.0.0.1 within a minute, and a cluster counts new
+# identities per address across its nodes (Redis): over the default 10 a minute.
+cluster="--db postgresql://rainet@/rainet?host=$pgdir --redis redis://127.0.0.1:$rp --identities-per-minute 100"
 p1=$(free_port)
 p2=$(free_port)
 while [[ $p2 == "$p1" ]]; do p2=$(free_port); done
 # Node 1 believes nginx's X-Forwarded-For (as docs/deploy.md configures it), node 2 does not. A short hello timeout makes a node
 # close a silent connection soon, logging the client address it believed (hello_timeout).
-echo "RAINET_OPTIONS=--trust-proxy 127.0.0.1/32 ::1/128 --hello-timeout 1" >"/etc/default/rainet-$p1"
-echo "RAINET_OPTIONS=--hello-timeout 1" >"/etc/default/rainet-$p2"
+echo "RAINET_OPTIONS=--trust-proxy 127.0.0.1/32 ::1/128 --hello-timeout 1 $cluster --node-id n$p1" \
+    >"/etc/default/rainet-$p1"
+echo "RAINET_OPTIONS=--hello-timeout 1 $cluster --node-id n$p2" >"/etc/default/rainet-$p2"
 start_unit "rainet@$p1.service"
 start_unit "rainet@$p2.service"
 await_health "$p1" "rainet@$p1.service"
 await_health "$p2" "rainet@$p2.service"
-[[ -f /var/lib/rainet/node-$p1/rainet.db && -f /var/lib/rainet/node-$p2/rainet.db ]] ||
-    fail "the nodes' databases are not in /var/lib/rainet/node-PORT"
+for p in "$p1" "$p2"; do
+    health=$(curl -fsS "http://127.0.0.1:$p/healthz")
+    [[ $health == *'"node":"n'$p'"'* && $health == *'"role":"cluster"'* &&
+        $health == *'"redis":"up"'* && $health == *'"database":"up"'* ]] ||
+        fail "node $p: /healthz is not a cluster node's with both links up: $health"
+done
+[[ ! -e /var/lib/rainet/node-$p1/rainet.db && ! -e /var/lib/rainet/node-$p2/rainet.db ]] ||
+    fail "a cluster node made a SQLite database: its --db was not the shared PostgreSQL"
+# Players on different nodes: one creates each game on node 1, the other joins it on node 2, and
+# every action of the joiner is forwarded to the owner.
+play_games "$p1" "across the nodes" --join-port "$p2" "rainet@$p1.service" "rainet@$p2.service"
+forwarded=$(curl -fsS "http://127.0.0.1:$p2/metrics" | awk '/^rainet_forwarded_out_total /{print $2}')
+((${forwarded:-0} > 0)) || fail "node 2 forwarded nothing to node 1 (rainet_forwarded_out_total ${forwarded:-none})"
+echo "across the nodes: node 2 forwarded $forwarded messages to the games' owner"
 
 # The full site file (TLS, HTTP redirect) must be valid: with a throwaway certificate.
 mkdir -p "$tmp/full/snippets"
@@ -309,11 +355,11 @@ EOF
 nginx -p "$tmp/nginx" -c "$tmp/nginx/nginx.conf" &
 nginx_pid=$!
 for _ in $(seq 300); do
-    [[ $(curl -fsS "http://127.0.0.1:$pn/healthz" 2>/dev/null) == ok ]] && break
+    curl -fsS -o /dev/null "http://127.0.0.1:$pn/healthz" 2>/dev/null && break
     kill -0 "$nginx_pid" 2>/dev/null || { cat "$tmp/nginx/error.log" >&2; fail "nginx exited"; }
     sleep 0.1
 done
-[[ $(curl -fsS "http://127.0.0.1:$pn/healthz") == ok ]] || fail "/healthz through nginx"
+[[ $(curl -fsS "http://127.0.0.1:$pn/healthz") == *'"role":"cluster"'* ]] || fail "/healthz through nginx"
 curl -fsS "http://127.0.0.1:$pn/" | grep -q '<script' || fail "/ through nginx"
 [[ $(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$pn/metrics") == 403 ]] ||
     fail "/metrics is not refused through nginx"
