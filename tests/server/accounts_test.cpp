@@ -19,13 +19,6 @@ Json profile(ServerProcess& server, const std::string& id) {
     return Json::parse(body, nullptr, false);
 }
 
-// A raw connection whose first message is `login`.
-Json loginFirst(WsClient& ws, const std::string& username, const std::string& password,
-                Json id = 1) {
-    ws.send(Json{{"type", "login"}, {"id", id}, {"username", username}, {"password", password}});
-    return ws.waitFor([](const Json& j) { return j["type"] == "welcome" || j["type"] == "error"; });
-}
-
 Json registerAs(Player& p, const std::string& username, const std::string& password = kPassword) {
     return p.request({{"type", "register"}, {"username", username}, {"password", password}});
 }

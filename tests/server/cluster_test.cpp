@@ -129,12 +129,6 @@ boost::beast::http::response<boost::beast::http::string_body> upgrade(
     return res;
 }
 
-// A raw connection's login as its first message: the welcome or the error.
-Json loginFirst(WsClient& ws, const std::string& username, const std::string& password) {
-    ws.send(Json{{"type", "login"}, {"id", 1}, {"username", username}, {"password", password}});
-    return ws.waitFor([](const Json& j) { return j["type"] == "welcome" || j["type"] == "error"; });
-}
-
 TEST_F(Cluster, PerAddressLimitsCountAcrossNodes) {
     const std::vector<std::string> limits{"--max-per-address", "3", "--trust-proxy",
                                           "127.0.0.1/32"};

@@ -225,6 +225,13 @@ inline void playToEnd(Player& a, Player& b, const std::string& g, std::mt19937& 
 }
 
 // Actions joined by spaces, as storedSequence-like queries return them.
+// A raw connection whose first message is `login`: the welcome or the error.
+inline Json loginFirst(WsClient& ws, const std::string& username, const std::string& password,
+                       Json id = 1) {
+    ws.send(Json{{"type", "login"}, {"id", id}, {"username", username}, {"password", password}});
+    return ws.waitFor([](const Json& j) { return j["type"] == "welcome" || j["type"] == "error"; });
+}
+
 inline std::string joined(const std::vector<std::string>& v) {
     std::string out;
     for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
