@@ -3,8 +3,22 @@
 // session; sending is thread-safe and never blocks (the session queues, bounded).
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace rainet::server {
+
+class Client;
+
+// Connections that one message can reach together: on a game's owner, the connections of one
+// other node of the cluster (server/forwarding.cpp), for which one Redis message carrying the
+// list of their serials replaces one message each (docs/scaling.md, "Forwarding").
+class ClientGroup {
+  public:
+    virtual ~ClientGroup() = default;
+    // `text` to each of `members` (each of whose group() is this), once.
+    virtual void send(const std::vector<Client*>& members,
+                      const std::shared_ptr<const std::string>& text) = 0;
+};
 
 class Client {
   public:
@@ -23,6 +37,14 @@ class Client {
     // The game it follows moved to another node of the cluster (docs/protocol.md, close 1012):
     // the connection is closed so that the client reconnects and resumes.
     virtual void closeToReconnect() = 0;
+    // The group a broadcast may reach it through (sendEach); null: sent to alone.
+    virtual ClientGroup* group() { return nullptr; }
 };
+
+// A broadcast: the one `text` to each of `clients` (distinct), once each. Those of one group are
+// handed to it together; the others are sent to one by one. Each client's messages keep their
+// order: everything happens within this call.
+void sendEach(const std::vector<std::shared_ptr<Client>>& clients,
+              const std::shared_ptr<const std::string>& text);
 
 }  // namespace rainet::server

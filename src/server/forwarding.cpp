@@ -17,52 +17,93 @@ namespace rainet::server {
 using protocol::ErrorCode;
 using protocol::Json;
 
+class RemoteClient;
+
+// The connections of another node, as one group (server/client.h): what a room broadcasts to
+// several of them is one Redis message, `deliver <serial>,<serial>,...\n<text>`, which that node
+// hands to each of the sessions listed, in the list's order. One publisher feeds the node's inbox,
+// so each connection's messages keep the order in which the rooms sent them. Thread-safe.
+class RemoteNode : public ClientGroup {
+  public:
+    RemoteNode(bus::Publisher& through, Metrics& counted, std::string id)
+        : publisher(through),
+          metrics(counted),
+          node(std::move(id)),
+          channel(Forwarder::inbox(node)) {}
+
+    void send(const std::vector<Client*>& members,
+              const std::shared_ptr<const std::string>& text) override;
+    // `text` to those of `to` still open, in one message.
+    void deliver(const std::vector<RemoteClient*>& to, const std::string& text);
+
+    bus::Publisher& publisher;
+    Metrics& metrics;
+    const std::string node, channel;
+};
+
 // One connection of another node, as the owner's rooms see it: what they send it is published
-// to that node's inbox, in order (one publisher). Thread-safe: rooms call it on their strands.
+// to that node's inbox (alone, or with others of its node: RemoteNode). Thread-safe: rooms call
+// it on their strands.
 class RemoteClient : public Client {
   public:
-    RemoteClient(bus::Publisher& publisher, Metrics& metrics, std::string node,
-                 std::uint64_t serial)
-        : publisher_(publisher),
-          metrics_(metrics),
-          node_(std::move(node)),
-          serial_(serial),
-          channel_(Forwarder::inbox(node_)),
-          prefix_("deliver " + std::to_string(serial) + "\n") {}
+    RemoteClient(std::shared_ptr<RemoteNode> node, std::uint64_t serial)
+        : node_(std::move(node)), serial_(serial) {}
 
     using Client::send;
     void send(std::shared_ptr<const std::string> message) override {
-        if (closed_.load(std::memory_order_acquire)) return;
-        if (publisher_.publish(channel_, prefix_ + *message)) {
-            ++metrics_.deliveredOut;
-            return;
-        }
-        // Over the publisher's bound: this connection would miss a message, so it is closed
-        // instead; its client reconnects and resumes by version.
-        ++metrics_.forwardDropped;
-        logEvent("forward_overflow", {{"node", node_}, {"serial", serial_}});
-        closeToReconnect();
+        node_->deliver({this}, *message);
     }
     void closeToReconnect() override {
         if (closed_.exchange(true)) return;
-        publisher_.publish(channel_, "close " + std::to_string(serial_), true);
+        node_->publisher.publish(node_->channel, "close " + std::to_string(serial_), true);
     }
+    ClientGroup* group() override { return node_.get(); }
     // Dropped (gone, or its node died): sends nothing more.
     void forget() { closed_.store(true, std::memory_order_release); }
     bool closed() const { return closed_.load(std::memory_order_acquire); }
-    const std::string& node() const { return node_; }
+    const std::string& node() const { return node_->node; }
+    std::uint64_t serial() const { return serial_; }
 
     // The rooms it follows (the worker's only): unsubscribed when it is dropped.
     std::unordered_map<std::string, std::shared_ptr<GameRoom>> rooms;
 
   private:
-    bus::Publisher& publisher_;
-    Metrics& metrics_;
-    const std::string node_;
+    const std::shared_ptr<RemoteNode> node_;
     const std::uint64_t serial_;
-    const std::string channel_, prefix_;
     std::atomic<bool> closed_{false};
 };
+
+void RemoteNode::send(const std::vector<Client*>& members,
+                      const std::shared_ptr<const std::string>& text) {
+    std::vector<RemoteClient*> to;
+    to.reserve(members.size());
+    // Only RemoteClients name this group (RemoteClient::group).
+    for (Client* m : members) to.push_back(static_cast<RemoteClient*>(m));
+    deliver(to, *text);
+}
+
+void RemoteNode::deliver(const std::vector<RemoteClient*>& to, const std::string& text) {
+    std::string envelope = "deliver ";
+    std::size_t n = 0;
+    for (RemoteClient* rc : to) {
+        if (rc->closed()) continue;
+        if (n++ > 0) envelope += ',';
+        envelope += std::to_string(rc->serial());
+    }
+    if (n == 0) return;
+    envelope += '\n';
+    envelope += text;
+    if (publisher.publish(channel, std::move(envelope))) {
+        ++metrics.deliveryPublishes;
+        metrics.deliveredOut += static_cast<std::int64_t>(n);
+        return;
+    }
+    // Over the publisher's bound: these connections would miss a message, so they are closed
+    // instead; their clients reconnect and resume by version.
+    metrics.forwardDropped += static_cast<std::int64_t>(n);
+    logEvent("forward_overflow", {{"node", node}, {"connections", n}});
+    for (RemoteClient* rc : to) rc->closeToReconnect();
+}
 
 namespace {
 
@@ -75,6 +116,16 @@ std::string remoteKey(const std::string& node, std::uint64_t serial) {
 bool parseSerial(std::string_view s, std::uint64_t& out) {
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
     return ec == std::errc() && end == s.data() + s.size();
+}
+
+// "<serial>,<serial>,...": all of them, or false.
+bool parseSerials(std::string_view s, std::vector<std::uint64_t>& out) {
+    while (true) {
+        const auto comma = s.find(',');
+        if (!parseSerial(s.substr(0, comma), out.emplace_back())) return false;
+        if (comma == std::string_view::npos) return true;
+        s.remove_prefix(comma + 1);
+    }
 }
 
 // "<word> <word> ..." split on single spaces.
@@ -174,20 +225,23 @@ void Forwarder::onMessage(const std::string& payload) {
         std::string_view(payload).substr(0, nl == std::string::npos ? payload.size() : nl);
     const auto w = words(head);
     std::uint64_t serial = 0;
-    if (w.size() == 2 && (w[0] == "deliver" || w[0] == "close") && parseSerial(w[1], serial)) {
-        // For a session of this node: handed over at once (sending never blocks).
-        std::shared_ptr<Client> session;
-        {
-            std::lock_guard lock(sessionsMu_);
-            if (auto it = sessions_.find(serial); it != sessions_.end())
-                session = it->second.session.lock();
-        }
-        if (!session) return;  // closed meanwhile
-        if (w[0] == "close") return session->closeToReconnect();
-        if (nl == std::string::npos) return;
-        ++hub_.metrics().deliveredIn;
-        session->send(payload.substr(nl + 1));
+    if (w.size() == 2 && w[0] == "close" && parseSerial(w[1], serial)) {
+        if (auto session = sessionOf(serial)) session->closeToReconnect();
         return;
+    }
+    if (w.size() == 2 && w[0] == "deliver" && nl != std::string::npos) {
+        // For sessions of this node, in the list's order: handed over at once (sending never
+        // blocks), one text shared by all.
+        std::vector<std::uint64_t> serials;
+        if (parseSerials(w[1], serials)) {
+            const auto text = std::make_shared<const std::string>(payload.substr(nl + 1));
+            for (const std::uint64_t s : serials)
+                if (auto session = sessionOf(s)) {  // else closed meanwhile
+                    ++hub_.metrics().deliveredIn;
+                    session->send(text);
+                }
+            return;
+        }
     }
     if (w.size() == 3 && (w[0] == "forward" || w[0] == "gone") && parseSerial(w[2], serial)) {
         std::string node(w[1]);
@@ -197,6 +251,12 @@ void Forwarder::onMessage(const std::string& payload) {
             [this, node, serial, body = payload.substr(nl + 1)] { onForward(node, serial, body); });
     }
     logEvent("forward_garbled", {{"head", std::string(head.substr(0, 64))}});
+}
+
+std::shared_ptr<Client> Forwarder::sessionOf(std::uint64_t serial) {
+    std::lock_guard lock(sessionsMu_);
+    auto it = sessions_.find(serial);
+    return it == sessions_.end() ? nullptr : it->second.session.lock();
 }
 
 void Forwarder::onLink(bool up) {
@@ -279,7 +339,7 @@ void Forwarder::onForward(const std::string& node, std::uint64_t serial, const s
     if (!player) return logEvent("forward_garbled", {{"node", node}});
     const std::string key = remoteKey(node, serial);
     auto& rc = remotes_[key];
-    if (!rc) rc = std::make_shared<RemoteClient>(publisher_, hub_.metrics(), node, serial);
+    if (!rc) rc = std::make_shared<RemoteClient>(remoteNode(node), serial);
     if (rc->closed()) return;  // closed to reconnect: its node closes the session
     // The node that forwarded validated the text with the same parser; parsed again here,
     // because only the text crosses.
@@ -314,6 +374,17 @@ void Forwarder::onForward(const std::string& node, std::uint64_t serial, const s
         rc->rooms[m.game] = room;
     room->run(
         [rc = std::shared_ptr<Client>(rc), p = *player, m](GameRoom& r) { r.handle(rc, p, m); });
+}
+
+std::shared_ptr<RemoteNode> Forwarder::remoteNode(const std::string& node) {
+    auto& weak = remoteNodes_[node];
+    auto group = weak.lock();
+    if (group) return group;
+    // A node's group lives as long as one of its connections: those of nodes gone are forgotten.
+    std::erase_if(remoteNodes_, [](const auto& kv) { return kv.second.expired(); });
+    group = std::make_shared<RemoteNode>(publisher_, hub_.metrics(), node);
+    remoteNodes_[node] = group;
+    return group;
 }
 
 void Forwarder::onGone(const std::string& node, std::uint64_t serial) {

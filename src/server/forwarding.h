@@ -11,7 +11,8 @@
 // Envelopes (one Redis message each; the last part is the text, which may hold newlines):
 //   N -> O   forward <N> <serial>\n<player json>\n<client text>
 //   N -> O   gone <N> <serial>              the connection closed (or dropped its identity)
-//   O -> N   deliver <serial>\n<text>       a message for the connection
+//   O -> N   deliver <serial>,...\n<text>   a message for the connections listed (one, or all
+//                                          those of N a room broadcast the same text to)
 //   O -> N   close <serial>                 the room moved or failed: close 1012, reconnect
 // Publishing runs on one thread (bus::Publisher, bounded in bytes), never on a network thread or
 // a room's strand; the forwards and gones a node receives are handled in order on one worker
@@ -39,6 +40,7 @@ namespace rainet::server {
 
 class Hub;
 class RemoteClient;
+class RemoteNode;
 
 class Forwarder {
   public:
@@ -84,9 +86,12 @@ class Forwarder {
     void onForward(const std::string& node, std::uint64_t serial, const std::string& body);
     void onGone(const std::string& node, std::uint64_t serial);
     void dropRemotes(const std::function<bool(const RemoteClient&)>& which);
+    std::shared_ptr<RemoteNode> remoteNode(const std::string& node);  // its group, made if needed
     // --- N ---
     void closeSessions(
         const std::function<bool(const std::string& game, const std::string& owner)>& which);
+    // The session of this node with that serial; null if it closed meanwhile.
+    std::shared_ptr<Client> sessionOf(std::uint64_t serial);
 
     Hub& hub_;
     const std::string node_;
@@ -113,6 +118,8 @@ class Forwarder {
 
     // O: the remote connections, by "<node> <serial>" (the worker's only).
     std::unordered_map<std::string, std::shared_ptr<RemoteClient>> remotes_;
+    // Their groups, by node (the worker's only): one per node while it has connections here.
+    std::unordered_map<std::string, std::weak_ptr<RemoteNode>> remoteNodes_;
 };
 
 }  // namespace rainet::server

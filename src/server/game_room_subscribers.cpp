@@ -64,19 +64,34 @@ void GameRoom::broadcastPresence(Side s) {
 }
 
 void GameRoom::sendAll(const std::shared_ptr<const std::string>& text) {
+    std::vector<std::shared_ptr<Client>> to;
+    to.reserve(subs_.size());
     for (const Sub& sub : subs_)
-        if (auto c = sub.client.lock()) c->send(text);
+        if (auto c = sub.client.lock()) to.push_back(std::move(c));
+    sendEach(to, text);
 }
 
 void GameRoom::publish(const Texts& live, const Texts& held, const std::shared_ptr<Client>& acker,
                        std::shared_ptr<const std::string> ack) {
+    // One broadcast per distinct text (a viewer class's, or one shared by several): within it
+    // the connections of another node of the cluster cost one Redis message together
+    // (sendEach). The acker's pair goes alone: its ack is its own.
+    std::vector<std::shared_ptr<Client>> to[3];
+    auto same = [&](int i) {  // the first class with the text of class i
+        int j = 0;
+        while (live[j] != live[i]) ++j;
+        return j;
+    };
     for (const Sub& sub : subs_)
         if (auto c = sub.client.lock()) {
+            const int i = static_cast<int>(sub.role);
             if (ack && c == acker)
-                c->send(std::move(ack), live[static_cast<int>(sub.role)]);
+                c->send(std::move(ack), live[i]);
             else
-                c->send(live[static_cast<int>(sub.role)]);
+                to[same(i)].push_back(std::move(c));
         }
+    for (int i = 0; i < 3; ++i)
+        if (!to[i].empty()) sendEach(to[i], live[i]);
     if (ack && acker) acker->send(std::move(ack));
     Event ev;
     ev.v = row_.version;

@@ -57,7 +57,12 @@ std::string Metrics::render() const {
          "Client messages of other nodes' connections received by this node as the owner.",
          forwardedIn},
         {"rainet_delivered_out_total", "counter",
-         "Messages this node published for connections of other nodes.", deliveredOut},
+         "Messages this node published for connections of other nodes (one per connection).",
+         deliveredOut},
+        {"rainet_delivery_publishes_total", "counter",
+         "Redis messages this node published to carry them (one per node for a text broadcast "
+         "to several of its connections).",
+         deliveryPublishes},
         {"rainet_delivered_in_total", "counter",
          "Messages received from owner nodes for this node's connections.", deliveredIn},
         {"rainet_forward_dropped_total", "counter",

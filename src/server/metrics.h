@@ -34,9 +34,10 @@ struct Metrics {
     // Forwarding (server/forwarding.h): client messages forwarded to the owner of their game
     // (out) and received from other nodes as the owner (in); messages for remote connections
     // published (deliveredOut) and received for this node's connections (deliveredIn); messages
-    // refused by the full publishing queue (each closed its connection to reconnect).
+    // refused by the full publishing queue (each closed its connection to reconnect); the Redis
+    // messages that carried the deliveredOut (one per node and text of a broadcast).
     std::atomic<std::int64_t> forwardedOut{0}, forwardedIn{0}, deliveredOut{0}, deliveredIn{0},
-        forwardDropped{0};
+        forwardDropped{0}, deliveryPublishes{0};
     // From a message handed to the publisher (an event for a remote connection, a forwarded
     // client message) to Redis's answer to its PUBLISH.
     LatencyHistogram publishLatency;

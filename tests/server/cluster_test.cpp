@@ -388,8 +388,11 @@ TEST_F(Cluster, APlayerOnAnotherNodePlaysACompleteGameThroughItsOwner) {
     EXPECT_GE(metricOf(*a, "rainet_forwarded_in_total"), plies / 2);
     EXPECT_GT(metricOf(*b, "rainet_delivered_in_total"), plies);
     EXPECT_GT(metricOf(*a, "rainet_delivered_out_total"), plies);
-    // Every message published was timed: the owner's deliveries, b's forwarded messages.
+    // Every message published was timed: the owner's deliveries (a broadcast to several of b's
+    // connections is one message: delivered_out counts connections), b's forwarded messages.
     EXPECT_GE(metricOf(*a, "rainet_publish_seconds_count"),
+              metricOf(*a, "rainet_delivery_publishes_total"));
+    EXPECT_LT(metricOf(*a, "rainet_delivery_publishes_total"),
               metricOf(*a, "rainet_delivered_out_total"));
     EXPECT_GE(metricOf(*b, "rainet_publish_seconds_count"),
               metricOf(*b, "rainet_forwarded_out_total"));
@@ -874,6 +877,152 @@ TEST_F(Cluster, AnOpenGameOfOneNodeIsListedAndJoinedOnTheOther) {
     std::mt19937 rng(23);
     playOne(pa, pb, g, moverAction(pa, pb, g, rng));
     EXPECT_EQ(storedActions(g), 1);
+}
+
+// --- Fan-out: a room's broadcast reaches another node's connections in one Redis message ---
+
+// The messages `p` received from index `from` on, the snapshots answering its own `sync`s left
+// out (each connection's own, at a moment of its own).
+std::vector<std::string> broadcastsOf(Player& p, std::size_t from) {
+    std::vector<std::string> out;
+    const auto log = p.ws().log();
+    for (std::size_t i = from; i < log.size(); ++i)
+        if (Json::parse(log[i])["type"] != "snapshot") out.push_back(log[i]);
+    return out;
+}
+
+// The last spectators count of game `g` that `p` received, once it is `n` (polled).
+void spectatorsBecome(Player& p, const std::string& g, int n) {
+    int last = -1;
+    for (int i = 0; i < 400; ++i) {
+        for (const auto& m : p.ws().log()) {
+            const Json j = Json::parse(m);
+            if (j["type"] == "spectators" && j["game"] == g) last = j["count"].get<int>();
+        }
+        if (last == n) return;
+        std::this_thread::sleep_for(25ms);
+    }
+    ADD_FAILURE() << "spectators count " << last << ", expected " << n;
+}
+
+TEST_F(Cluster, ABroadcastToManyConnectionsOfANodeIsOneRedisMessagePerViewerClass) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    std::mt19937 rng(23);
+    Player pa(a->port()), pb(b->port(), storedGuest(*a));
+    const std::string g = startGame(pa, pb);
+    // Five spectators on b, one on a (the owner) to compare them with.
+    constexpr int kRemote = 5;
+    Player sa(a->port());
+    std::vector<std::unique_ptr<Player>> sb;
+    for (int i = 0; i < kRemote; ++i) sb.push_back(std::make_unique<Player>(b->port()));
+    snapshotOf(sa, g);
+    for (auto& s : sb) snapshotOf(*s, g);
+    sa.sync(g);
+    for (auto& s : sb) s->sync(g);
+    const std::size_t fromSa = sa.ws().log().size();
+    std::vector<std::size_t> fromSb;
+    for (auto& s : sb) fromSb.push_back(s->ws().log().size());
+    // Each action's events, as the owner published them for b: pb's text (with its ack when it
+    // acted) and the spectators' one, not one message per spectator.
+    int plies = 0;
+    while (pa.game(g).status == "playing" && !HasFailure()) {
+        const long v = pa.game(g).v;
+        const auto published = metricOf(*a, "rainet_delivery_publishes_total");
+        const auto delivered = metricOf(*a, "rainet_delivered_out_total");
+        playOne(pa, pb, g, moverAction(pa, pb, g, rng));
+        ++plies;
+        const long events = pa.game(g).v - v;  // the last action also ends the game
+        for (auto& s : sb) s->waitVersion(g, pa.game(g).v);
+        EXPECT_LE(metricOf(*a, "rainet_delivery_publishes_total") - published, 3 * events);
+        EXPECT_GE(metricOf(*a, "rainet_delivered_out_total") - delivered, (kRemote + 1) * events);
+    }
+    EXPECT_EQ(pa.game(g).status, "finished");
+    // Every spectator on b received, message for message, what the spectator on a received.
+    sa.sync(g);
+    for (auto& s : sb) s->sync(g);
+    const auto local = broadcastsOf(sa, fromSa);
+    EXPECT_GT(local.size(), static_cast<std::size_t>(plies));
+    for (int i = 0; i < kRemote; ++i) EXPECT_EQ(broadcastsOf(*sb[i], fromSb[i]), local);
+    EXPECT_EQ(metricOf(*b, "rainet_delivered_in_total"),
+              metricOf(*a, "rainet_delivered_out_total"));
+}
+
+TEST_F(Cluster, SpectatorsAndPresenceCountEveryNodesConnections) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    auto c = node("c");
+    ASSERT_NE(c->port(), 0);
+    ServerProcess *a = a_.get(), *b = b_.get();
+    Player pa(a->port()), pb(b->port(), storedGuest(*a));
+    const std::string g = startGame(pa, pb);
+    // Spectators on the owner a, two on b, one on c: everyone following counts four.
+    Player sa(a->port()), sc(c->port());
+    auto sb1 = std::make_unique<Player>(b->port());
+    Player sb2(b->port());
+    for (Player* s : {&sa, sb1.get(), &sb2, &sc}) snapshotOf(*s, g);
+    for (Player* p : {&pa, &pb, &sa, sb1.get(), &sb2, &sc}) spectatorsBecome(*p, g, 4);
+    // One of b's leaves: three, everywhere.
+    sb1.reset();
+    for (Player* p : {&pa, &pb, &sa, &sb2, &sc}) spectatorsBecome(*p, g, 3);
+    // The player on b leaves: every follower, on every node, sees side 2 gone.
+    pb.disconnect();
+    for (Player* p : {&pa, &sa, &sb2, &sc})
+        p->take([&](const Json& j) {
+            return j["type"] == "presence" && j["game"] == g && j["side"] == "2" &&
+                   j["connected"] == false;
+        });
+    // c's spectator leaves: two.
+    sc.disconnect();
+    for (Player* p : {&pa, &sa, &sb2}) spectatorsBecome(*p, g, 2);
+}
+
+TEST_F(Cluster, ARemoteSpectatorsStreamIsTheLocalOnesThroughOthersJoiningAndLeaving) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    std::mt19937 rng(31);
+    Player pa(a->port()), pb(b->port(), storedGuest(*a));
+    const std::string g = startGame(pa, pb);
+    Player sa(a->port()), sb(b->port());
+    snapshotOf(sa, g);
+    snapshotOf(sb, g);
+    sa.sync(g);
+    sb.sync(g);
+    const std::size_t fromSa = sa.ws().log().size(), fromSb = sb.ws().log().size();
+    // Mid-game, other spectators come and go on both nodes (each a spectators count between
+    // events): their watch is not waited for; a leaving one's snapshot is (its join counted),
+    // so that the count can fall back to 2 only once every other one has left.
+    std::vector<std::unique_ptr<Player>> others;
+    auto leave = [&](std::unique_ptr<Player>& p) {
+        p->take([&](const Json& j) { return j["type"] == "snapshot" && j["game"] == g; });
+        p.reset();
+    };
+    int plies = 0;
+    while (pa.game(g).status == "playing" && !HasFailure()) {
+        if (plies % 3 == 0 && plies < 60) {
+            auto p = std::make_unique<Player>((plies / 3) % 2 ? a->port() : b->port());
+            p->ws().send(Json{{"type", "watch"}, {"game", g}});
+            others.push_back(std::move(p));
+        }
+        if (plies % 5 == 4 && !others.empty()) {
+            leave(others.front());
+            others.erase(others.begin());
+        }
+        playOne(pa, pb, g, moverAction(pa, pb, g, rng));
+        ++plies;
+    }
+    EXPECT_EQ(pa.game(g).status, "finished");
+    for (auto& p : others) leave(p);
+    // Every join and leave counted: both have everything the room sent them.
+    spectatorsBecome(sa, g, 2);
+    spectatorsBecome(sb, g, 2);
+    sa.sync(g);
+    sb.sync(g);
+    const auto local = broadcastsOf(sa, fromSa);
+    EXPECT_GT(local.size(), static_cast<std::size_t>(plies + 10));
+    EXPECT_EQ(broadcastsOf(sb, fromSb), local);
 }
 
 }  // namespace
