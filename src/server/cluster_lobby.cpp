@@ -77,12 +77,12 @@ void ClusterLobby::set(const std::string& id, const std::optional<protocol::Lobb
     if (entry)
         job = [this, id, text = encode(*entry, created)] {
             if (link_.command({"HSET", kGames, id, text}).ok())
-                (void)link_.publish(kChannel, "set " + id + "\n" + text);
+                (void)link_.publishAll({{kChannel, "set " + id + "\n" + text}});
         };
     else
         job = [this, id] {
             if (link_.command({"HDEL", kGames, id}).ok())
-                (void)link_.publish(kChannel, "del " + id);
+                (void)link_.publishAll({{kChannel, "del " + id}});
         };
     {
         std::lock_guard lock(worker_.mutex());

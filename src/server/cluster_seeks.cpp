@@ -273,9 +273,11 @@ void ClusterSeeks::putBack(const Waiting& w) {
 
 void ClusterSeeks::notify(const Waiting& w, const std::string& text) {
     if (w.node == node_ && w.instance == instance_) return deliver(w.token, text);
-    auto sent =
-        link_.publish(channel(w.node), w.instance + " " + std::to_string(w.token) + "\n" + text);
-    if (!sent || *sent == 0)
+    // A plain PUBLISH (not the batched publishAll): its count of receivers says whether the
+    // waiting seek's node heard it.
+    auto sent = link_.command(
+        {"PUBLISH", channel(w.node), w.instance + " " + std::to_string(w.token) + "\n" + text});
+    if (!sent || sent->kind != bus::Reply::Kind::Integer || sent->integer == 0)
         // The game stands with both seated; the waiting player finds it among its games at its
         // next welcome (docs/scaling.md).
         logEvent("seek_notice_lost", {{"node", w.node}, {"player", w.player}});
