@@ -2,12 +2,15 @@
 // an injected clock: two keepers stand for two nodes sharing the database.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
+#include <thread>
 
 #include "protocol/schema.h"
 #include "server/cluster_leases.h"
 #include "server/cluster_lobby.h"
 #include "server/cluster_seeks.h"
+#include "support/redis_test_server.h"
 #include "support/sqlite_test_db.h"
 
 namespace rainet::server {
@@ -173,6 +176,46 @@ TEST(ClusterLobby, AnEntryCrossesRedisUnchanged) {
     }
     EXPECT_FALSE(ClusterLobby::decode("not json"));
     EXPECT_FALSE(ClusterLobby::decode(R"({"entry":{"game":1},"created":0})"));
+}
+
+// The lobby's resync reads the version first (server/cluster_lobby.h): a round with no change
+// reads only the version, a change on another node is seen at the next round, and a full read
+// comes every kFullEvery rounds all the same.
+TEST(ClusterLobby, ARoundWithNoChangeReadsOnlyTheVersion) {
+    if (!test::haveRedisServer()) GTEST_SKIP() << "no /usr/bin/redis-server";
+    test::RedisServer redis;
+    Lobby mine, theirs;
+    ClusterLobby reader(redis.parsed(), 3000, mine);  // rounds called by hand: not started
+    ClusterLobby owner(redis.parsed(), 3000, theirs);
+    reader.round();
+    EXPECT_EQ(reader.fullReads(), 1u);  // the first round reads whole
+    for (int i = 0; i < 5; ++i) reader.round();
+    EXPECT_EQ(reader.fullReads(), 1u);
+
+    owner.start();  // its thread writes the changes queued by set()
+    const protocol::LobbyEntry e{
+        "g9",
+        protocol::Preset::Standard,
+        std::nullopt,
+        protocol::Player{"p1", "Ann", protocol::PlayerKind::Guest, std::nullopt, std::nullopt,
+                         std::nullopt, std::nullopt},
+        protocol::SideWish::Random,
+        false};
+    owner.set("g9", e, 1);
+    bus::RedisLink link(redis.parsed());
+    for (int i = 0; i < 200; ++i) {  // the owner's thread wrote it
+        auto v = link.command({"GET", ClusterLobby::kVersion});
+        if (v && v->kind == bus::Reply::Kind::String) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    owner.stop();
+    reader.round();
+    EXPECT_EQ(reader.fullReads(), 2u);
+    EXPECT_NE(mine.message().find("\"g9\""), std::string::npos) << mine.message();
+    reader.round();
+    EXPECT_EQ(reader.fullReads(), 2u);
+    for (int i = 0; i < ClusterLobby::kFullEvery; ++i) reader.round();
+    EXPECT_EQ(reader.fullReads(), 3u);
 }
 
 // Two seeks pair only within one kind (server/cluster_seeks.h): preset, clock and rated.
