@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "protocol/schema.h"
@@ -216,6 +217,69 @@ TEST(ClusterLobby, ARoundWithNoChangeReadsOnlyTheVersion) {
     EXPECT_EQ(reader.fullReads(), 2u);
     for (int i = 0; i < ClusterLobby::kFullEvery; ++i) reader.round();
     EXPECT_EQ(reader.fullReads(), 3u);
+}
+
+// A client that takes nothing (a seek's connection in the tests of ClusterSeeks).
+struct QuietClient : Client {
+    void send(std::shared_ptr<const std::string>) override {}
+    void send(std::shared_ptr<const std::string>, std::shared_ptr<const std::string>) override {}
+    void closeToReconnect() override {}
+};
+
+// The seeks' sweep runs only when something may have changed (server/cluster_seeks.h): a round
+// with no change reads the version and the liveness of the nodes with seeks, no seek; another
+// node's seek is seen at the next round, and so is that node's death (its seek dropped); the
+// periodic sweep comes every kFullEvery rounds all the same.
+TEST(ClusterSeeks, ARoundWithNoChangeDoesNotSweep) {
+    if (!test::haveRedisServer()) GTEST_SKIP() << "no /usr/bin/redis-server";
+    test::RedisServer redis;
+    bus::RedisLink link(redis.parsed());
+    ASSERT_TRUE(link.command({"SET", "rainet:alive:a", "1"}));
+    ASSERT_TRUE(link.command({"SET", "rainet:alive:b", "1"}));
+    std::mutex mu;
+    std::vector<protocol::SeekEntry> seen;
+    auto post = [](std::function<void()> f) { f(); };
+    ClusterSeeks a(
+        redis.parsed(), "a", 3000,
+        [&](std::vector<protocol::SeekEntry> e) {
+            std::lock_guard lock(mu);
+            seen = std::move(e);
+        },
+        post);
+    ClusterSeeks b(
+        redis.parsed(), "b", 3000, [](std::vector<protocol::SeekEntry>) {}, post);
+    a.round();  // not started: rounds by hand (the first one purges, which sweeps)
+    const std::uint64_t base = a.fullSweeps();
+    for (int i = 0; i < 5; ++i) a.round();
+    EXPECT_EQ(a.fullSweeps(), base);
+
+    auto client = std::make_shared<QuietClient>();
+    SeekQueue::Seek seek{{}, {}, nullptr, "official", 30000, 200, true};
+    seek.player.id = 7;
+    auto placed = b.place(client, seek);
+    ASSERT_TRUE(placed);
+    EXPECT_FALSE(*placed);  // waits
+    a.round();
+    EXPECT_EQ(a.fullSweeps(), base + 1);
+    {
+        std::lock_guard lock(mu);
+        ASSERT_EQ(seen.size(), 1u);
+        EXPECT_EQ(seen[0].players, 1);
+    }
+    a.round();
+    EXPECT_EQ(a.fullSweeps(), base + 1);
+
+    ASSERT_TRUE(link.command({"DEL", "rainet:alive:b"}));  // b died: its seek goes
+    a.round();
+    EXPECT_EQ(a.fullSweeps(), base + 2);
+    {
+        std::lock_guard lock(mu);
+        EXPECT_TRUE(seen.empty());
+    }
+    a.round();
+    EXPECT_EQ(a.fullSweeps(), base + 2);
+    for (int i = 0; i < ClusterSeeks::kFullEvery; ++i) a.round();
+    EXPECT_EQ(a.fullSweeps(), base + 3);
 }
 
 // Two seeks pair only within one kind (server/cluster_seeks.h): preset, clock and rated.
