@@ -4,7 +4,8 @@
 # connection string for RAINET_TEST_PG; `postgres.sh stop DIR` stops it and removes DIR.
 # `postgres.sh down DIR` stops the server keeping its data, `postgres.sh up DIR` starts it again on
 # the same socket: a database restart as the tests of an outage need it (tests/support/
-# postgres_test_cluster.h).
+# postgres_test_cluster.h). `postgres.sh stall DIR` stops (SIGSTOP) the server and its backends
+# without closing anything, `postgres.sh resume DIR` wakes them (SIGCONT): a stalled server.
 # PostgreSQL refuses to run as root, so the server runs as the `postgres` system user (from the
 # Debian package), through runuser when we are root and sudo otherwise. Trust auth: test use only.
 set -euo pipefail
@@ -27,7 +28,7 @@ bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 
 cmd=${1:-}
 dir=${2:-}
-[[ -n "$dir" ]] || { echo "usage: postgres.sh start|stop|down|up DIR" >&2; exit 2; }
+[[ -n "$dir" ]] || { echo "usage: postgres.sh start|stop|down|up|stall|resume DIR" >&2; exit 2; }
 
 case "$cmd" in
   start)
@@ -62,8 +63,24 @@ case "$cmd" in
     as_postgres "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
       -o "-k $dir -p 5432 -c listen_addresses='' -c max_connections=200" start >/dev/null
     ;;
+  stall | resume)
+    # SIGSTOP (stall) or SIGCONT (resume) this cluster's server and every process it forked: a
+    # server that stops answering without closing its connections. Only the processes of this
+    # DIR's postmaster (its pid file), never any other PostgreSQL.
+    pid=$(as_postgres head -1 "$dir/data/postmaster.pid")
+    [[ "$pid" =~ ^[0-9]+$ ]] || { echo "postgres.sh: no postmaster pid in $dir" >&2; exit 1; }
+    children=$(pgrep -P "$pid" | tr '\n' ' ' || true)
+    if [[ "$cmd" == stall ]]; then
+      # The postmaster first, so that it forks nothing new while its children are stopped.
+      as_postgres kill -STOP "$pid"
+      [[ -z "$children" ]] || as_postgres kill -STOP $children
+    else
+      [[ -z "$children" ]] || as_postgres kill -CONT $children
+      as_postgres kill -CONT "$pid"
+    fi
+    ;;
   *)
-    echo "usage: postgres.sh start|stop|down|up DIR" >&2
+    echo "usage: postgres.sh start|stop|down|up|stall|resume DIR" >&2
     exit 2
     ;;
 esac

@@ -30,12 +30,7 @@ Result<Reply> RedisLink::command(const std::vector<std::string>& argv) {
 Result<Reply> RedisLink::run(const std::vector<const char*>& args,
                              const std::vector<size_t>& lens) {
     std::lock_guard lock(mu_);
-    if (!ctx_) {
-        auto c = connectRedis(address_, timeout_);
-        if (!c) return c.error();
-        ctx_ = std::move(*c);
-        ++connects_;
-    }
+    if (auto e = connected()) return *e;
     auto* r = static_cast<redisReply*>(redisCommandArgv(ctx_.get(), static_cast<int>(args.size()),
                                                         const_cast<const char**>(args.data()),
                                                         lens.data()));
@@ -49,11 +44,13 @@ Result<Reply> RedisLink::run(const std::vector<const char*>& args,
     return out;
 }
 
-Result<long long> RedisLink::publish(std::string_view channel, std::string_view payload) {
-    auto r = command({"PUBLISH", channel, payload});
-    if (!r) return r.error();
-    if (r->kind != Reply::Kind::Integer) return Error{"redis: PUBLISH answered no integer"};
-    return r->integer;
+std::optional<Error> RedisLink::connected() {
+    if (ctx_) return std::nullopt;
+    auto c = connectRedis(address_, timeout_);
+    if (!c) return c.error();
+    ctx_ = std::move(*c);
+    ++connects_;
+    return std::nullopt;
 }
 
 std::vector<bool> RedisLink::publishAll(
@@ -65,12 +62,7 @@ std::vector<bool> RedisLink::publishAll(
     // so it has published nothing of it), instead of losing a whole pipeline of messages.
     for (int attempt = 0; attempt < 2; ++attempt) {
         const bool reused = static_cast<bool>(ctx_);
-        if (!ctx_) {
-            auto c = connectRedis(address_, timeout_);
-            if (!c) return out;
-            ctx_ = std::move(*c);
-            ++connects_;
-        }
+        if (connected()) return out;
         bool appended = true;
         for (const auto& [channel, payload] : messages) {
             const char* args[] = {"PUBLISH", channel.data(), payload.data()};

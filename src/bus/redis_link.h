@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,8 +25,6 @@ class RedisLink {
     [[nodiscard]] Result<Reply> command(std::initializer_list<std::string_view> argv);
     // The same with arguments counted at run time (EVAL with any number of keys).
     [[nodiscard]] Result<Reply> command(const std::vector<std::string>& argv);
-    // PUBLISH: how many subscribers (over the whole Redis) received the message.
-    [[nodiscard]] Result<long long> publish(std::string_view channel, std::string_view payload);
     // PUBLISH of every (channel, payload) in one round trip (a pipeline: written together, then
     // the replies read in order). Each message's outcome; an I/O error or timeout fails the ones
     // whose replies had not come (the connection is spent: the next command opens another). A
@@ -38,6 +37,9 @@ class RedisLink {
     std::uint64_t connects() const;  // connections opened so far (reconnections show here)
 
   private:
+    // With mu_ held: opens a connection if there is none (none yet, or the last one failed);
+    // the error if Redis cannot be reached.
+    [[nodiscard]] std::optional<Error> connected();
     Result<Reply> run(const std::vector<const char*>& args, const std::vector<size_t>& lens);
 
     RedisAddress address_;

@@ -70,7 +70,9 @@ LeaseKeeper::Renewed LeaseKeeper::renewAll() {
         // find the new owner at once. The others are kept; the next round retries them.
         out.storeOk = false;
         logEvent("lease_renew_error", {{"leases", ask.size()}, {"message", r.error().message}});
-        const std::int64_t nextRound = now + ttl_ / 3;
+        // From the failure, not the round's start: the statement may have waited for a stalled
+        // server up to the store's bound (store/postgres_database.h).
+        const std::int64_t nextRound = clock_() + ttl_ / 3;
         for (auto& l : ask)
             if (nextRound + ttl_ / 10 >= l.expires) lost.push_back(std::move(l));
         ask.clear();

@@ -73,16 +73,21 @@ void ClusterLobby::stop() {
 
 void ClusterLobby::set(const std::string& id, const std::optional<protocol::LobbyEntry>& entry,
                        std::int64_t created) {
+    // The change and its version in one script: no round sees one without the other.
+    static constexpr const char* kSet =
+        "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('INCR', KEYS[2])";
+    static constexpr const char* kDel =
+        "redis.call('HDEL', KEYS[1], ARGV[1]) return redis.call('INCR', KEYS[2])";
     std::function<void()> job;
     if (entry)
         job = [this, id, text = encode(*entry, created)] {
-            if (link_.command({"HSET", kGames, id, text}).ok())
-                (void)link_.publish(kChannel, "set " + id + "\n" + text);
+            if (link_.command({"EVAL", kSet, "2", kGames, kVersion, id, text}).ok())
+                (void)link_.publishAll({{kChannel, "set " + id + "\n" + text}});
         };
     else
         job = [this, id] {
-            if (link_.command({"HDEL", kGames, id}).ok())
-                (void)link_.publish(kChannel, "del " + id);
+            if (link_.command({"EVAL", kDel, "2", kGames, kVersion, id}).ok())
+                (void)link_.publishAll({{kChannel, "del " + id}});
         };
     {
         std::lock_guard lock(worker_.mutex());
@@ -100,8 +105,17 @@ void ClusterLobby::onMessage(const std::string& payload) {
 }
 
 void ClusterLobby::round() {
+    // The version first: a change made between it and the hash's read is read twice, never
+    // missed. Nil (no change yet, or a Redis restarted empty) reads as "".
+    auto v = link_.command({"GET", kVersion});
+    if (!v) return;  // Redis away: the copy stays
+    const std::string version = v->kind == bus::Reply::Kind::String ? v->str : "";
+    if (seen_ && version == *seen_ && ++sinceFull_ < kFullEvery) return;
     auto r = link_.command({"HGETALL", kGames});
-    if (!r || r->kind != bus::Reply::Kind::Array) return;  // Redis away: the copy stays
+    if (!r || r->kind != bus::Reply::Kind::Array) return;
+    seen_ = version;
+    sinceFull_ = 0;
+    ++fullReads_;
     std::vector<std::pair<std::int64_t, protocol::LobbyEntry>> games;
     for (std::size_t i = 0; i + 1 < r->elements.size(); i += 2)
         if (auto d = decode(r->elements[i + 1].str)) games.emplace_back(d->second, d->first);

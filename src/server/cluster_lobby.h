@@ -5,11 +5,15 @@
 // it), every change is published on `rainet:lobby`, and every node mirrors the hash into its own
 // Lobby (server/lobby.h), so that a game created on node A is listed in node B's lobby. Joining
 // it from B goes to its owner through forwarding (server/forwarding.h), like any message for a
-// game held elsewhere. Each round (every ttl/3) a node reads the whole hash again and replaces
-// its copy: a change published while its link was down heals there.
+// game held elsewhere. Each change also bumps a version (`rainet:lobby:v`, INCR in the same
+// script as the change). Each round (every ttl/3) a node reads the version and, only if it moved
+// since its last full read (or every kFullEvery rounds all the same, against a change whose
+// version was lost with a restarted Redis), the whole hash, replacing its copy: a change
+// published while its link was down heals there, and a round with no change is one GET.
 // Writes are queued to this unit's thread (never a Redis round trip on a network thread or a
 // room's strand), at most kMaxQueued; past it a change is dropped and the next round's resync
 // corrects the node's own view (the owner's next change of that game rewrites Redis).
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -31,6 +35,8 @@ class ClusterLobby {
     static constexpr std::size_t kMaxQueued = 4096;
     static constexpr const char* kChannel = "rainet:lobby";
     static constexpr const char* kGames = "rainet:lobby:games";
+    static constexpr const char* kVersion = "rainet:lobby:v";
+    static constexpr int kFullEvery = 30;  // rounds: at 5 s leases, a full read every 50 s
 
     ClusterLobby(bus::RedisAddress redis, std::int64_t ttlMs, Lobby& lobby);
     ~ClusterLobby();  // stop()
@@ -43,8 +49,11 @@ class ClusterLobby {
     // Game `id` listed (entry) or unlisted (nullopt) by this node, its owner: queued for Redis.
     void set(const std::string& id, const std::optional<protocol::LobbyEntry>& entry,
              std::int64_t created);
-    // A round (the thread's): the hash read whole and mirrored into the lobby.
+    // A round (the thread's; tests may call it): the version read, and the hash read whole and
+    // mirrored into the lobby if it moved or a full read is due.
     void round();
+    // Rounds that read the hash whole (for tests).
+    std::uint64_t fullReads() const { return fullReads_; }
 
     // An entry as stored in Redis, and back (nullopt if garbled).
     static std::string encode(const protocol::LobbyEntry& e, std::int64_t created);
@@ -61,6 +70,11 @@ class ClusterLobby {
     std::unique_ptr<bus::Subscriber> sub_;
     WorkerThread worker_;
     std::deque<std::function<void()>> jobs_;  // under worker_.mutex()
+    // The round's thread only (fullReads_ read by tests): the version of the last full read
+    // (none before it), and the rounds since.
+    std::optional<std::string> seen_;
+    int sinceFull_ = 0;
+    std::atomic<std::uint64_t> fullReads_{0};
 };
 
 }  // namespace rainet::server

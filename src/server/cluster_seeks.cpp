@@ -77,6 +77,7 @@ if not partner then
              'kind', ARGV[5], 'seq', seq)
   redis.call('ZADD', z, seq, me)
   redis.call('SADD', 'rainet:seekkinds', ARGV[5])
+  redis.call('SADD', 'rainet:seeknodes', ARGV[2])
   return {changed()}
 end
 return {changed(), partner[1], partner[2], partner[3], partner[4], partner[5]}
@@ -89,6 +90,7 @@ redis.call('HSET', 'rainet:seek:' .. ARGV[1], 'node', ARGV[2], 'inst', ARGV[3], 
            'kind', ARGV[5], 'seq', ARGV[6])
 redis.call('ZADD', 'rainet:seeks:' .. ARGV[5], ARGV[6], ARGV[1])
 redis.call('SADD', 'rainet:seekkinds', ARGV[5])
+redis.call('SADD', 'rainet:seeknodes', ARGV[2])
 return changed()
 )lua";
 
@@ -102,25 +104,50 @@ drop(ARGV[1])
 return changed()
 )lua";
 
-// ARGV: node, instance, then the tokens this instance's connections wait on: every seek of that
-// node is dropped unless it is one of them, and every seek of a dead node. The summary.
-// ARGV empty: only the dead nodes' (the sweep).
-constexpr const char* kSweep = R"lua(
-local keep = {}
-for i = 3, #ARGV do keep[ARGV[i]] = true end
-local n = 0
+// The sweep: with `snode` set, every seek of that node is dropped unless its instance is `sinst`
+// and its token in `keep`; every seek of a dead node is dropped. Then `rainet:seeknodes` is set
+// again to the nodes that still have a seek. The summary.
+constexpr const char* kSweepBody = R"lua(
+local n, nodes = 0, {}
 for _, k in ipairs(redis.call('SMEMBERS', 'rainet:seekkinds')) do
   for _, p in ipairs(redis.call('ZRANGE', 'rainet:seeks:' .. k, 0, -1)) do
     local f = redis.call('HMGET', 'rainet:seek:' .. p, 'node', 'inst', 'token')
-    local mine = ARGV[1] and f[1] == ARGV[1] and not (f[2] == ARGV[2] and keep[f[3]])
+    local mine = snode and f[1] == snode and not (f[2] == sinst and keep[f[3]])
     if not f[1] or mine or not live(f[1]) then
       drop(p)
       n = n + 1
+    else
+      nodes[f[1]] = true
     end
   end
 end
+redis.call('DEL', 'rainet:seeknodes')
+for node in pairs(nodes) do redis.call('SADD', 'rainet:seeknodes', node) end
 if n > 0 then return changed() end
 return summary()
+)lua";
+
+// ARGV: node, instance, then the tokens this instance's connections wait on (the purge).
+constexpr const char* kPurgeHead = R"lua(
+local snode, sinst, keep = ARGV[1], ARGV[2], {}
+for i = 3, #ARGV do keep[ARGV[i]] = true end
+)lua";
+
+// ARGV: the version of the summary this node applied last ('' if none, or a full sweep is due).
+// False if that is still the version and every node with a seek is live: nothing to drop,
+// nothing new to apply. Else the sweep of dead nodes' seeks (its summary).
+constexpr const char* kRoundHead = R"lua(
+local snode, sinst, keep = nil, nil, {}
+if ARGV[1] ~= '' and (redis.call('GET', 'rainet:seekv') or '0') == ARGV[1] then
+  local quiet = true
+  for _, node in ipairs(redis.call('SMEMBERS', 'rainet:seeknodes')) do
+    if not live(node) then
+      quiet = false
+      break
+    end
+  end
+  if quiet then return false end
+end
 )lua";
 
 bool parseNumber(std::string_view s, std::uint64_t& out) {
@@ -177,11 +204,24 @@ void ClusterSeeks::run() {
 
 void ClusterSeeks::round() {
     if (purgeDue_.exchange(false)) toWriter_([this] { purge(); });
-    if (auto r = eval(kSweep, {}); r && r->kind == bus::Reply::Kind::String) applySummary(r->str);
+    std::string seen;  // '': the sweep runs whatever the version
+    {
+        std::lock_guard lock(mu_);
+        if (known_ && ++sinceFull_ < kFullEvery) seen = std::to_string(version_);
+    }
+    auto r = eval(kSweepBody, {std::move(seen)}, kRoundHead);
+    if (!r || r->kind != bus::Reply::Kind::String) return;  // unchanged, or Redis away
+    {
+        std::lock_guard lock(mu_);
+        sinceFull_ = 0;
+    }
+    ++fullSweeps_;
+    applySummary(r->str);
 }
 
-std::optional<bus::Reply> ClusterSeeks::eval(const char* script, std::vector<std::string> args) {
-    std::vector<std::string> argv{"EVAL", std::string(kPrelude) + script, "0"};
+std::optional<bus::Reply> ClusterSeeks::eval(const char* script, std::vector<std::string> args,
+                                             const char* head) {
+    std::vector<std::string> argv{"EVAL", std::string(kPrelude) + head + script, "0"};
     for (auto& a : args) argv.push_back(std::move(a));
     auto r = link_.command(argv);
     if (!r) {
@@ -220,8 +260,9 @@ void ClusterSeeks::applySummary(const std::string& text) {
     }
     {
         std::lock_guard lock(mu_);
-        if (version < version_) return;  // an older one arrived late
+        if (known_ && version < version_) return;  // an older one arrived late
         version_ = version;
+        known_ = true;
     }
     onSummary_(std::move(out));
 }
@@ -273,9 +314,11 @@ void ClusterSeeks::putBack(const Waiting& w) {
 
 void ClusterSeeks::notify(const Waiting& w, const std::string& text) {
     if (w.node == node_ && w.instance == instance_) return deliver(w.token, text);
-    auto sent =
-        link_.publish(channel(w.node), w.instance + " " + std::to_string(w.token) + "\n" + text);
-    if (!sent || *sent == 0)
+    // A plain PUBLISH (not the batched publishAll): its count of receivers says whether the
+    // waiting seek's node heard it.
+    auto sent = link_.command(
+        {"PUBLISH", channel(w.node), w.instance + " " + std::to_string(w.token) + "\n" + text});
+    if (!sent || sent->kind != bus::Reply::Kind::Integer || sent->integer == 0)
         // The game stands with both seated; the waiting player finds it among its games at its
         // next welcome (docs/scaling.md).
         logEvent("seek_notice_lost", {{"node", w.node}, {"player", w.player}});
@@ -333,7 +376,7 @@ void ClusterSeeks::purge() {
         std::lock_guard lock(mu_);
         for (const auto& [token, local] : byToken_) args.push_back(std::to_string(token));
     }
-    auto r = eval(kSweep, std::move(args));
+    auto r = eval(kSweepBody, std::move(args), kPurgeHead);
     if (!r) {
         purgeDue_ = true;
         return;
@@ -370,6 +413,7 @@ void ClusterSeeks::onLink(bool up) {
         byToken_.clear();
         byClient_.clear();
         version_ = 0;
+        known_ = false;
     }
     purgeDue_ = true;
     onSummary_({});

@@ -10,7 +10,9 @@
 //    hands the `matched` message to the connection by its token; that client then plays
 //    through forwarding (server/forwarding.h).
 //  - Every change bumps a version and publishes the summary on `rainet:seeks`; each node applies
-//    the newest it has seen to its lobby (and asks again in its round: a lost message heals).
+//    the newest it has seen to its lobby. Its round reads the version and sweeps (and applies
+//    the summary again: a lost message heals) only when it moved, a node with a seek died
+//    (`rainet:seeknodes`), or every kFullEvery rounds.
 //  - A seek names its node and node instance: seeks of a node whose liveness key
 //    (`rainet:alive:<node>`, the forwarder's) expired are never paired and are dropped by the
 //    next round of any node; a node restarted under the same id drops its predecessor's at start.
@@ -81,8 +83,14 @@ class ClusterSeeks {
     // `c` if it still waits (the connection closed or changed identity).
     void withdraw(const Client* c, std::int64_t player);
 
-    // A round (the thread's; tests may call it): the purge if one is due, then the sweep.
+    // A round (the thread's; tests may call it): the purge if one is due, then the sweep, which
+    // runs only if the version moved since the summary this node applied last, a node with a
+    // seek died, or kFullEvery rounds passed (else the round reads the version and the
+    // liveness of the nodes with seeks: O(nodes), not O(seeks)).
     void round();
+    static constexpr int kFullEvery = 30;
+    // Rounds whose sweep ran (for tests).
+    std::uint64_t fullSweeps() const { return fullSweeps_; }
 
   private:
     struct Local {
@@ -90,7 +98,9 @@ class ClusterSeeks {
         const Client* key = nullptr;
         std::int64_t player = 0;
     };
-    std::optional<bus::Reply> eval(const char* script, std::vector<std::string> args);
+    // `head`: Lua run between the shared prelude and `script` (the sweep's arguments).
+    std::optional<bus::Reply> eval(const char* script, std::vector<std::string> args,
+                                   const char* head = "");
     void applySummary(const std::string& text);
     void onMessage(const std::string& channel, const std::string& payload);
     void onLink(bool up);
@@ -110,8 +120,10 @@ class ClusterSeeks {
     std::uint64_t nextToken_ = 0;
     std::unordered_map<std::uint64_t, Local> byToken_;  // the seeks of this node's clients
     std::unordered_map<const Client*, std::uint64_t> byClient_;
-    long long version_ = 0;  // of the last summary applied; 0 after a lost link (Redis may
-                             // have restarted and counted again from 0)
+    long long version_ = 0;  // of the last summary applied, if known_: not after a lost link
+    bool known_ = false;     // (Redis may have restarted and counted again from 0)
+    int sinceFull_ = 0;      // rounds since the sweep last ran
+    std::atomic<std::uint64_t> fullSweeps_{0};
     std::atomic<bool> purgeDue_{true};  // at start and after an outage
 };
 

@@ -1,7 +1,10 @@
 #include "store/postgres_database.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -34,6 +37,9 @@ std::string message(const char* m) {
     }
     while (!s.empty() && s.back() == ' ') s.pop_back();
     return "store: " + (s.empty() ? std::string("PostgreSQL error") : s);
+}
+std::string message(const std::string& m) {
+    return message(m.c_str());
 }
 
 // The store's `?` / `?N` placeholders as PostgreSQL's `$N` (string literals left alone).
@@ -120,22 +126,23 @@ class PostgresStatement final : public Statement {
                 // Appended, not "s" + string: g++ 12 warns wrongly (-Wrestrict) about the latter.
                 std::string name = "s";
                 name += std::to_string(db_.prepared_.size());
-                PGresult* r = PQprepare(db_.conn_, name.c_str(), sql_.c_str(), 0, nullptr);
+                PGresult* r =
+                    db_.await(PQsendPrepare(db_.conn_, name.c_str(), sql_.c_str(), 0, nullptr));
                 const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-                if (!ok) error_ = message(PQresultErrorMessage(r));
+                if (!ok) error_ = message(r ? PQresultErrorMessage(r) : db_.connectionError());
                 PQclear(r);
                 if (!ok) return false;
                 it = db_.prepared_.emplace(key_, name).first;
             }
-            res_ = PQexecPrepared(db_.conn_, it->second.c_str(), n, values.data(), nullptr, nullptr,
-                                  0);
+            res_ = db_.await(PQsendQueryPrepared(db_.conn_, it->second.c_str(), n, values.data(),
+                                                 nullptr, nullptr, 0));
         } else {
-            res_ = PQexecParams(db_.conn_, sql_.c_str(), n, nullptr, values.data(), nullptr,
-                                nullptr, 0);
+            res_ = db_.await(PQsendQueryParams(db_.conn_, sql_.c_str(), n, nullptr, values.data(),
+                                               nullptr, nullptr, 0));
         }
         const ExecStatusType s = PQresultStatus(res_);
         if (s == PGRES_TUPLES_OK || s == PGRES_COMMAND_OK) return true;
-        error_ = message(res_ ? PQresultErrorMessage(res_) : PQerrorMessage(db_.conn_));
+        error_ = message(res_ ? PQresultErrorMessage(res_) : db_.connectionError());
         return false;
     }
 
@@ -169,16 +176,111 @@ std::optional<Error> PostgresDatabase::connect() {
     PQfinish(conn_);
     prepared_.clear();
     inTransaction_ = false;
-    // Defaults first: the URI's own settings override them.
-    const char* keys[] = {"connect_timeout", "fallback_application_name", "dbname", nullptr};
-    const char* values[] = {"10", "rainet", uri_.c_str(), nullptr};
+    lost_.clear();
+    // Defaults first: the URI's own settings override them. The keepalives find a server gone
+    // silent under an idle connection (a partition, a dead host: nothing closes the socket) in
+    // 15 + 3 x 5 s, tcp_user_timeout one that stops acknowledging what is sent in 30 s (TCP only;
+    // a unix socket has neither). A server that is alive but does not answer (stalled, stopped)
+    // still acknowledges at the TCP level: the wait for each answer is bounded below, in await().
+    const char* keys[] = {"connect_timeout",           "keepalives",       "keepalives_idle",
+                          "keepalives_interval",       "keepalives_count", "tcp_user_timeout",
+                          "fallback_application_name", "dbname",           nullptr};
+    const char* values[] = {"10", "1", "15", "5", "3", "30000", "rainet", uri_.c_str(), nullptr};
     conn_ = PQconnectdbParams(keys, values, 1);
     if (PQstatus(conn_) != CONNECTION_OK)
         return Error{"store: cannot connect to " + redactTarget(uri_) + ": " +
                      message(PQerrorMessage(conn_)).substr(7)};
     PQsetNoticeProcessor(
         conn_, [](void*, const char*) {}, nullptr);  // "already exists" notices
-    return run(("SET synchronous_commit = " + syncCommit_).c_str());
+    // Nonblocking: no send can block on a server that stopped reading (await() waits instead).
+    if (PQsetnonblocking(conn_, 1) != 0) return Error{message(PQerrorMessage(conn_))};
+    // The statement timeout: the operator's (the URI's `options=-c statement_timeout=...`, or the
+    // role's or database's setting) if there is one, else kStatementTimeoutMs. The answer is the
+    // timeout in force, in milliseconds, from which each answer's wait is bounded.
+    waitMs_ = waitBound(kStatementTimeoutMs);
+    const std::string setup = "SET synchronous_commit = " + syncCommit_ +
+                              "; SELECT set_config('statement_timeout', '" +
+                              std::to_string(kStatementTimeoutMs) +
+                              "', false) WHERE current_setting('statement_timeout') = '0'"
+                              "; SELECT setting FROM pg_settings WHERE name = 'statement_timeout'";
+    PGresult* r = await(PQsendQuery(conn_, setup.c_str()));
+    std::optional<Error> e;
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
+        e = Error{message(r ? PQresultErrorMessage(r) : connectionError())};
+    else
+        waitMs_ = waitBound(std::strtoll(PQgetvalue(r, 0, 0), nullptr, 10));
+    PQclear(r);
+    return e;
+}
+
+std::int64_t PostgresDatabase::waitBound(std::int64_t statementTimeoutMs) {
+    // 0 (the operator disabled the timeout): the default's bound all the same, the server
+    // stalled must still be found out.
+    const std::int64_t t = statementTimeoutMs > 0 ? statementTimeoutMs : kStatementTimeoutMs;
+    return t + std::max<std::int64_t>(1000, t / 2);
+}
+
+std::string PostgresDatabase::connectionError() const {
+    return conn_ ? PQerrorMessage(conn_) : lost_;
+}
+
+PGresult* PostgresDatabase::await(int sent) {
+    if (!sent) return nullptr;  // the error is the connection's
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::milliseconds(waitMs_);
+    // Waits until the socket is ready for `events` or the deadline passed (false).
+    auto wait = [&](short events) {
+        for (;;) {
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now())
+                    .count();
+            if (left <= 0) return false;
+            pollfd p{PQsocket(conn_), events, 0};
+            const int n = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left, 1 << 30)));
+            if (n > 0) return true;
+            if (n < 0 && errno != EINTR) return true;  // let libpq find the error
+        }
+    };
+    // The query out (a nonblocking send may leave part of it queued).
+    for (;;) {
+        const int f = PQflush(conn_);
+        if (f == 0) break;
+        if (f < 0) return nullptr;
+        if (!wait(POLLIN | POLLOUT)) return giveUp();
+        if (!PQconsumeInput(conn_)) return nullptr;
+    }
+    // Every result (as PQexec: the last one, or the first error).
+    PGresult* kept = nullptr;
+    for (;;) {
+        while (PQisBusy(conn_)) {
+            if (!wait(POLLIN)) {
+                PQclear(kept);
+                return giveUp();
+            }
+            if (!PQconsumeInput(conn_)) break;  // lost: PQgetResult reports it
+        }
+        PGresult* r = PQgetResult(conn_);
+        if (!r) return kept;
+        if (kept && PQresultStatus(kept) == PGRES_FATAL_ERROR) {
+            PQclear(r);
+        } else {
+            PQclear(kept);
+            kept = r;
+        }
+        if (PQstatus(conn_) != CONNECTION_OK) return kept;
+    }
+}
+
+PGresult* PostgresDatabase::giveUp() {
+    // The server did not answer in time although its own statement_timeout would have ended the
+    // statement by now: it is stalled or cut off. The connection is dropped (its status is then
+    // bad), as if the server had closed it: the statement fails, a COMMIT's outcome is unknown,
+    // and the next statement connects again.
+    lost_ = "PostgreSQL did not answer within " + std::to_string(waitMs_) + " ms";
+    PQfinish(conn_);
+    conn_ = nullptr;
+    prepared_.clear();
+    return nullptr;
 }
 
 std::optional<Error> PostgresDatabase::ensureConnected() {
@@ -192,7 +294,7 @@ std::optional<Error> PostgresDatabase::ensureConnected() {
     // While the server is away every statement tries to connect again and fails: the loss and
     // the first failure are logged once per outage and connection, not once per statement (a
     // client's every request, each renewal round), which would fill the log.
-    if (!down_) logConnection("store_connection_lost", uri_, message(PQerrorMessage(conn_)));
+    if (!down_) logConnection("store_connection_lost", uri_, message(connectionError()));
     if (auto e = connect()) {
         if (!down_) logConnection("store_reconnect_failed", uri_, e->message);
         down_ = true;
@@ -211,10 +313,10 @@ bool PostgresDatabase::recoverLostConnection() {
 }
 
 std::optional<Error> PostgresDatabase::run(const char* sql) {
-    PGresult* r = PQexec(conn_, sql);
+    PGresult* r = await(PQsendQuery(conn_, sql));
     std::optional<Error> e;
     if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
-        e = Error{message(r ? PQresultErrorMessage(r) : PQerrorMessage(conn_))};
+        e = Error{message(r ? PQresultErrorMessage(r) : connectionError().c_str())};
     PQclear(r);
     return e;
 }

@@ -6,6 +6,12 @@
 // lost returns an error (a read outside a transaction is tried once more, on the new connection).
 // While the server is away each statement tries to connect once (failing at once on a refused
 // connection; libpq's connect_timeout of 10 s bounds an unanswered one), logged once an outage.
+// A server that stops answering without closing (stalled, a silent partition) is bounded too:
+// each statement has the server's statement_timeout (kStatementTimeoutMs unless the operator set
+// one), and the wait for any answer a little more (waitBound()); past it the connection is
+// dropped as if lost. TCP keepalives and tcp_user_timeout find a dead peer under an idle
+// connection. docs/scaling.md, "PostgreSQL outages".
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -13,6 +19,7 @@
 #include "store/database.h"
 
 struct pg_conn;
+struct pg_result;
 
 namespace rainet::store {
 
@@ -35,6 +42,13 @@ class PostgresDatabase final : public Database {
     Result<int> schemaVersion() override;
     [[nodiscard]] std::optional<Error> setSchemaVersion(int version) override;
 
+    // The statement_timeout set on each connection whose URI, role and database set none.
+    static constexpr std::int64_t kStatementTimeoutMs = 10000;
+    // How long a connection waits for the server's answer to one statement given the
+    // statement timeout in force (0: none): the timeout and half again (at least 1 s more), as
+    // the server ends a statement past its timeout itself and says so. 15 s by default.
+    static std::int64_t waitBound(std::int64_t statementTimeoutMs);
+
   private:
     friend class PostgresStatement;
     PostgresDatabase() = default;
@@ -45,7 +59,16 @@ class PostgresDatabase final : public Database {
     bool recoverLostConnection();
     [[nodiscard]] std::optional<Error> run(
         const char* sql);  // one statement without parameters or rows
-    pg_conn* conn_ = nullptr;
+    // The result of the query just sent (`sent`: what PQsend* returned) as PQexec gives it,
+    // waiting at most waitMs_ for it; nullptr if the send failed or no answer came in time (then
+    // the connection is dropped: giveUp()).
+    pg_result* await(int sent);
+    pg_result* giveUp();
+    // The connection's error message, or why it was dropped.
+    std::string connectionError() const;
+    pg_conn* conn_ = nullptr;  // nullptr once dropped by giveUp()
+    std::string lost_;
+    std::int64_t waitMs_ = waitBound(kStatementTimeoutMs);
     std::string uri_, syncCommit_;
     bool inTransaction_ = false;
     // Reconnecting failed and has not succeeded since (the loss is logged once per outage).

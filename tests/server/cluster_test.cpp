@@ -42,7 +42,8 @@ class Cluster : public ::testing::Test {
                                       id,        "--lease-ms",      std::to_string(kLeaseMs)};
         args.insert(args.end(), extra.begin(), extra.end());
         return std::make_unique<ServerProcess>(
-            dbPath("cluster_" + id), ServerProcess::SharedDb{pg_ ? pg_->uri() : db_->uri()}, args);
+            dbPath("cluster_" + id),
+            ServerProcess::SharedDb{pg_ ? pg_->uri() + pgParams_ : db_->uri()}, args);
     }
     // The node's /healthz once `pred` holds of it (polled: the node's sweep is its own).
     static Json healthWhen(ServerProcess& n, const std::function<bool(const Json&)>& pred) {
@@ -86,6 +87,10 @@ class Cluster : public ::testing::Test {
             "WHERE game = '" +
             g + "'");
     }
+    void TearDown() override {
+        // A test that failed while its cluster was stalled: woken before the nodes stop.
+        if (pg_) (void)pg_->resume();
+    }
     std::string query(const std::string& sql) { return pg_ ? pg_->query(sql) : db_->query(sql); }
     // Nodes started from now on use a PostgreSQL cluster of the test's own, which it may stop
     // and start (support/postgres_test_cluster.h), instead of a database of the shared one.
@@ -103,6 +108,7 @@ class Cluster : public ::testing::Test {
     std::unique_ptr<RedisServer> redis_;
     std::unique_ptr<PostgresTestDb> db_;
     std::unique_ptr<PostgresTestCluster> pg_;
+    std::string pgParams_;  // appended to the private cluster's URI for the nodes
     std::unique_ptr<ServerProcess> a_, b_;
 };
 
@@ -653,6 +659,102 @@ TEST_F(Cluster, ANodeCutOffFromPostgresEvictsItsGamesAndAnotherTakesThemOver) {
     EXPECT_EQ(healthWhen(*a, [](const Json&) { return true; })["leases"], 0);
     playToEnd(qa, qb, g, rng, acked);
     EXPECT_EQ(qa.game(g).status, "finished");
+    EXPECT_EQ(storedSequence(g), joined(acked));
+    EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
+}
+
+// Issue 12: PostgreSQL stalls without closing anything (every process of the test's private
+// cluster SIGSTOPped: the kernel still accepts and acknowledges, nothing answers) while node a
+// owns a game. The store's waits are bounded (the URI sets statement_timeout to 1 s, so an answer
+// is awaited 2 s at most, and connect_timeout to 2 s): the action sent meanwhile is never
+// acknowledged, a's renewal rounds fail instead of waiting forever, and a gives the lease up and
+// evicts the game, its clients closed with 1012, well within 10 s. PostgreSQL woken (SIGCONT),
+// a node takes the game over, the clients resume with the acknowledged state and finish it; the
+// stored actions are exactly the acknowledged ones. Without the bounds the round waits with the
+// server and nobody is closed until it wakes.
+TEST_F(Cluster, AStalledPostgresMakesTheOwnerGiveItsGamesUpWithinABound) {
+    usePrivateCluster();
+    if (HasFatalFailure()) return;
+    pgParams_ = "&connect_timeout=2&options=-c%20statement_timeout%3D1000";
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    std::mt19937 rng(29);
+    auto pa = std::make_unique<Player>(a->port());
+    auto pb = std::make_unique<Player>(a->port());
+    const std::string g = startGame(*pa, *pb);
+    std::vector<std::string> acked;
+    for (int i = 0; i < 4; ++i) {
+        const std::string action = moverAction(*pa, *pb, g, rng);
+        if (playOne(*pa, *pb, g, action)["type"] == "ack") acked.push_back(action);
+    }
+    ASSERT_EQ(pa->game(g).status, "playing");
+    const long v = pa->game(g).v;
+    const std::string tokenA = pa->token(), tokenB = pb->token();
+
+    ASSERT_EQ(pg_->stall(), "");
+    // The action fails when its write does (2 s to give up on the statement, 2 more to fail to
+    // connect again): answered `internal`, or, the lease dead by a's clock by then, with no
+    // answer as the room is evicted. Never acknowledged.
+    Player& mover = pa->game(g).legal.empty() ? *pb : *pa;
+    mover.ws().send(Json{{"type", "act"},
+                         {"id", 99},
+                         {"game", g},
+                         {"action", moverAction(*pa, *pb, g, rng)},
+                         {"v", v}});
+    EXPECT_EQ(closeCodeWithin(pa->ws(), 10), 1012) << a->logText();
+    EXPECT_EQ(closeCodeWithin(pb->ws(), 5), 1012);
+    for (const std::string& line : mover.ws().log()) {
+        const Json j = Json::parse(line, nullptr, false);
+        if (!j.is_object() || j.value("id", Json()) != 99) continue;
+        EXPECT_EQ(j["type"], "error") << line;
+        EXPECT_EQ(j["code"], "internal") << line;
+    }
+    EXPECT_EQ(pa->game(g).v, v);
+    EXPECT_EQ(pb->game(g).v, v);
+    EXPECT_GE(a->logCount("game_evicted"), 1);
+    EXPECT_NE(a->logText().find("did not answer within 2000 ms"), std::string::npos)
+        << a->logText();
+    // The round fails too instead of waiting with the server: a statement costs at most 2 s
+    // (its wait, or connect_timeout to try the connection again), and the round's statements
+    // may queue behind the action's write and the eviction's release for a connection of the
+    // store, so it ends within a few of them.
+    const bool roundFailed = [&] {
+        const auto until = std::chrono::steady_clock::now() + 20s;
+        while (std::chrono::steady_clock::now() < until) {
+            const Json h = Json::parse(a->http("GET", "/healthz").second, nullptr, false);
+            if (h.is_object() && h["database"] == "down" && h["leases"] == 0) return true;
+            std::this_thread::sleep_for(50ms);
+        }
+        return false;
+    }();
+    EXPECT_TRUE(roundFailed) << a->logText();
+    EXPECT_GE(a->logCount("lease_renew_error"), 1) << a->logText();
+    pa.reset();
+    pb.reset();
+
+    ASSERT_EQ(pg_->resume(), "");
+    const int held = [&] {
+        for (int i = 0; i < 200; ++i) {
+            const Json ha = healthAnyWhen(*a, [](const Json&) { return true; }),
+                       hb = healthAnyWhen(*b, [](const Json&) { return true; });
+            if (ha["database"] == "up" && hb["database"] == "up" &&
+                ha["leases"].get<int>() + hb["leases"].get<int>() == 1)
+                return 1;
+            std::this_thread::sleep_for(50ms);
+        }
+        return 0;
+    }();
+    ASSERT_EQ(held, 1) << "nobody took the game over";
+    Player qa(a->port(), tokenA), qb(b->port(), tokenB);
+    for (Player* p : {&qa, &qb}) {
+        const Json snap = snapshotOf(*p, g);
+        EXPECT_EQ(snap["v"], v);
+        EXPECT_EQ(snap["history"].size(), acked.size());
+    }
+    playToEnd(qa, qb, g, rng, acked);
+    EXPECT_EQ(qa.game(g).status, "finished");
+    EXPECT_EQ(qb.game(g).status, "finished");
     EXPECT_EQ(storedSequence(g), joined(acked));
     EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
 }

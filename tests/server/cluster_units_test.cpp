@@ -2,12 +2,16 @@
 // an injected clock: two keepers stand for two nodes sharing the database.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "protocol/schema.h"
 #include "server/cluster_leases.h"
 #include "server/cluster_lobby.h"
 #include "server/cluster_seeks.h"
+#include "support/redis_test_server.h"
 #include "support/sqlite_test_db.h"
 
 namespace rainet::server {
@@ -173,6 +177,109 @@ TEST(ClusterLobby, AnEntryCrossesRedisUnchanged) {
     }
     EXPECT_FALSE(ClusterLobby::decode("not json"));
     EXPECT_FALSE(ClusterLobby::decode(R"({"entry":{"game":1},"created":0})"));
+}
+
+// The lobby's resync reads the version first (server/cluster_lobby.h): a round with no change
+// reads only the version, a change on another node is seen at the next round, and a full read
+// comes every kFullEvery rounds all the same.
+TEST(ClusterLobby, ARoundWithNoChangeReadsOnlyTheVersion) {
+    if (!test::haveRedisServer()) GTEST_SKIP() << "no /usr/bin/redis-server";
+    test::RedisServer redis;
+    Lobby mine, theirs;
+    ClusterLobby reader(redis.parsed(), 3000, mine);  // rounds called by hand: not started
+    ClusterLobby owner(redis.parsed(), 3000, theirs);
+    reader.round();
+    EXPECT_EQ(reader.fullReads(), 1u);  // the first round reads whole
+    for (int i = 0; i < 5; ++i) reader.round();
+    EXPECT_EQ(reader.fullReads(), 1u);
+
+    owner.start();  // its thread writes the changes queued by set()
+    const protocol::LobbyEntry e{
+        "g9",
+        protocol::Preset::Standard,
+        std::nullopt,
+        protocol::Player{"p1", "Ann", protocol::PlayerKind::Guest, std::nullopt, std::nullopt,
+                         std::nullopt, std::nullopt},
+        protocol::SideWish::Random,
+        false};
+    owner.set("g9", e, 1);
+    bus::RedisLink link(redis.parsed());
+    for (int i = 0; i < 200; ++i) {  // the owner's thread wrote it
+        auto v = link.command({"GET", ClusterLobby::kVersion});
+        if (v && v->kind == bus::Reply::Kind::String) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    owner.stop();
+    reader.round();
+    EXPECT_EQ(reader.fullReads(), 2u);
+    EXPECT_NE(mine.message().find("\"g9\""), std::string::npos) << mine.message();
+    reader.round();
+    EXPECT_EQ(reader.fullReads(), 2u);
+    for (int i = 0; i < ClusterLobby::kFullEvery; ++i) reader.round();
+    EXPECT_EQ(reader.fullReads(), 3u);
+}
+
+// A client that takes nothing (a seek's connection in the tests of ClusterSeeks).
+struct QuietClient : Client {
+    void send(std::shared_ptr<const std::string>) override {}
+    void send(std::shared_ptr<const std::string>, std::shared_ptr<const std::string>) override {}
+    void closeToReconnect() override {}
+};
+
+// The seeks' sweep runs only when something may have changed (server/cluster_seeks.h): a round
+// with no change reads the version and the liveness of the nodes with seeks, no seek; another
+// node's seek is seen at the next round, and so is that node's death (its seek dropped); the
+// periodic sweep comes every kFullEvery rounds all the same.
+TEST(ClusterSeeks, ARoundWithNoChangeDoesNotSweep) {
+    if (!test::haveRedisServer()) GTEST_SKIP() << "no /usr/bin/redis-server";
+    test::RedisServer redis;
+    bus::RedisLink link(redis.parsed());
+    ASSERT_TRUE(link.command({"SET", "rainet:alive:a", "1"}));
+    ASSERT_TRUE(link.command({"SET", "rainet:alive:b", "1"}));
+    std::mutex mu;
+    std::vector<protocol::SeekEntry> seen;
+    auto post = [](std::function<void()> f) { f(); };
+    ClusterSeeks a(
+        redis.parsed(), "a", 3000,
+        [&](std::vector<protocol::SeekEntry> e) {
+            std::lock_guard lock(mu);
+            seen = std::move(e);
+        },
+        post);
+    ClusterSeeks b(
+        redis.parsed(), "b", 3000, [](std::vector<protocol::SeekEntry>) {}, post);
+    a.round();  // not started: rounds by hand (the first one purges, which sweeps)
+    const std::uint64_t base = a.fullSweeps();
+    for (int i = 0; i < 5; ++i) a.round();
+    EXPECT_EQ(a.fullSweeps(), base);
+
+    auto client = std::make_shared<QuietClient>();
+    SeekQueue::Seek seek{{}, {}, nullptr, "official", 30000, 200, true};
+    seek.player.id = 7;
+    auto placed = b.place(client, seek);
+    ASSERT_TRUE(placed);
+    EXPECT_FALSE(*placed);  // waits
+    a.round();
+    EXPECT_EQ(a.fullSweeps(), base + 1);
+    {
+        std::lock_guard lock(mu);
+        ASSERT_EQ(seen.size(), 1u);
+        EXPECT_EQ(seen[0].players, 1);
+    }
+    a.round();
+    EXPECT_EQ(a.fullSweeps(), base + 1);
+
+    ASSERT_TRUE(link.command({"DEL", "rainet:alive:b"}));  // b died: its seek goes
+    a.round();
+    EXPECT_EQ(a.fullSweeps(), base + 2);
+    {
+        std::lock_guard lock(mu);
+        EXPECT_TRUE(seen.empty());
+    }
+    a.round();
+    EXPECT_EQ(a.fullSweeps(), base + 2);
+    for (int i = 0; i < ClusterSeeks::kFullEvery; ++i) a.round();
+    EXPECT_EQ(a.fullSweeps(), base + 3);
 }
 
 // Two seeks pair only within one kind (server/cluster_seeks.h): preset, clock and rated.

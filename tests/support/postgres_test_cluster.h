@@ -3,7 +3,8 @@
 // a restart): the shared cluster of RAINET_TEST_PG cannot be stopped under the other tests. Made
 // by scripts/postgres.sh (initdb, then the server as the `postgres` user on a unix socket in a
 // temporary folder); `down()` stops the server keeping its data (sessions terminated, as a
-// restart does), `up()` starts it again on the same socket; removed with the object. Needs what
+// restart does), `up()` starts it again on the same socket; `stall()` / `resume()` stop and wake
+// its processes (SIGSTOP / SIGCONT); removed with the object. Needs what
 // RAINET_TEST_PG needs (the PostgreSQL server package, root or sudo to `postgres`); the tests
 // using it run when RAINET_TEST_PG is set, as the other PostgreSQL tests.
 #include <libpq-fe.h>
@@ -39,6 +40,7 @@ class PostgresTestCluster {
     }
     ~PostgresTestCluster() {
         std::string out;
+        if (stalled_) run("resume", out);
         if (!dir_.empty()) run("stop", out);
     }
     PostgresTestCluster(const PostgresTestCluster&) = delete;
@@ -51,6 +53,17 @@ class PostgresTestCluster {
     std::string down() { return step("down"); }
     // Starts it again on the same socket; returns once it accepts connections.
     std::string up() { return step("up"); }
+    // Stops (SIGSTOP) the server and its backends, their connections left open: a server that
+    // stalls. resume() wakes them (SIGCONT); the destructor does too, so that a test failing
+    // while the server is stalled still removes it.
+    std::string stall() {
+        stalled_ = true;
+        return step("stall");
+    }
+    std::string resume() {
+        stalled_ = false;
+        return step("resume");
+    }
 
     // The first value of the first row of a query ("" if none, or if the server is down).
     std::string query(const std::string& sql) const { return firstValue(uri_, sql); }
@@ -71,6 +84,7 @@ class PostgresTestCluster {
     }
 
     std::string script_, dir_, uri_, error_;
+    bool stalled_ = false;
 };
 
 }  // namespace rainet::test
