@@ -11,14 +11,6 @@
 namespace rainet::test {
 namespace {
 
-// The value of one series of GET /metrics (-1 when absent).
-long metric(ServerProcess& server, const std::string& series) {
-    const std::string text = server.http("GET", "/metrics").second;
-    const auto at = text.find("\n" + series + " ");
-    if (at == std::string::npos) return -1;
-    return std::stol(text.substr(at + series.size() + 2));
-}
-
 // Waits until a series of GET /metrics has `value` (a room leaves memory on its strand, after the
 // reply that caused it); false after 10 s.
 bool awaitMetric(ServerProcess& server, const std::string& series, long value) {

@@ -78,7 +78,7 @@ Logs runScript(const Hidden& h, const std::string& name) {
     return {transcript(a), transcript(b), transcript(s)};
 }
 
-std::string joined(const std::vector<std::string>& lines) {
+std::string joinedLines(const std::vector<std::string>& lines) {
     std::string s;
     for (const auto& l : lines) s += l + "\n";
     return s;
@@ -89,13 +89,13 @@ void checkGolden(const std::string& name, const std::vector<std::string>& log) {
     const std::string path = std::string(src ? src : RAINET_SOURCE_DIR_DEFAULT) +
                              "/tests/server/golden/" + name + ".jsonl";
     if (std::getenv("RAINET_UPDATE_GOLDEN")) {
-        std::ofstream(path) << joined(log);
+        std::ofstream(path) << joinedLines(log);
         return;
     }
     std::ifstream in(path);
     std::stringstream expected;
     expected << in.rdbuf();
-    EXPECT_EQ(joined(log), expected.str()) << "transcript " << path << " changed";
+    EXPECT_EQ(joinedLines(log), expected.str()) << "transcript " << path << " changed";
 }
 
 const Hidden kBase{{"a1", "b1", "c1", "d2"}, {"a8", "b8", "c8", "d7"}, true, true};
@@ -110,14 +110,14 @@ TEST(Leak, OpponentAndSpectatorSeeNothingHidden) {
     const Logs other2 = runScript(kOther2, "other2");
     ASSERT_GT(base.spectator.size(), 15u);
     // What side 1 hides: side 2 and the spectator cannot tell the runs apart.
-    EXPECT_EQ(joined(other1.side2), joined(base.side2));
-    EXPECT_EQ(joined(other1.spectator), joined(base.spectator));
+    EXPECT_EQ(joinedLines(other1.side2), joinedLines(base.side2));
+    EXPECT_EQ(joinedLines(other1.spectator), joinedLines(base.spectator));
     // What side 2 hides: side 1 and the spectator cannot tell.
-    EXPECT_EQ(joined(other2.side1), joined(base.side1));
-    EXPECT_EQ(joined(other2.spectator), joined(base.spectator));
+    EXPECT_EQ(joinedLines(other2.side1), joinedLines(base.side1));
+    EXPECT_EQ(joinedLines(other2.spectator), joinedLines(base.spectator));
     // The owner does see its own facts (the test would be vacuous otherwise).
-    EXPECT_NE(joined(other1.side1), joined(base.side1));
-    EXPECT_NE(joined(other2.side2), joined(base.side2));
+    EXPECT_NE(joinedLines(other1.side1), joinedLines(base.side1));
+    EXPECT_NE(joinedLines(other2.side2), joinedLines(base.side2));
     checkGolden("side1", base.side1);
     checkGolden("side2", base.side2);
     checkGolden("spectator", base.spectator);

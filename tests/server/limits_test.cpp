@@ -54,15 +54,6 @@ http::response<http::string_body> upgrade(int port, const std::string& forwarded
     return rawHttp(port, raw + "\r\n");
 }
 
-long metric(ServerProcess& server, const std::string& name) {
-    std::istringstream in(server.http("GET", "/metrics").second);
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind(name + " ", 0) == 0) return std::stol(line.substr(name.size() + 1));
-    ADD_FAILURE() << "no metric " << name;
-    return -1;
-}
-
 // Waits (up to 10 s) until `done` holds; false if it never did.
 template <class F>
 bool eventually(F done) {

@@ -10,10 +10,6 @@
 namespace rainet::test {
 namespace {
 
-Json nextChat(Player& p) {
-    return p.take([](const Json& j) { return j["type"] == "chat"; });
-}
-
 std::vector<std::string> texts(const Json& lines) {
     std::vector<std::string> out;
     for (const auto& l : lines) out.push_back(l["text"]);

@@ -225,6 +225,19 @@ inline void playToEnd(Player& a, Player& b, const std::string& g, std::mt19937& 
 }
 
 // Actions joined by spaces, as storedSequence-like queries return them.
+// The next chat line `p` receives.
+inline Json nextChat(Player& p) {
+    return p.take([](const Json& j) { return j["type"] == "chat"; });
+}
+
+// The value of one series of GET /metrics (-1 when absent).
+inline long metric(ServerProcess& server, const std::string& series) {
+    const std::string text = server.http("GET", "/metrics").second;
+    const auto at = text.find("\n" + series + " ");
+    if (at == std::string::npos) return -1;
+    return std::stol(text.substr(at + series.size() + 2));
+}
+
 // A raw connection whose first message is `login`: the welcome or the error.
 inline Json loginFirst(WsClient& ws, const std::string& username, const std::string& password,
                        Json id = 1) {

@@ -7,10 +7,6 @@
 namespace rainet::test {
 namespace {
 
-Json nextChat(Player& p) {
-    return p.take([](const Json& j) { return j["type"] == "chat"; });
-}
-
 // Whether `p` has received a chat line of that room of game `g` (synced with the room first).
 bool heard(Player& p, const std::string& g, const std::string& channel) {
     p.sync(g);
