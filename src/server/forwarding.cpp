@@ -93,11 +93,14 @@ void RemoteNode::deliver(const std::vector<RemoteClient*>& to, const std::string
     if (n == 0) return;
     envelope += '\n';
     envelope += text;
-    if (publisher.publish(channel, std::move(envelope))) {
-        ++metrics.deliveryPublishes;
-        metrics.deliveredOut += static_cast<std::int64_t>(n);
-        return;
-    }
+    // Counted before the hand-over: the publisher's thread may send it, and the other node
+    // deliver it, before this thread runs on (a reader of /metrics must never see a message
+    // arrive that was not counted as sent).
+    ++metrics.deliveryPublishes;
+    metrics.deliveredOut += static_cast<std::int64_t>(n);
+    if (publisher.publish(channel, std::move(envelope))) return;
+    --metrics.deliveryPublishes;
+    metrics.deliveredOut -= static_cast<std::int64_t>(n);
     // Over the publisher's bound: these connections would miss a message, so they are closed
     // instead; their clients reconnect and resume by version.
     metrics.forwardDropped += static_cast<std::int64_t>(n);
