@@ -87,6 +87,35 @@ class Cluster : public ::testing::Test {
             "WHERE game = '" +
             g + "'");
     }
+    // After a's outage: both nodes reach the database again and one of them (whichever round
+    // comes first) holds the orphaned game's lease; the players come back (on a and b, with
+    // their tokens) to the acknowledged state at version `v`, finish the game, and the store
+    // holds exactly the acknowledged actions.
+    void resumeOnTheNewOwnerAndFinish(const std::string& g, long v, const std::string& tokenA,
+                                      const std::string& tokenB, int firstIdB,
+                                      std::vector<std::string>& acked, std::mt19937& rng) {
+        ServerProcess *a = a_.get(), *b = b_.get();
+        bool held = false;
+        for (int i = 0; i < 200 && !held; ++i) {
+            const Json ha = healthAnyWhen(*a, [](const Json&) { return true; }),
+                       hb = healthAnyWhen(*b, [](const Json&) { return true; });
+            held = ha["database"] == "up" && hb["database"] == "up" &&
+                   ha["leases"].get<int>() + hb["leases"].get<int>() == 1;
+            if (!held) std::this_thread::sleep_for(50ms);
+        }
+        ASSERT_TRUE(held) << "nobody took the game over";
+        Player qa(a->port(), tokenA), qb(b->port(), tokenB, firstIdB);
+        for (Player* p : {&qa, &qb}) {
+            const Json snap = snapshotOf(*p, g);
+            EXPECT_EQ(snap["v"], v);
+            EXPECT_EQ(snap["history"].size(), acked.size());
+        }
+        playToEnd(qa, qb, g, rng, acked);
+        EXPECT_EQ(qa.game(g).status, "finished");
+        EXPECT_EQ(qb.game(g).status, "finished");
+        EXPECT_EQ(storedSequence(g), joined(acked));
+        EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
+    }
     void TearDown() override {
         // A test that failed while its cluster was stalled: woken before the nodes stop.
         if (pg_) (void)pg_->resume();
@@ -585,31 +614,8 @@ TEST_F(Cluster, APostgresRestartMidGameLosesNothingAndTheGameResumes) {
     pb.reset();
 
     ASSERT_EQ(pg_->up(), "");
-    // Whichever node's round comes first takes the orphan over.
-    const int held = [&] {
-        for (int i = 0; i < 200; ++i) {
-            const Json ha = healthAnyWhen(*a, [](const Json&) { return true; }),
-                       hb = healthAnyWhen(*b, [](const Json&) { return true; });
-            if (ha["database"] == "up" && hb["database"] == "up" &&
-                ha["leases"].get<int>() + hb["leases"].get<int>() == 1)
-                return 1;
-            std::this_thread::sleep_for(50ms);
-        }
-        return 0;
-    }();
-    ASSERT_EQ(held, 1) << "nobody took the game over";
+    resumeOnTheNewOwnerAndFinish(g, v, tokenA, tokenB, 2000, acked, rng);  // pb's ids began at 1000
     EXPECT_GE(a->logCount("store_reconnected"), 1);
-    Player qa(a->port(), tokenA), qb(b->port(), tokenB, 2000);  // pb's ids started at 1000
-    for (Player* p : {&qa, &qb}) {
-        const Json snap = snapshotOf(*p, g);
-        EXPECT_EQ(snap["v"], v);
-        EXPECT_EQ(snap["history"].size(), acked.size());
-    }
-    playToEnd(qa, qb, g, rng, acked);
-    EXPECT_EQ(qa.game(g).status, "finished");
-    EXPECT_EQ(qb.game(g).status, "finished");
-    EXPECT_EQ(storedSequence(g), joined(acked));
-    EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
 }
 
 // Issue 12: a node that loses PostgreSQL while another still reaches it. Node a's store fails on
@@ -686,7 +692,7 @@ TEST_F(Cluster, AStalledPostgresMakesTheOwnerGiveItsGamesUpWithinABound) {
     pgParams_ = "&connect_timeout=2&options=-c%20statement_timeout%3D1000";
     startTwoNodes();
     if (HasFatalFailure()) return;
-    ServerProcess *a = a_.get(), *b = b_.get();
+    ServerProcess* a = a_.get();
     std::mt19937 rng(29);
     auto pa = std::make_unique<Player>(a->port());
     auto pb = std::make_unique<Player>(a->port());
@@ -742,29 +748,7 @@ TEST_F(Cluster, AStalledPostgresMakesTheOwnerGiveItsGamesUpWithinABound) {
     pb.reset();
 
     ASSERT_EQ(pg_->resume(), "");
-    const int held = [&] {
-        for (int i = 0; i < 200; ++i) {
-            const Json ha = healthAnyWhen(*a, [](const Json&) { return true; }),
-                       hb = healthAnyWhen(*b, [](const Json&) { return true; });
-            if (ha["database"] == "up" && hb["database"] == "up" &&
-                ha["leases"].get<int>() + hb["leases"].get<int>() == 1)
-                return 1;
-            std::this_thread::sleep_for(50ms);
-        }
-        return 0;
-    }();
-    ASSERT_EQ(held, 1) << "nobody took the game over";
-    Player qa(a->port(), tokenA), qb(b->port(), tokenB);
-    for (Player* p : {&qa, &qb}) {
-        const Json snap = snapshotOf(*p, g);
-        EXPECT_EQ(snap["v"], v);
-        EXPECT_EQ(snap["history"].size(), acked.size());
-    }
-    playToEnd(qa, qb, g, rng, acked);
-    EXPECT_EQ(qa.game(g).status, "finished");
-    EXPECT_EQ(qb.game(g).status, "finished");
-    EXPECT_EQ(storedSequence(g), joined(acked));
-    EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
+    resumeOnTheNewOwnerAndFinish(g, v, tokenA, tokenB, 0, acked, rng);
 }
 
 // Three nodes behind nginx (the shipped proxy snippet, round-robin: no stickiness): the two
