@@ -1,6 +1,7 @@
 #include "server/forwarding.h"
 
 #include <charconv>
+#include <chrono>
 #include <random>
 #include <set>
 #include <string_view>
@@ -400,7 +401,7 @@ void Forwarder::onGone(const std::string& node, std::uint64_t serial) {
         room->run([key = rc.get()](GameRoom& r) { r.unsubscribe(key); });
 }
 
-void Forwarder::dropRemotes(const std::function<bool(const RemoteClient&)>& which) {
+void Forwarder::dropRemotes(const std::function<bool(const RemoteClient&)>& which, bool notify) {
     for (auto it = remotes_.begin(); it != remotes_.end();) {
         if (!which(*it->second)) {
             ++it;
@@ -408,7 +409,12 @@ void Forwarder::dropRemotes(const std::function<bool(const RemoteClient&)>& whic
         }
         auto rc = std::move(it->second);
         it = remotes_.erase(it);
-        rc->forget();
+        // Told, a session still alive reconnects instead of waiting for replies that the owner
+        // would now drop (the answer to a message in flight, say).
+        if (notify)
+            rc->closeToReconnect();
+        else
+            rc->forget();
         for (auto& [game, room] : rc->rooms)
             room->run([key = rc.get()](GameRoom& r) { r.unsubscribe(key); });
     }
@@ -419,13 +425,21 @@ void Forwarder::dropRemotes(const std::function<bool(const RemoteClient&)>& whic
 void Forwarder::round() {
     const std::string ttl = std::to_string(ttl_);
     if (!link_.command({"SET", aliveKey(node_), "1", "PX", ttl}).ok()) return;  // Redis away
-    std::unordered_map<std::string, bool> alive;  // node -> its key exists
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count();
+    std::unordered_map<std::string, bool> alive;  // node -> judged alive this round
     auto isAlive = [&](const std::string& n) {
         auto [it, fresh] = alive.try_emplace(n, true);
         if (fresh) {
             auto r = link_.command({"EXISTS", aliveKey(n)});
             // Unknown (Redis error): alive; the next round asks again.
-            it->second = !r.ok() || r->integer != 0;
+            if (!r.ok() || r->integer != 0) {
+                missingSince_.erase(n);
+            } else {
+                const auto since = missingSince_.try_emplace(n, now).first->second;
+                it->second = now - since < ttl_ / 2;
+            }
         }
         return it->second;
     };
@@ -435,7 +449,7 @@ void Forwarder::round() {
     for (const auto& n : remoteNodes)
         if (!isAlive(n)) {
             logEvent("node_gone", {{"node", n}, {"by", node_}});
-            dropRemotes([&](const RemoteClient& rc) { return rc.node() == n; });
+            dropRemotes([&](const RemoteClient& rc) { return rc.node() == n; }, true);
         }
     // N: sessions forwarding to an owner that died or no longer holds the game's lease.
     std::unordered_map<std::string, std::string> forwarded;  // game -> owner
@@ -457,6 +471,9 @@ void Forwarder::round() {
         closeSessions([&](const std::string& game, const std::string& owner) {
             return moved.count({game, owner}) > 0;
         });
+    // Forget the misses of nodes nobody asked about this round (no remote connection, no
+    // forwarded game): a later miss starts afresh.
+    std::erase_if(missingSince_, [&](const auto& kv) { return !alive.count(kv.first); });
 }
 
 }  // namespace rainet::server

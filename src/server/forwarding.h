@@ -85,7 +85,9 @@ class Forwarder {
     // --- O: on the worker thread ---
     void onForward(const std::string& node, std::uint64_t serial, const std::string& body);
     void onGone(const std::string& node, std::uint64_t serial);
-    void dropRemotes(const std::function<bool(const RemoteClient&)>& which);
+    // `notify`: each is told to close to reconnect (its node may be alive after all), else it
+    // is forgotten silently (its session is gone, or Redis is).
+    void dropRemotes(const std::function<bool(const RemoteClient&)>& which, bool notify = false);
     std::shared_ptr<RemoteNode> remoteNode(const std::string& node);  // its group, made if needed
     // --- N ---
     void closeSessions(
@@ -115,6 +117,12 @@ class Forwarder {
     // previous process had, which the owner may still hold RemoteClients (and subscriptions) for
     // until the node's liveness key expires: a new connection would get another's messages.
     std::atomic<std::uint64_t> serials_;
+
+    // Nodes whose liveness key was missing, since when (ms of the steady clock; the worker's
+    // only). A node is judged dead once its key has been missing for half a TTL: a Redis restart
+    // loses every key at once, and each live node sets its own again within its next round
+    // (ttl/3), so a single miss is not a death.
+    std::unordered_map<std::string, std::int64_t> missingSince_;
 
     // O: the remote connections, by "<node> <serial>" (the worker's only).
     std::unordered_map<std::string, std::shared_ptr<RemoteClient>> remotes_;

@@ -561,6 +561,9 @@ TEST_F(Cluster, ARedisRestartMidGameLosesNothingAndForwardingResumes) {
     EXPECT_EQ(qb.game(g).status, "finished");
     EXPECT_EQ(storedSequence(g), joined(acked));
     EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
+    // Every liveness key went with Redis: until b set its own again, a saw it missing, which is
+    // no death (b's connections dropped silently would have lost the answers in flight to them).
+    EXPECT_EQ(a->logCount("node_gone"), 0) << a->logText();
 }
 
 // The close code of a connection the server closes within `seconds` (0 if it did not).

@@ -224,7 +224,6 @@ inline void playToEnd(Player& a, Player& b, const std::string& g, std::mt19937& 
     }
 }
 
-// Actions joined by spaces, as storedSequence-like queries return them.
 // The next chat line `p` receives.
 inline Json nextChat(Player& p) {
     return p.take([](const Json& j) { return j["type"] == "chat"; });
@@ -245,6 +244,7 @@ inline Json loginFirst(WsClient& ws, const std::string& username, const std::str
     return ws.waitFor([](const Json& j) { return j["type"] == "welcome" || j["type"] == "error"; });
 }
 
+// Actions joined by spaces, as storedSequence-like queries return them.
 inline std::string joined(const std::vector<std::string>& v) {
     std::string out;
     for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
