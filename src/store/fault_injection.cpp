@@ -4,8 +4,6 @@ namespace rainet::store {
 
 namespace {
 
-constexpr const char* kFault = "store: injected fault";
-
 class FailedStatement final : public Statement {
   public:
     void bind(int, std::int64_t) override {}
@@ -16,7 +14,7 @@ class FailedStatement final : public Statement {
     std::int64_t integer(int) const override { return 0; }
     double real(int) const override { return 0; }
     std::string text(int) const override { return {}; }
-    std::string error() const override { return kFault; }
+    std::string error() const override { return kInjectedFault; }
 };
 
 }  // namespace
@@ -27,18 +25,18 @@ std::unique_ptr<Statement> FaultInjection::prepare(const char* sql, bool cached)
 }
 
 std::optional<Error> FaultInjection::exec(const char* sql) {
-    if (failing()) return Error{kFault};
+    if (failing()) return Error{kInjectedFault};
     return inner_->exec(sql);
 }
 
 std::optional<Error> FaultInjection::begin() {
-    if (failing()) return Error{kFault};
+    if (failing()) return Error{kInjectedFault};
     return inner_->begin();
 }
 
 std::optional<Error> FaultInjection::commit() {
     // A commit that fails leaves the transaction to the caller's rollback, as a real one does.
-    if (failing()) return Error{kFault};
+    if (failing()) return Error{kInjectedFault};
     auto e = inner_->commit();
     if (!e && switches_.commitsUnknown.load(std::memory_order_relaxed))
         return Error{std::string(kCommitUnknown) + " (injected)"};
@@ -46,7 +44,7 @@ std::optional<Error> FaultInjection::commit() {
 }
 
 std::optional<Error> FaultInjection::beginRead() {
-    if (failing()) return Error{kFault};
+    if (failing()) return Error{kInjectedFault};
     return inner_->beginRead();
 }
 

@@ -1,11 +1,11 @@
 #pragma once
 // Test mode only: a connection that fails on demand. While the switch is on, every statement,
-// begin and commit fails with "store: injected fault", as when the disk is full or the database
-// server is gone; otherwise each call goes to the real connection. Or, on its own switch, each
-// commit commits and then says its outcome is unknown (a connection lost before the reply). It lets
-// the server tests check that a store failure is answered as an error, never as an absence, and
-// changes nothing. ReadDelay makes reads slow on demand instead, to check that a slow read stalls
-// nobody else.
+// begin and commit fails with "store: injected fault", and no new connection opens (the store's
+// opener), as when the disk is full or the database server is gone; otherwise each call goes to the
+// real connection. Or, on its own switch, each commit commits and then says its outcome is unknown
+// (a connection lost before the reply). It lets the server tests check that a store failure is
+// answered as an error, never as an absence, and changes nothing. ReadDelay makes reads slow on
+// demand instead, to check that a slow read stalls nobody else.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -16,6 +16,9 @@
 #include "store/database.h"
 
 namespace rainet::store {
+
+// The message of every injected failure.
+inline constexpr const char* kInjectedFault = "store: injected fault";
 
 // The switches (the store's), read at each call.
 struct FaultSwitches {

@@ -105,6 +105,8 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& target, const std:
     auto failing = std::make_shared<const FaultSwitches*>(nullptr);
     auto faulty = [failing](Result<std::unique_ptr<Database>> db) {
         if (!db || !*failing) return db;
+        // While failing, a new connection is refused too, as by a server that is down.
+        if ((*failing)->failing) return Result<std::unique_ptr<Database>>(Error{kInjectedFault});
         return Result<std::unique_ptr<Database>>(
             std::unique_ptr<Database>(new FaultInjection(std::move(*db), **failing)));
     };
@@ -162,10 +164,12 @@ Store::~Store() {
     stopThreads();
 }
 
-Store::Lease Store::lease(Pool& p) {
+Database* Store::take(Pool& p, bool orNone) {
     std::unique_lock lock(p.mu);
     while (p.free.empty()) {
-        if (p.all.size() + p.opening < p.max) {
+        const bool room = p.all.size() + p.opening < p.max;
+        const auto now = std::chrono::steady_clock::now();
+        if (room && now >= p.retryAt) {
             ++p.opening;
             lock.unlock();
             auto db = p.opener();
@@ -173,16 +177,25 @@ Store::Lease Store::lease(Pool& p) {
             --p.opening;
             if (db) {
                 p.all.push_back(std::move(*db));
-                return Lease(p, p.all.back().get());
+                return p.all.back().get();
             }
-            p.max = p.all.size();  // the server allows no more: make do with these
+            p.retryAt = now + kReopenAfter;
+            p.freed.notify_all();  // whoever waited for this opening decides again
             continue;
         }
-        p.freed.wait(lock);
+        if (orNone && p.all.empty() && p.opening == 0) return nullptr;
+        if (room)
+            p.freed.wait_until(lock, p.retryAt);
+        else
+            p.freed.wait(lock);
     }
     Database* db = p.free.back();
     p.free.pop_back();
-    return Lease(p, db);
+    return db;
+}
+
+Store::Lease Store::lease(Pool& p) {
+    return Lease(p, take(p, false));
 }
 
 Store::Lease Store::lease() {
@@ -195,7 +208,19 @@ Store::Lease Store::readLease() {
         std::lock_guard lock(readers_.mu);
         if (readers_.max == 0) return lease(writers_);
     }
-    return lease(readers_);
+    if (Database* db = take(readers_, true)) return Lease(readers_, db);
+    return lease(writers_);  // no reader can be opened now: read on a writer meanwhile
+}
+
+Store::ConnectionCount Store::connectionsOpen() {
+    ConnectionCount c;
+    {
+        std::lock_guard lock(writers_.mu);
+        c.writers = writers_.all.size();
+    }
+    std::lock_guard lock(readers_.mu);
+    c.readers = readers_.all.size();
+    return c;
 }
 
 int Store::schemaVersion() {

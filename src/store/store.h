@@ -8,6 +8,7 @@
 // writes). Errors are values; nothing throws. Durability: sqlite_database.h and
 // postgres_database.h.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -272,20 +273,33 @@ class Store {
     // SQLite: read-only connections beside the writing one, so that reads (identities, game
     // loads, listings) never wait for a commit and commits never wait for a slow listing.
     static constexpr std::size_t kSqliteReaders = 2;
+    // The connections open now, writers' and readers' pools (for tests and operators).
+    struct ConnectionCount {
+        std::size_t writers = 0, readers = 0;
+    };
+    ConnectionCount connectionsOpen();
 
   private:
     using Opener = std::function<Result<std::unique_ptr<Database>>()>;
     class Lease;  // one connection, taken for one call
-    // Connections opened on demand up to a bound, each lent to one call at a time.
+    // Connections opened on demand up to a bound, each lent to one call at a time. A connection
+    // that cannot be opened (the server refuses more, or is down for a moment) is tried again
+    // after kReopenAfter, never given up for good: the bound stays what it was.
     struct Pool {
         std::mutex mu;
         std::condition_variable freed;
         Opener opener;
         std::size_t max = 0, opening = 0;
+        std::chrono::steady_clock::time_point retryAt{};  // no opening before this
         std::vector<std::unique_ptr<Database>> all;
         std::vector<Database*> free;
     };
+    static constexpr std::chrono::milliseconds kReopenAfter{500};
     Store(Opener opener, std::size_t maxConnections, std::unique_ptr<Database> first);
+    // A free connection of `pool`, opened if none is free and the bound allows. Null only when
+    // `orNone` and the pool has no connection at all and cannot open one now (the readers: the
+    // caller then uses the writers' pool); otherwise it waits for one to be freed.
+    static Database* take(Pool& pool, bool orNone);
     static Lease lease(Pool& pool);
     Lease lease();      // for writes (and reads that must see them: none yet)
     Lease readLease();  // for reads: the readers, if any

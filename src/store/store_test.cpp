@@ -710,6 +710,42 @@ TEST_P(StoreTest, AFailureIsAnErrorNotAnAbsence) {
     EXPECT_TRUE(ok(store_->playerById(a->id)));
 }
 
+// A connection the store cannot open now (the database server down for a moment, or refusing
+// more) is tried again later: no call waits for good for a connection that is never opened, and
+// the pool's bound is not lowered for good.
+TEST_P(StoreTest, AConnectionThatCannotBeOpenedIsTriedAgainLater) {
+    reopen(true);
+    ASSERT_TRUE(store_->createPlayer("pA", "ha", "alice"));
+    const auto before = store_->connectionsOpen();
+    // Reads from several threads at once want more connections than are open.
+    auto overlappingReads = [&] {
+        std::vector<std::thread> threads;
+        for (int i = 0; i < 8; ++i)
+            threads.emplace_back([&] {
+                for (int k = 0; k < 20; ++k) (void)store_->playerByTokenHash("ha");
+            });
+        for (auto& t : threads) t.join();
+    };
+    ASSERT_TRUE(store_->injectFaults(true));
+    overlappingReads();  // none can be opened: each read fails, none waits for good
+    EXPECT_FALSE(store_->playerByTokenHash("ha"));
+    EXPECT_EQ(store_->connectionsOpen().readers, before.readers);
+    EXPECT_EQ(store_->connectionsOpen().writers, before.writers);
+    ASSERT_TRUE(store_->injectFaults(false));
+    // SQLite opens its readers, PostgreSQL more connections, once they can be opened again.
+    const bool sqlite = GetParam() == Dialect::Sqlite;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    bool grew = false;
+    while (!grew && std::chrono::steady_clock::now() < deadline) {
+        overlappingReads();
+        const auto now = store_->connectionsOpen();
+        grew = sqlite ? now.readers > before.readers : now.writers > before.writers;
+        if (!grew) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_TRUE(grew) << "the pool did not open a connection after the fault ended";
+    EXPECT_TRUE(ok(store_->playerByTokenHash("ha")));
+}
+
 // Listings page by key, not by offset: following `after` from page to page visits every row
 // once, in order, even when many rows tie on the first sort key.
 TEST_P(StoreTest, KeysetPagesVisitEveryRowOnceInOrder) {
