@@ -316,7 +316,7 @@ std::optional<Error> PostgresDatabase::run(const char* sql) {
     PGresult* r = await(PQsendQuery(conn_, sql));
     std::optional<Error> e;
     if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
-        e = Error{message(r ? PQresultErrorMessage(r) : connectionError().c_str())};
+        e = Error{r ? message(PQresultErrorMessage(r)) : message(connectionError())};
     PQclear(r);
     return e;
 }
