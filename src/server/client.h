@@ -3,6 +3,7 @@
 // session; sending is thread-safe and never blocks (the session queues, bounded).
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rainet::server {
@@ -37,14 +38,27 @@ class Client {
     // The game it follows moved to another node of the cluster (docs/protocol.md, close 1012):
     // the connection is closed so that the client reconnects and resumes.
     virtual void closeToReconnect() = 0;
-    // The group a broadcast may reach it through (sendEach); null: sent to alone.
+    // The group a broadcast may reach it through (Broadcast); null: sent to alone.
     virtual ClientGroup* group() { return nullptr; }
 };
 
-// A broadcast: the one `text` to each of `clients` (distinct), once each. Those of one group are
-// handed to it together; the others are sent to one by one. Each client's messages keep their
-// order: everything happens within this call.
-void sendEach(const std::vector<std::shared_ptr<Client>>& clients,
-              const std::shared_ptr<const std::string>& text);
+// A broadcast: the one `text` to each client added (distinct), once each. A client without a
+// group is sent to at once; those of one group are handed to it together by flush() (or the
+// destructor). Nothing is allocated unless a client has a group (a cluster), so a single node's
+// broadcast costs no more than its sends.
+class Broadcast {
+  public:
+    explicit Broadcast(std::shared_ptr<const std::string> text) : text_(std::move(text)) {}
+    Broadcast(const Broadcast&) = delete;
+    Broadcast& operator=(const Broadcast&) = delete;
+    ~Broadcast() { flush(); }
+    void add(const std::shared_ptr<Client>& c);
+    void flush();
+
+  private:
+    std::shared_ptr<const std::string> text_;
+    // Few groups per broadcast (one per other node of the cluster): a flat list beats a map.
+    std::vector<std::pair<ClientGroup*, std::vector<Client*>>> groups_;
+};
 
 }  // namespace rainet::server

@@ -69,11 +69,11 @@ void GameRoom::chatStored(const std::shared_ptr<Client>& c, const protocol::Clie
     auto text =
         std::make_shared<const std::string>(protocol::render(protocol::ChatMessage{id_, line}));
     if (!m.id.is_null()) c->send(protocol::renderAck(m.id, id_));  // the ack first, as for events
-    std::vector<std::shared_ptr<Client>> to;
+    Broadcast out(std::move(text));
     for (const Sub& sub : subs_)
         if ((isSide(sub.role) ? 0 : 1) == channel)
-            if (auto f = sub.client.lock()) to.push_back(std::move(f));
-    sendEach(to, text);
+            if (auto f = sub.client.lock()) out.add(f);
+    out.flush();
     chat_[channel].push_back(std::move(line));
     if (chat_[channel].size() > kChatHeld) chat_[channel].pop_front();
 }

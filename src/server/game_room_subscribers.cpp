@@ -64,34 +64,31 @@ void GameRoom::broadcastPresence(Side s) {
 }
 
 void GameRoom::sendAll(const std::shared_ptr<const std::string>& text) {
-    std::vector<std::shared_ptr<Client>> to;
-    to.reserve(subs_.size());
+    Broadcast out(text);
     for (const Sub& sub : subs_)
-        if (auto c = sub.client.lock()) to.push_back(std::move(c));
-    sendEach(to, text);
+        if (auto c = sub.client.lock()) out.add(c);
 }
 
 void GameRoom::publish(const Texts& live, const Texts& held, const std::shared_ptr<Client>& acker,
                        std::shared_ptr<const std::string> ack) {
     // One broadcast per distinct text (a viewer class's, or one shared by several): within it
     // the connections of another node of the cluster cost one Redis message together
-    // (sendEach). The acker's pair goes alone: its ack is its own.
-    std::vector<std::shared_ptr<Client>> to[3];
+    // (Broadcast). The acker's pair goes alone: its ack is its own.
     auto same = [&](int i) {  // the first class with the text of class i
         int j = 0;
         while (live[j] != live[i]) ++j;
         return j;
     };
+    Broadcast out[3] = {Broadcast(live[0]), Broadcast(live[1]), Broadcast(live[2])};
     for (const Sub& sub : subs_)
         if (auto c = sub.client.lock()) {
             const int i = static_cast<int>(sub.role);
             if (ack && c == acker)
                 c->send(std::move(ack), live[i]);
             else
-                to[same(i)].push_back(std::move(c));
+                out[same(i)].add(c);
         }
-    for (int i = 0; i < 3; ++i)
-        if (!to[i].empty()) sendEach(to[i], live[i]);
+    for (auto& o : out) o.flush();
     if (ack && acker) acker->send(std::move(ack));
     Event ev;
     ev.v = row_.version;
