@@ -110,11 +110,11 @@ void ClusterLobby::round() {
     auto v = link_.command({"GET", kVersion});
     if (!v) return;  // Redis away: the copy stays
     const std::string version = v->kind == bus::Reply::Kind::String ? v->str : "";
-    if (seen_ && version == *seen_ && ++sinceFull_ < kFullEvery) return;
+    if (seen_ && version == *seen_ && !schedule_.due()) return;
     auto r = link_.command({"HGETALL", kGames});
     if (!r || r->kind != bus::Reply::Kind::Array) return;
     seen_ = version;
-    sinceFull_ = 0;
+    schedule_.done();
     ++fullReads_;
     std::vector<std::pair<std::int64_t, protocol::LobbyEntry>> games;
     for (std::size_t i = 0; i + 1 < r->elements.size(); i += 2)

@@ -7,9 +7,9 @@
 // it from B goes to its owner through forwarding (server/forwarding.h), like any message for a
 // game held elsewhere. Each change also bumps a version (`rainet:lobby:v`, INCR in the same
 // script as the change). Each round (every ttl/3) a node reads the version and, only if it moved
-// since its last full read (or every kFullEvery rounds all the same, against a change whose
-// version was lost with a restarted Redis), the whole hash, replacing its copy: a change
-// published while its link was down heals there, and a round with no change is one GET.
+// since its last full read (or every FullReadSchedule::kFullEvery rounds all the same, against a
+// change whose version was lost with a restarted Redis), the whole hash, replacing its copy: a
+// change published while its link was down heals there, and a round with no change is one GET.
 // Writes are queued to this unit's thread (never a Redis round trip on a network thread or a
 // room's strand), at most kMaxQueued; past it a change is dropped and the next round's resync
 // corrects the node's own view (the owner's next change of that game rewrites Redis).
@@ -25,6 +25,7 @@
 #include "bus/redis_link.h"
 #include "bus/subscriber.h"
 #include "protocol/objects.h"
+#include "server/full_read_schedule.h"
 #include "server/lobby.h"
 #include "server/worker_thread.h"
 
@@ -36,7 +37,6 @@ class ClusterLobby {
     static constexpr const char* kChannel = "rainet:lobby";
     static constexpr const char* kGames = "rainet:lobby:games";
     static constexpr const char* kVersion = "rainet:lobby:v";
-    static constexpr int kFullEvery = 30;  // rounds: at 5 s leases, a full read every 50 s
 
     ClusterLobby(bus::RedisAddress redis, std::int64_t ttlMs, Lobby& lobby);
     ~ClusterLobby();  // stop()
@@ -73,7 +73,7 @@ class ClusterLobby {
     // The round's thread only (fullReads_ read by tests): the version of the last full read
     // (none before it), and the rounds since.
     std::optional<std::string> seen_;
-    int sinceFull_ = 0;
+    FullReadSchedule schedule_;
     std::atomic<std::uint64_t> fullReads_{0};
 };
 

@@ -207,13 +207,13 @@ void ClusterSeeks::round() {
     std::string seen;  // '': the sweep runs whatever the version
     {
         std::lock_guard lock(mu_);
-        if (known_ && ++sinceFull_ < kFullEvery) seen = std::to_string(version_);
+        if (known_ && !schedule_.due()) seen = std::to_string(version_);
     }
     auto r = eval(kSweepBody, {std::move(seen)}, kRoundHead);
     if (!r || r->kind != bus::Reply::Kind::String) return;  // unchanged, or Redis away
     {
         std::lock_guard lock(mu_);
-        sinceFull_ = 0;
+        schedule_.done();
     }
     ++fullSweeps_;
     applySummary(r->str);

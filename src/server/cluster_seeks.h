@@ -12,7 +12,7 @@
 //  - Every change bumps a version and publishes the summary on `rainet:seeks`; each node applies
 //    the newest it has seen to its lobby. Its round reads the version and sweeps (and applies
 //    the summary again: a lost message heals) only when it moved, a node with a seek died
-//    (`rainet:seeknodes`), or every kFullEvery rounds.
+//    (`rainet:seeknodes`), or every FullReadSchedule::kFullEvery rounds.
 //  - A seek names its node and node instance: seeks of a node whose liveness key
 //    (`rainet:alive:<node>`, the forwarder's) expired are never paired and are dropped by the
 //    next round of any node; a node restarted under the same id drops its predecessor's at start.
@@ -36,6 +36,7 @@
 #include "core/error.h"
 #include "protocol/objects.h"
 #include "server/client.h"
+#include "server/full_read_schedule.h"
 #include "server/seek_queue.h"
 #include "server/worker_thread.h"
 
@@ -85,10 +86,9 @@ class ClusterSeeks {
 
     // A round (the thread's; tests may call it): the purge if one is due, then the sweep, which
     // runs only if the version moved since the summary this node applied last, a node with a
-    // seek died, or kFullEvery rounds passed (else the round reads the version and the
-    // liveness of the nodes with seeks: O(nodes), not O(seeks)).
+    // seek died, or FullReadSchedule::kFullEvery rounds passed (else the round reads the version
+    // and the liveness of the nodes with seeks: O(nodes), not O(seeks)).
     void round();
-    static constexpr int kFullEvery = 30;
     // Rounds whose sweep ran (for tests).
     std::uint64_t fullSweeps() const { return fullSweeps_; }
 
@@ -120,9 +120,9 @@ class ClusterSeeks {
     std::uint64_t nextToken_ = 0;
     std::unordered_map<std::uint64_t, Local> byToken_;  // the seeks of this node's clients
     std::unordered_map<const Client*, std::uint64_t> byClient_;
-    long long version_ = 0;  // of the last summary applied, if known_: not after a lost link
-    bool known_ = false;     // (Redis may have restarted and counted again from 0)
-    int sinceFull_ = 0;      // rounds since the sweep last ran
+    long long version_ = 0;      // of the last summary applied, if known_: not after a lost link
+    bool known_ = false;         // (Redis may have restarted and counted again from 0)
+    FullReadSchedule schedule_;  // of the sweep
     std::atomic<std::uint64_t> fullSweeps_{0};
     std::atomic<bool> purgeDue_{true};  // at start and after an outage
 };

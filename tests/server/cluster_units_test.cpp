@@ -215,7 +215,7 @@ TEST(ClusterLobby, ARoundWithNoChangeReadsOnlyTheVersion) {
     EXPECT_NE(mine.message().find("\"g9\""), std::string::npos) << mine.message();
     reader.round();
     EXPECT_EQ(reader.fullReads(), 2u);
-    for (int i = 0; i < ClusterLobby::kFullEvery; ++i) reader.round();
+    for (int i = 0; i < FullReadSchedule::kFullEvery; ++i) reader.round();
     EXPECT_EQ(reader.fullReads(), 3u);
 }
 
@@ -278,7 +278,7 @@ TEST(ClusterSeeks, ARoundWithNoChangeDoesNotSweep) {
     }
     a.round();
     EXPECT_EQ(a.fullSweeps(), base + 2);
-    for (int i = 0; i < ClusterSeeks::kFullEvery; ++i) a.round();
+    for (int i = 0; i < FullReadSchedule::kFullEvery; ++i) a.round();
     EXPECT_EQ(a.fullSweeps(), base + 3);
 }
 
