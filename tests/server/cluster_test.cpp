@@ -13,7 +13,9 @@
 #include <csignal>
 #include <sstream>
 
+#include "bus/subscriber.h"
 #include "players.h"
+#include "server/forwarding.h"
 #include "support/nginx_test_server.h"
 #include "support/postgres_test_cluster.h"
 #include "support/postgres_test_db.h"
@@ -470,6 +472,71 @@ TEST_F(Cluster, ARemotePlayersPresenceFollowsItsConnectionAndItsNodesDeath) {
     EXPECT_NE(a->logText().find("node_gone"), std::string::npos);
 }
 
+// A node judged dead while it was only stalled (SIGSTOP past its liveness key and half a lease
+// more): the owner drops the connections it forwarded and tells it so, and when it wakes those
+// connections are closed to reconnect (1012) instead of waiting for replies the owner now drops.
+TEST_F(Cluster, AStalledNodesForwardedConnectionsAreClosedToReconnectWhenItWakes) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    std::mt19937 rng(21);
+    Player pa(a->port()), pb(b->port(), storedGuest(*a));
+    const std::string g = startGame(pa, pb);
+    playOne(pa, pb, g, moverAction(pa, pb, g, rng));
+    b->signal(SIGSTOP);
+    for (int i = 0; i < 300 && a->logCount("node_gone") == 0; ++i)
+        std::this_thread::sleep_for(50ms);
+    b->signal(SIGCONT);
+    ASSERT_GT(a->logCount("node_gone"), 0) << "a never judged the stalled b dead";
+    EXPECT_EQ(pb.ws().closeCode(), 1012);
+}
+
+// A node's inbox is checked: a `deliver` whose list of serials does not parse whole is logged
+// and dropped, reaching nobody, not even the session whose serial it lists before the fault.
+TEST_F(Cluster, AGarbledDeliveryIsLoggedAndReachesNobody) {
+    startTwoNodes();
+    if (HasFatalFailure()) return;
+    ServerProcess *a = a_.get(), *b = b_.get();
+    // pb follows g through its owner a; b knows its session by a serial (random base), learnt
+    // here from a delivery of the owner's to b, overheard on b's inbox.
+    std::mutex mu;
+    std::string serial;
+    bus::Subscriber overhear(redis_->parsed(), [&](const std::string&, const std::string& m) {
+        std::lock_guard lock(mu);
+        if (serial.empty() && m.rfind("deliver ", 0) == 0 && m.find('\n') != std::string::npos)
+            serial = m.substr(8, m.find_first_of(",\n") - 8);
+    });
+    overhear.subscribe(server::Forwarder::inbox("b"));
+    ASSERT_TRUE(overhear.waitSubscribed(5s));
+    Player pa(a->port()), pb(b->port(), storedGuest(*a));
+    const std::string g = startGame(pa, pb);
+    {
+        std::lock_guard lock(mu);
+        ASSERT_FALSE(serial.empty()) << "no delivery for b overheard";
+    }
+    auto chat = [&](const std::string& text) {
+        return Json{{"type", "chat"}, {"game", g}, {"line", {{"from", "x"}, {"text", text}}}}
+            .dump();
+    };
+    bus::RedisLink link(redis_->parsed());
+    const int before = b->logCount("forward_garbled");
+    const std::vector<std::string> garbled{
+        serial + ",x", serial + ",," + serial, serial + ",99999999999999999999",
+        "," + serial,  serial + " " + serial,  serial};
+    for (std::size_t i = 0; i < garbled.size(); ++i) {
+        // The last has no text at all (no newline).
+        const std::string payload =
+            "deliver " + garbled[i] + (i + 1 < garbled.size() ? "\n" + chat("GARBLED") : "");
+        ASSERT_TRUE(link.command({"PUBLISH", server::Forwarder::inbox("b"), payload}));
+    }
+    // A well-formed one does reach pb, after the garbled ones (pub/sub keeps their order).
+    ASSERT_TRUE(link.command(
+        {"PUBLISH", server::Forwarder::inbox("b"), "deliver " + serial + "\n" + chat("OK")}));
+    pb.take([](const Json& j) { return j["type"] == "chat" && j["line"]["text"] == "OK"; });
+    for (const auto& m : pb.ws().log()) EXPECT_EQ(m.find("GARBLED"), std::string::npos) << m;
+    EXPECT_EQ(b->logCount("forward_garbled") - before, static_cast<int>(garbled.size()));
+}
+
 TEST_F(Cluster, AForwardedClientOfAKilledOwnerIsClosedAndResumesWhereTheGameMoved) {
     startTwoNodes();
     if (HasFatalFailure()) return;
@@ -510,10 +577,7 @@ TEST_F(Cluster, ARedisRestartMidGameLosesNothingAndForwardingResumes) {
     auto pb = std::make_unique<Player>(b->port(), storedGuest(*a));
     const std::string g = startGame(pa, *pb);
     std::vector<std::string> acked;
-    for (int i = 0; i < 4; ++i) {
-        const std::string action = moverAction(pa, *pb, g, rng);
-        if (playOne(pa, *pb, g, action)["type"] == "ack") acked.push_back(action);
-    }
+    playAcked(pa, *pb, g, rng, acked, 4);
     ASSERT_EQ(pa.game(g).status, "playing");
     const std::string tokenB = pb->token();
     const int upA = a->logCount("forward_link_up"), upB = b->logCount("forward_link_up");
@@ -593,10 +657,7 @@ TEST_F(Cluster, APostgresRestartMidGameLosesNothingAndTheGameResumes) {
     auto pb = std::make_unique<Player>(b->port(), storedGuest(*a));
     const std::string g = startGame(*pa, *pb);
     std::vector<std::string> acked;
-    for (int i = 0; i < 4; ++i) {
-        const std::string action = moverAction(*pa, *pb, g, rng);
-        if (playOne(*pa, *pb, g, action)["type"] == "ack") acked.push_back(action);
-    }
+    playAcked(*pa, *pb, g, rng, acked, 4);
     ASSERT_EQ(pa->game(g).status, "playing");
     const long v = pa->game(g).v;
     const std::string tokenA = pa->token(), tokenB = pb->token();
@@ -636,10 +697,7 @@ TEST_F(Cluster, ANodeCutOffFromPostgresEvictsItsGamesAndAnotherTakesThemOver) {
     Player pa(a->port()), pb(a->port());
     const std::string g = startGame(pa, pb);
     std::vector<std::string> acked;
-    for (int i = 0; i < 4; ++i) {
-        const std::string action = moverAction(pa, pb, g, rng);
-        if (playOne(pa, pb, g, action)["type"] == "ack") acked.push_back(action);
-    }
+    playAcked(pa, pb, g, rng, acked, 4);
     ASSERT_EQ(pa.game(g).status, "playing");
     const long v = pa.game(g).v;
 
@@ -667,10 +725,7 @@ TEST_F(Cluster, ANodeCutOffFromPostgresEvictsItsGamesAndAnotherTakesThemOver) {
         EXPECT_EQ(snap["v"], v);
         EXPECT_EQ(snap["history"].size(), acked.size());
     }
-    for (int i = 0; i < 2 && qa.game(g).status == "playing"; ++i) {
-        const std::string action = moverAction(qa, qb, g, rng);
-        if (playOne(qa, qb, g, action)["type"] == "ack") acked.push_back(action);
-    }
+    playAcked(qa, qb, g, rng, acked, 2);
     ASSERT_EQ(a->http("POST", "/api/test/store?fail=0").first, 200);
     healthWhen(*a, [](const Json& j) { return j["database"] == "up"; });
     EXPECT_EQ(healthWhen(*a, [](const Json&) { return true; })["leases"], 0);
@@ -701,10 +756,7 @@ TEST_F(Cluster, AStalledPostgresMakesTheOwnerGiveItsGamesUpWithinABound) {
     auto pb = std::make_unique<Player>(a->port());
     const std::string g = startGame(*pa, *pb);
     std::vector<std::string> acked;
-    for (int i = 0; i < 4; ++i) {
-        const std::string action = moverAction(*pa, *pb, g, rng);
-        if (playOne(*pa, *pb, g, action)["type"] == "ack") acked.push_back(action);
-    }
+    playAcked(*pa, *pb, g, rng, acked, 4);
     ASSERT_EQ(pa->game(g).status, "playing");
     const long v = pa->game(g).v;
     const std::string tokenA = pa->token(), tokenB = pb->token();

@@ -1,6 +1,7 @@
 #pragma once
 // A player (or spectator) over one WebSocket connection, following what the server says about each
 // game: version, status, view, legal actions. Scripted tests and random games are built on it.
+#include <limits>
 #include <map>
 #include <random>
 
@@ -215,13 +216,20 @@ inline int playRandom(Player& a, Player& b, const std::string& g, std::mt19937& 
     return plies;
 }
 
-// Plays `g` to its end from the side to move, remembering every acknowledged action.
-inline void playToEnd(Player& a, Player& b, const std::string& g, std::mt19937& rng,
-                      std::vector<std::string>& acked) {
-    while (a.game(g).status == "playing" && !::testing::Test::HasFailure()) {
+// Plays up to `n` random actions of `g` from the side to move (fewer if the game ends),
+// remembering every acknowledged action.
+inline void playAcked(Player& a, Player& b, const std::string& g, std::mt19937& rng,
+                      std::vector<std::string>& acked, int n) {
+    for (int i = 0; i < n && a.game(g).status == "playing" && !::testing::Test::HasFailure(); ++i) {
         const std::string action = moverAction(a, b, g, rng);
         if (playOne(a, b, g, action)["type"] == "ack") acked.push_back(action);
     }
+}
+
+// Plays `g` to its end from the side to move, remembering every acknowledged action.
+inline void playToEnd(Player& a, Player& b, const std::string& g, std::mt19937& rng,
+                      std::vector<std::string>& acked) {
+    playAcked(a, b, g, rng, acked, std::numeric_limits<int>::max());
 }
 
 // The next chat line `p` receives.

@@ -89,10 +89,7 @@ TEST_F(OnPostgres, ARestartOfPostgresMidGameLosesNothingAndTheGameGoesOn) {
     Player a(server.port()), b(server.port());
     const std::string g = startGame(a, b, {{"clock", {{"initial", 60000}, {"increment", 0}}}});
     std::vector<std::string> acked;
-    for (int i = 0; i < 6 && a.game(g).status == "playing"; ++i) {
-        const std::string action = moverAction(a, b, g, rng);
-        if (playOne(a, b, g, action)["type"] == "ack") acked.push_back(action);
-    }
+    playAcked(a, b, g, rng, acked, 6);
     ASSERT_EQ(a.game(g).status, "playing");
     const long v = a.game(g).v;
 
