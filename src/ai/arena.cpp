@@ -86,6 +86,9 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
         } else if (key == "finish" && searches) {
             if (value > 1) return Error{"player '" + text + "': finish is 0 or 1"};
             spec.finish = value == 1;
+        } else if (key == "guard" && searches) {
+            if (value > 1) return Error{"player '" + text + "': guard is 0 or 1"};
+            spec.guard = value == 1;
         } else {
             return Error{"player '" + text + "': unknown option '" + key + "'"};
         }
@@ -126,6 +129,7 @@ std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec) {
     if (spec.squash) c.squash = *spec.squash;
     if (spec.opponentModel) c.opponentModel = *spec.opponentModel;
     if (spec.finish) c.finishAgainstRandom = *spec.finish;
+    if (spec.guard) c.guardFourthVirus = *spec.guard;
     return c;
 }
 

@@ -136,6 +136,10 @@ TEST(Arena, SearchOptionsOfTreeSearchBots) {
     EXPECT_FALSE(searchConfigOf(parsePlayerSpec("ismcts-v1").value())->finishAgainstRandom);
     EXPECT_FALSE(parsePlayerSpec("strong:finish=2").ok());
     EXPECT_FALSE(parsePlayerSpec("greedy:finish=1").ok());
+    EXPECT_FALSE(searchConfigOf(parsePlayerSpec("strong:guard=0").value())->guardFourthVirus);
+    EXPECT_TRUE(searchConfigOf(parsePlayerSpec("strong").value())->guardFourthVirus);
+    EXPECT_FALSE(searchConfigOf(parsePlayerSpec("ismcts-v1").value())->guardFourthVirus);
+    EXPECT_FALSE(parsePlayerSpec("strong:guard=2").ok());
     // The options reach the bot: a uniform belief plays differently from the learned one.
     auto player = [](const char* text) { return makePlayer(parsePlayerSpec(text).value(), 3); };
     std::vector<std::string> moves[2];

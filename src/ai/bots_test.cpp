@@ -5,6 +5,7 @@
 #include "ai/greedy_bot.h"
 #include "ai/ismcts.h"
 #include "ai/referee.h"
+#include "core/record.h"
 
 namespace rainet::ai {
 namespace {
@@ -200,6 +201,63 @@ TEST(Bots, OpenPositionsAgainstRandomSlideToTheDrawNearTheNoProgressLimit) {
     }
     // Partly random replies slide partly.
     EXPECT_GT(openPositionReward(0.3, 0.35, 100, 100, true), 0.5);
+}
+
+// Against random (seed 3521, game 35 of `rainet arena strong:nodes=1000 random`), strong, three
+// viruses in its stack, took a card random had boosted and walked a6-a4-a2 to its back rank: the
+// learned belief read it as a link (P(virus) 0.017), the opponent model read random as purposeful
+// (0.896 after 31 of its actions), and it was the fourth virus (docs/ai.md, "The fourth virus").
+constexpr const char* kFourthVirusGame = R"([Preset "standard"]
+[Result "*"]
+[Setup1 "LLVVLVVL"]
+[Setup2 "VLLVLLVV"]
+
+1. LB+d2 FW+e4 2. VC+c8 {l} NF+c8f8:swap 3. FW+f2 g8-g7 4. d2-d4 VC+g1 {L}
+5. d4-e5 f8-g8 6. f1-f2 a8-a7 7. e5-e7 {v} g7-h7 8. NF+g1e7:swap b8-a8
+9. e7-d7 {v} g8-g7 10. d7-c6 g7-g8 11. e2-d2 g8-g7 12. b1-b2 LB+g7 13. b2-c2
+g7-g5 14. f2-f3 g5-g4 15. a1-b1 g4-f3 {V} 16. c6-b6 f3-d3 17. d2-d3 {l} c8-c7
+18. c2-c3 h8-g8 19. c3-c2 h7-g7 20. h1-h2 g7-g6 21. b6-c7 {v} g8-g7 22. c7-c5
+g7-f7 23. c5-d4 f7-f6 24. d4-d5 LB+a7 25. g1-f1 g6-h6 26. h2-h3 a7-b8 27. h3-h4
+b8-a7 28. h4-h5 a7-a6 29. d5-c5 f6-f5 30. d3-c3 a6-a4 31. b1-a1 a4-a2 *
+)";
+
+TEST(Bots, WithThreeVirusesStackedStrongDoesNotTakeAMisreadCard) {
+    const auto record = parseRecord(kFourthVirusGame);
+    ASSERT_TRUE(record.ok()) << record.error().message;
+    Position truth = *record->initialPosition();
+    InfoSet k(View::of(truth, Viewer::Side1));
+    for (Action a : record->actions) {
+        ASSERT_FALSE(k.observe(observe(truth, a, Viewer::Side1)).has_value());
+        truth.doAction(a);
+    }
+    ASSERT_EQ(truth.ply(), 62);
+    ASSERT_EQ(truth.stack(Side::One).viruses(), 3);
+    const Action fatal = *parseAction("a1-a2");
+    ASSERT_TRUE(truth.isLegal(fatal));
+    ASSERT_FALSE(truth.links(Side::Two) & bit(fatal.to()));  // a virus
+    Budget budget;
+    budget.nodes = 1000;
+    auto play = [&](bool guard, double purposeful, std::uint64_t seed) {
+        SearchConfig c = strongConfig();
+        c.guardFourthVirus = guard;
+        Ismcts search(c);
+        Rng rng(seed);
+        return search.search(k, budget, rng, {}, purposeful).best;
+    };
+    int took = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        // The old search, with the reading strong had: it takes the card.
+        if (play(false, 0.896, seed) == fatal) ++took;
+        // The guard: the card is not known to be a link, so it is not taken, nor any other
+        // unidentified card.
+        const Action guarded = play(true, 0.896, seed);
+        EXPECT_FALSE(guarded.type() == ActionType::Move &&
+                     (truth.cards(Side::Two) & bit(guarded.to())))
+            << toString(guarded) << ", seed " << seed;
+        // For an opponent read as surely purposeful the guard stands aside: the same search.
+        EXPECT_EQ(play(true, 0.999, seed), play(false, 0.999, seed)) << "seed " << seed;
+    }
+    EXPECT_GE(took, 3);
 }
 
 TEST(Bots, LevelsAreStrongsSearchAtTheDocumentedBudgets) {

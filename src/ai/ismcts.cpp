@@ -20,6 +20,14 @@ constexpr double kMinRandomReply = 0.01;
 // only the game's real ends (a fourth virus taken: 0) stand out. Without it, a capture that takes
 // the fourth virus one time in three looked better than waiting (docs/ai.md, "Opponent model").
 constexpr double kRandomWinShare = 0.7;
+// The fourth-virus guard (SearchConfig::guardFourthVirus) stands aside for an opponent the model
+// is at least this sure plays purposefully: there the learned belief's reading of its cards is
+// what protects us (against bait), and it is trusted. Random was read at P(purposeful) 0.896 and
+// 0.378 when strong took its fourth virus (docs/ai.md).
+constexpr double kGuardTrusted = 0.99;
+// A risky capture is still played when its value, recounted with the uniform chance of a virus,
+// beats the best safe alternative by this much (the alternatives lose).
+constexpr double kGuardMargin = 0.1;
 }  // namespace
 
 ActionList searchActions(const Position& p) {
@@ -145,6 +153,11 @@ double openPositionReward(double v, double winShare, int noProgress, int limit, 
     return open + (0.5 - open) * slide;
 }
 
+double recountedCapture(double mean, double searchedVirus, double virus) {
+    const double linkMean = std::min(1.0, mean / std::max(0.05, 1.0 - searchedVirus));
+    return linkMean * (1.0 - virus);
+}
+
 double Ismcts::leafReward(const Position& world, Side us) const {
     const double v = config_.eval == LeafEval::Learned ? learnedReward(world, us)
                                                        : evaluateReward(world, us, config_.squash);
@@ -178,6 +191,39 @@ std::uint32_t Ismcts::concealedChoice(const InfoSet& knowledge, std::uint32_t mo
         }
     }
     return best;
+}
+
+std::uint32_t Ismcts::guardedChoice(const InfoSet& knowledge, const Belief& belief,
+                                    std::uint32_t chosen, double purposeful) const {
+    const View& view = knowledge.view();
+    const Side us = view.toMove(), them = opponent(us);
+    if (purposeful >= kGuardTrusted || view.stack(us).viruses() != 3) return chosen;
+    // A capture risks the fourth virus unless every consistent world holds a link there.
+    const Belief uniform(knowledge, Evidence::None);
+    auto virusChance = [&](const Action a, const Belief& b) {
+        if (a.type() != ActionType::Move || !(view.cards(them) & bit(a.to()))) return 0.0;
+        return b.virusProbability(a.to());
+    };
+    const Action risky = nodes_[chosen].action;
+    const double uniformVirus = virusChance(risky, uniform);
+    if (uniformVirus <= 0.0) return chosen;
+    const Node& root = nodes_[0];
+    std::uint32_t safe = 0;  // the most visited child that risks nothing (0: none)
+    for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i) {
+        const Node& c = nodes_[i];
+        if (c.visits == 0 || virusChance(c.action, uniform) > 0.0) continue;
+        if (!safe || c.visits > nodes_[safe].visits) safe = i;
+    }
+    if (!safe) return chosen;
+    // The belief may misread a random player's boosted or far-advanced virus as a link (P(virus)
+    // 0.017 of a card random had boosted and walked to our back rank): the capture is recounted
+    // with the larger of the belief's and the uniform chance of a virus.
+    const double searchedVirus = virusChance(risky, belief);
+    const Node& r = nodes_[chosen];
+    const double capture =
+        recountedCapture(r.reward / r.visits, searchedVirus, std::max(searchedVirus, uniformVirus));
+    const double alternative = nodes_[safe].reward / nodes_[safe].visits;
+    return capture > alternative + kGuardMargin ? chosen : safe;
 }
 
 std::vector<Action> Ismcts::principalLine() const {
@@ -331,6 +377,8 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     std::stable_sort(result.root.begin(), result.root.end(),
                      [](const RootChild& x, const RootChild& y) { return x.visits > y.visits; });
     if (config_.concealment > 0 && nodes_[best].visits > 0) best = concealedChoice(knowledge, best);
+    if (config_.guardFourthVirus && nodes_[best].visits > 0)
+        best = guardedChoice(knowledge, belief, best, purposeful);
     result.best = nodes_[best].action;
     result.bestLine = principalLine();
     if (result.bestLine.empty()) result.bestLine.push_back(result.best);

@@ -52,6 +52,12 @@ struct SearchConfig {
     // the draw as the no-progress counter nears its limit, so that the search makes progress
     // (escapes) instead of drifting into the no-progress draw (docs/ai.md, "Finishing").
     bool finishAgainstRandom = false;
+    // With three viruses in our stack, a capture of a card not known to be a link (a fourth virus
+    // loses at once) is played only when the alternatives are clearly worse, unless the opponent
+    // model is confident that the opponent plays purposefully (then the belief's reading of its
+    // cards is trusted as it is). Against random, every loss left was such a capture, of a card
+    // the belief misread as a link or a defensive gamble (docs/ai.md, "The fourth virus").
+    bool guardFourthVirus = false;
 };
 
 // One child of the root after a search: how often it was tried and its summed reward (from the
@@ -102,6 +108,10 @@ class Ismcts {
     std::vector<Action> principalLine() const;
     // The root child to play when hiding our types (SearchConfig::concealment).
     std::uint32_t concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const;
+    // The root child to play instead of `chosen` when it risks the fourth virus
+    // (SearchConfig::guardFourthVirus); `chosen` itself when it does not, or when it is worth it.
+    std::uint32_t guardedChoice(const InfoSet& knowledge, const Belief& belief,
+                                std::uint32_t chosen, double purposeful) const;
 
     // Nodes in fixed chunks: growing never copies the tree (a copy of a large vector stalled
     // timed searches), and siblings stay contiguous.
@@ -148,6 +158,11 @@ class Ismcts {
 // `finish`, sliding linearly from there at noProgress = limit / 2 to the draw's 0.5 at the limit
 // (limit 0: no such rule).
 double openPositionReward(double v, double winShare, int noProgress, int limit, bool finish);
+
+// The value of a capture whose searched mean reward is `mean` when the captured card is a virus
+// with probability `searchedVirus` in the search's belief (a fourth virus: reward 0 in those
+// worlds) but `virus` in truth: the mean over the link worlds, times the chance of a link.
+double recountedCapture(double mean, double searchedVirus, double virus);
 
 // The configuration of `strong`. SearchConfig{} is `ismcts-v1`, the strong bot as it was before
 // issue 14 (heuristic belief), kept selectable as a frozen yardstick.

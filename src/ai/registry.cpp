@@ -36,6 +36,10 @@ SearchConfig strongConfig() {
     // (docs/ai.md, "Finishing against random"): the draws and the last-ply fourth-virus gambles
     // left against random came from shuffling with three viruses in the stack.
     c.finishAgainstRandom = true;
+    // With three viruses stacked, no capture of a card not known to be a link unless the
+    // alternatives are clearly worse, for an opponent not surely purposeful (docs/ai.md, "The
+    // fourth virus"): every loss left against random was such a capture.
+    c.guardFourthVirus = true;
     return c;
 }
 
