@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "server/client.h"
+#include "server/corked_stream.h"
 #include "server/sessions.h"
 #include "server/time_source.h"
 #include "store/log.h"
@@ -125,8 +126,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     // Unsubscribes from every game and the lobby, withdraws its seek and forgets the player.
     void dropIdentity();
 
+    // Queues `m` (false: the connection is closing instead); enqueue() also starts writing.
+    bool push(std::shared_ptr<const std::string> m);
     void enqueue(std::shared_ptr<const std::string> m);
 
+    // Writes the front message; corked while more follow, so that a burst leaves in one write.
     void doWrite();
 
     void onWrite(beast::error_code ec, std::size_t);
@@ -141,12 +145,16 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     // The connection is gone: unsubscribe everywhere, once.
     void finish();
 
-    websocket::stream<beast::tcp_stream> ws_;
+    websocket::stream<CorkedStream<beast::tcp_stream>> ws_;
     beast::flat_buffer buf_;
     Hub& hub_;
     Registry& registry_;
     std::deque<std::shared_ptr<const std::string>> queue_;
-    std::size_t queuedBytes_ = 0;  // of the messages in queue_
+    // Of the messages in queue_ and of those written corked (corkedBytes_): these wait in the
+    // stream's buffer until the write that carries them completes.
+    std::size_t queuedBytes_ = 0;
+    std::size_t corkedBytes_ = 0;
+    bool writeCorked_ = false;  // the write in progress was made corked
     bool closeAfterQueue_ = false;
     websocket::close_reason closeReason_;
     std::optional<store::PlayerRow> player_;  // id 0: a guest not stored yet
