@@ -24,6 +24,13 @@ constexpr auto kCloseGrace = std::chrono::seconds(10);
 
 }  // namespace
 
+WsSession::Socket WsSession::onStrand(tcp::socket&& socket) {
+    const auto* strand = socket.get_executor().target<Strand>();
+    if (!strand) throw std::logic_error("a WebSocket session's socket must be on a strand");
+    const auto protocol = socket.local_endpoint().protocol();
+    return Socket(*strand, protocol, socket.release());
+}
+
 void WsSession::send(std::shared_ptr<const std::string> message) {
     asio::post(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
         self->enqueue(std::move(m));

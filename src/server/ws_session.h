@@ -2,8 +2,10 @@
 // A WebSocket session: one client's connection speaking docs/protocol.md. Its transport (the
 // bounded write queue, the rate limit, closing) is in ws_session.cpp; what it does with each
 // message (identity, accounts, games, lobby, seeks) in ws_routes.cpp.
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -29,7 +31,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     using Client::send;
     WsSession(tcp::socket&& socket, Hub& hub, Registry& registry, std::string address,
               std::unique_ptr<Admission::Ticket> ticket)
-        : ws_(std::move(socket)),
+        : ws_(onStrand(std::move(socket))),
           hub_(hub),
           registry_(registry),
           ip_(std::move(address)),
@@ -55,6 +57,14 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     void close(websocket::close_code code, const char* reason);
 
   private:
+    // The session's strand as a concrete type, not behind any_io_executor: every post, read and
+    // write of the session goes through it, and the type-erased executor's dispatch cost ~5% of
+    // the server's CPU in the closed loop (docs/performance.md).
+    using Strand = asio::strand<asio::io_context::executor_type>;
+    using Socket = asio::basic_stream_socket<tcp, Strand>;
+    // The accepted socket (on its strand, listener.h) moved to the concrete executor type.
+    static Socket onStrand(tcp::socket&& socket);
+
     void onAccept(beast::error_code ec);
 
     // A connection must identify itself (hello or login) within the hello timeout.
@@ -145,7 +155,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     // The connection is gone: unsubscribe everywhere, once.
     void finish();
 
-    websocket::stream<CorkedStream<beast::tcp_stream>> ws_;
+    websocket::stream<CorkedStream<beast::basic_stream<tcp, Strand>>> ws_;
     beast::flat_buffer buf_;
     Hub& hub_;
     Registry& registry_;
