@@ -36,10 +36,23 @@ class LateReader {
     }
     void send(const Json& j) { ws_.write(asio::buffer(j.dump())); }
     void ping(const std::string& payload) { ws_.ping(websocket::ping_data(payload.c_str())); }
-    // The next message (it must be a text frame of JSON); null when the stream ended (`ec`).
+    // The next message (it must be a text frame of JSON); null when the stream ended (`ec`) or
+    // nothing came within 10 s (a failure: the socket is then closed).
     Json read(beast::error_code& ec) {
         beast::flat_buffer buf;
-        ws_.read(buf, ec);
+        bool done = false;
+        ws_.async_read(buf, [&](beast::error_code e, std::size_t) {
+            ec = e;
+            done = true;
+        });
+        io_.restart();
+        io_.run_for(10s);
+        if (!done) {
+            ADD_FAILURE() << "no message within 10 s";
+            beast::get_lowest_layer(ws_).close();
+            io_.restart();
+            io_.run();
+        }
         if (ec) return nullptr;
         EXPECT_TRUE(ws_.got_text());
         Json j = Json::parse(beast::buffers_to_string(buf.data()), nullptr, false);
