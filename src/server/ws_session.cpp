@@ -24,6 +24,13 @@ constexpr auto kCloseGrace = std::chrono::seconds(10);
 
 }  // namespace
 
+WsSession::Socket WsSession::onStrand(tcp::socket&& socket) {
+    const auto* strand = socket.get_executor().target<Strand>();
+    if (!strand) throw std::logic_error("a WebSocket session's socket must be on a strand");
+    const auto protocol = socket.local_endpoint().protocol();
+    return Socket(*strand, protocol, socket.release());
+}
+
 void WsSession::send(std::shared_ptr<const std::string> message) {
     asio::post(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
         self->enqueue(std::move(m));
@@ -34,8 +41,10 @@ void WsSession::send(std::shared_ptr<const std::string> first,
                      std::shared_ptr<const std::string> second) {
     asio::post(ws_.get_executor(),
                [self = shared_from_this(), a = std::move(first), b = std::move(second)]() mutable {
-                   self->enqueue(std::move(a));
-                   self->enqueue(std::move(b));
+                   // Both queued before writing: they leave together (doWrite corks the first).
+                   const bool idle = self->queue_.empty();
+                   if (self->push(std::move(a)) && self->push(std::move(b)) && idle)
+                       self->doWrite();
                });
 }
 
@@ -118,33 +127,48 @@ bool WsSession::allow(const Json& id) {
     return false;
 }
 
-void WsSession::enqueue(std::shared_ptr<const std::string> m) {
-    if (closing_ || finished_) return;
+bool WsSession::push(std::shared_ptr<const std::string> m) {
+    if (closing_ || finished_) return false;
     if (queuedBytes_ + m->size() > kMaxQueueBytes) {
         ++hub_.metrics().slowConsumersClosed;
         logEvent("slow_consumer",
                  {{"player", player_ ? player_->publicId : ""}, {"queued_bytes", queuedBytes_}});
-        return closeNow(websocket::close_code::try_again_later, "too slow", false);
+        closeNow(websocket::close_code::try_again_later, "too slow", false);
+        return false;
     }
     ++hub_.metrics().messagesOut;
     queuedBytes_ += m->size();
     queue_.push_back(std::move(m));
-    if (queue_.size() == 1) doWrite();
+    return true;
+}
+
+void WsSession::enqueue(std::shared_ptr<const std::string> m) {
+    if (push(std::move(m)) && queue_.size() == 1) doWrite();
 }
 
 void WsSession::doWrite() {
+    // The last message queued is written uncorked: it carries the burst out. Whatever is queued
+    // after this one was queued will have its own write.
+    writeCorked_ = queue_.size() > 1;
+    ws_.next_layer().cork(writeCorked_);
     ws_.text(true);
     ws_.async_write(asio::buffer(*queue_.front()),
                     beast::bind_front_handler(&WsSession::onWrite, shared_from_this()));
 }
 
 void WsSession::onWrite(beast::error_code ec, std::size_t) {
-    if (ec) {
+    if (ec) {  // the stream dropped what was pending
         queue_.clear();
-        queuedBytes_ = 0;
+        queuedBytes_ = corkedBytes_ = 0;
         return;
     }
-    queuedBytes_ -= queue_.front()->size();
+    // A corked message's bytes stay counted until a write carries them out.
+    if (writeCorked_) {
+        corkedBytes_ += queue_.front()->size();
+    } else {
+        queuedBytes_ -= queue_.front()->size() + corkedBytes_;
+        corkedBytes_ = 0;
+    }
     queue_.pop_front();
     if (!queue_.empty()) return doWrite();
     if (closeAfterQueue_) sendClose();
@@ -173,6 +197,8 @@ void WsSession::closeNow(websocket::close_code code, const char* reason, bool dr
 
 void WsSession::sendClose() {
     closeAfterQueue_ = false;
+    // The close frame carries out what was written corked (a dropped queue's first message).
+    ws_.next_layer().cork(false);
     ws_.async_close(closeReason_,
                     [self = shared_from_this()](beast::error_code) { self->finish(); });
 }
@@ -182,7 +208,7 @@ void WsSession::finish() {
     finished_ = true;
     timer_.cancel();
     queue_.clear();
-    queuedBytes_ = 0;
+    queuedBytes_ = corkedBytes_ = 0;
     for (auto& [id, room] : rooms_) room->run([key = this](GameRoom& r) { r.unsubscribe(key); });
     rooms_.clear();
     stopForwarding();

@@ -2,8 +2,10 @@
 // A WebSocket session: one client's connection speaking docs/protocol.md. Its transport (the
 // bounded write queue, the rate limit, closing) is in ws_session.cpp; what it does with each
 // message (identity, accounts, games, lobby, seeks) in ws_routes.cpp.
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -12,6 +14,7 @@
 #include <unordered_map>
 
 #include "server/client.h"
+#include "server/corked_stream.h"
 #include "server/sessions.h"
 #include "server/time_source.h"
 #include "store/log.h"
@@ -28,7 +31,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     using Client::send;
     WsSession(tcp::socket&& socket, Hub& hub, Registry& registry, std::string address,
               std::unique_ptr<Admission::Ticket> ticket)
-        : ws_(std::move(socket)),
+        : ws_(onStrand(std::move(socket))),
           hub_(hub),
           registry_(registry),
           ip_(std::move(address)),
@@ -54,6 +57,14 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     void close(websocket::close_code code, const char* reason);
 
   private:
+    // The session's strand as a concrete type, not behind any_io_executor: every post, read and
+    // write of the session goes through it, and the type-erased executor's dispatch cost ~5% of
+    // the server's CPU in the closed loop (docs/performance.md).
+    using Strand = asio::strand<asio::io_context::executor_type>;
+    using Socket = asio::basic_stream_socket<tcp, Strand>;
+    // The accepted socket (on its strand, listener.h) moved to the concrete executor type.
+    static Socket onStrand(tcp::socket&& socket);
+
     void onAccept(beast::error_code ec);
 
     // A connection must identify itself (hello or login) within the hello timeout.
@@ -125,8 +136,11 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     // Unsubscribes from every game and the lobby, withdraws its seek and forgets the player.
     void dropIdentity();
 
+    // Queues `m` (false: the connection is closing instead); enqueue() also starts writing.
+    bool push(std::shared_ptr<const std::string> m);
     void enqueue(std::shared_ptr<const std::string> m);
 
+    // Writes the front message; corked while more follow, so that a burst leaves in one write.
     void doWrite();
 
     void onWrite(beast::error_code ec, std::size_t);
@@ -141,12 +155,16 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     // The connection is gone: unsubscribe everywhere, once.
     void finish();
 
-    websocket::stream<beast::tcp_stream> ws_;
+    websocket::stream<CorkedStream<beast::basic_stream<tcp, Strand>>> ws_;
     beast::flat_buffer buf_;
     Hub& hub_;
     Registry& registry_;
     std::deque<std::shared_ptr<const std::string>> queue_;
-    std::size_t queuedBytes_ = 0;  // of the messages in queue_
+    // Of the messages in queue_ and of those written corked (corkedBytes_): these wait in the
+    // stream's buffer until the write that carries them completes.
+    std::size_t queuedBytes_ = 0;
+    std::size_t corkedBytes_ = 0;
+    bool writeCorked_ = false;  // the write in progress was made corked
     bool closeAfterQueue_ = false;
     websocket::close_reason closeReason_;
     std::optional<store::PlayerRow> player_;  // id 0: a guest not stored yet
