@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "store/joined_wal_writes.h"
+
 namespace rainet::store {
 
 namespace {
@@ -71,9 +73,11 @@ Result<std::unique_ptr<Database>> SqliteDatabase::open(const std::string& path,
     if (sync != "off" && sync != "normal" && sync != "full")
         return Error{"store: synchronous must be off, normal or full"};
     std::unique_ptr<SqliteDatabase> s(new SqliteDatabase());
+    // The writing connection's WAL writes are joined (store/joined_wal_writes.h); the readers and
+    // the checkpointer write no frames.
     if (sqlite3_open_v2(path.c_str(), &s->db_,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                        nullptr) != SQLITE_OK)
+                        joinedWalVfs()) != SQLITE_OK)
         return Error{"store: cannot open " + path + ": " + sqlite3_errmsg(s->db_)};
     sqlite3_busy_timeout(s->db_, 5000);
     // Switching a new file to WAL answers SQLITE_BUSY at once, without the busy handler, while
