@@ -214,6 +214,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // From any thread, once a commit is done: `then` on the strand, then what waited for it.
     template <class Then>
     void afterCommit(Then then);
+    template <class Then>
+    void afterCommit(std::shared_ptr<GameRoom> self, Then then);  // `self`: this room, moved in
 
     // Clocks.
     std::int64_t remaining(Side s) const;

@@ -56,7 +56,12 @@ void GameRoom::emit(Make make) {
 
 template <class Then>
 void GameRoom::afterCommit(Then then) {
-    asio::post(strand_, [self = shared_from_this(), then = std::move(then)]() mutable {
+    afterCommit(shared_from_this(), std::move(then));
+}
+
+template <class Then>
+void GameRoom::afterCommit(std::shared_ptr<GameRoom> self, Then then) {
+    asio::post(strand_, [self = std::move(self), then = std::move(then)]() mutable {
         self->committing_ = false;
         if (!self->broken()) self->guarded([&](GameRoom& r) { then(r); });
         self->resumeHeld();
