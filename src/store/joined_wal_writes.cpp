@@ -93,102 +93,47 @@ int jClose(sqlite3_file* f) {
     return rc != SQLITE_OK ? rc : closed;
 }
 
-// Every other call sees the file as written so far: the held bytes go out first.
-int jRead(sqlite3_file* f, void* p, int amt, sqlite3_int64 at) {
+// Every other call sees the file as written so far: the held bytes go out first, then the call
+// goes to the real file.
+template <auto Method, class... Args>
+int flushThen(sqlite3_file* f, Args... args) {
     JoinedFile* j = self(f);
     if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    return realMethods(j)->xRead(j->real, p, amt, at);
+    return (realMethods(j)->*Method)(j->real, args...);
 }
-int jTruncate(sqlite3_file* f, sqlite3_int64 size) {
+// Calls that neither read nor write the file's bytes go straight to the real file.
+template <auto Method, class... Args>
+auto passOn(sqlite3_file* f, Args... args) {
     JoinedFile* j = self(f);
-    if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    return realMethods(j)->xTruncate(j->real, size);
-}
-int jSync(sqlite3_file* f, int flags) {
-    JoinedFile* j = self(f);
-    if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    return realMethods(j)->xSync(j->real, flags);
-}
-int jFileSize(sqlite3_file* f, sqlite3_int64* size) {
-    JoinedFile* j = self(f);
-    if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    return realMethods(j)->xFileSize(j->real, size);
-}
-int jLock(sqlite3_file* f, int level) {
-    JoinedFile* j = self(f);
-    if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    return realMethods(j)->xLock(j->real, level);
-}
-int jUnlock(sqlite3_file* f, int level) {
-    JoinedFile* j = self(f);
-    if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    return realMethods(j)->xUnlock(j->real, level);
-}
-int jCheckReservedLock(sqlite3_file* f, int* out) {
-    JoinedFile* j = self(f);
-    return realMethods(j)->xCheckReservedLock(j->real, out);
-}
-int jFileControl(sqlite3_file* f, int op, void* arg) {
-    JoinedFile* j = self(f);
-    if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    return realMethods(j)->xFileControl(j->real, op, arg);
-}
-int jSectorSize(sqlite3_file* f) {
-    JoinedFile* j = self(f);
-    return realMethods(j)->xSectorSize(j->real);
-}
-int jDeviceCharacteristics(sqlite3_file* f) {
-    JoinedFile* j = self(f);
-    return realMethods(j)->xDeviceCharacteristics(j->real);
-}
-int jShmMap(sqlite3_file* f, int region, int size, int extend, void volatile** out) {
-    JoinedFile* j = self(f);
-    return realMethods(j)->xShmMap(j->real, region, size, extend, out);
-}
-int jShmLock(sqlite3_file* f, int offset, int n, int flags) {
-    JoinedFile* j = self(f);
-    if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    return realMethods(j)->xShmLock(j->real, offset, n, flags);
+    return (realMethods(j)->*Method)(j->real, args...);
 }
 void jShmBarrier(sqlite3_file* f) {
     JoinedFile* j = self(f);
     (void)flush(j);  // a failed write shows again at the next call that needs the bytes
     realMethods(j)->xShmBarrier(j->real);
 }
-int jShmUnmap(sqlite3_file* f, int deleteFlag) {
-    JoinedFile* j = self(f);
-    return realMethods(j)->xShmUnmap(j->real, deleteFlag);
-}
-int jFetch(sqlite3_file* f, sqlite3_int64 at, int amt, void** out) {
-    JoinedFile* j = self(f);
-    if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    return realMethods(j)->xFetch(j->real, at, amt, out);
-}
-int jUnfetch(sqlite3_file* f, sqlite3_int64 at, void* p) {
-    JoinedFile* j = self(f);
-    return realMethods(j)->xUnfetch(j->real, at, p);
-}
 
+using M = sqlite3_io_methods;
 const sqlite3_io_methods kMethods = {
     3,
     jClose,
-    jRead,
+    flushThen<&M::xRead, void*, int, sqlite3_int64>,
     jWrite,
-    jTruncate,
-    jSync,
-    jFileSize,
-    jLock,
-    jUnlock,
-    jCheckReservedLock,
-    jFileControl,
-    jSectorSize,
-    jDeviceCharacteristics,
-    jShmMap,
-    jShmLock,
+    flushThen<&M::xTruncate, sqlite3_int64>,
+    flushThen<&M::xSync, int>,
+    flushThen<&M::xFileSize, sqlite3_int64*>,
+    flushThen<&M::xLock, int>,
+    flushThen<&M::xUnlock, int>,
+    passOn<&M::xCheckReservedLock, int*>,
+    flushThen<&M::xFileControl, int, void*>,
+    passOn<&M::xSectorSize>,
+    passOn<&M::xDeviceCharacteristics>,
+    passOn<&M::xShmMap, int, int, int, void volatile**>,
+    flushThen<&M::xShmLock, int, int, int>,
     jShmBarrier,
-    jShmUnmap,
-    jFetch,
-    jUnfetch,
+    passOn<&M::xShmUnmap, int>,
+    flushThen<&M::xFetch, sqlite3_int64, int, void**>,
+    passOn<&M::xUnfetch, sqlite3_int64, void*>,
 };
 
 int vOpen(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* f, int flags, int* outFlags) {
@@ -208,42 +153,12 @@ int vOpen(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* f, int flags, int* 
 }
 
 // The rest of the VFS is the real one's, called with the real VFS (which finds its own data).
-int vDelete(sqlite3_vfs*, const char* name, int syncDir) {
-    return gReal->xDelete(gReal, name, syncDir);
+template <auto Method, class... Args>
+auto real(sqlite3_vfs*, Args... args) {
+    return (gReal->*Method)(gReal, args...);
 }
-int vAccess(sqlite3_vfs*, const char* name, int flags, int* out) {
-    return gReal->xAccess(gReal, name, flags, out);
-}
-int vFullPathname(sqlite3_vfs*, const char* name, int n, char* out) {
-    return gReal->xFullPathname(gReal, name, n, out);
-}
-void* vDlOpen(sqlite3_vfs*, const char* name) {
-    return gReal->xDlOpen(gReal, name);
-}
-void vDlError(sqlite3_vfs*, int n, char* out) {
-    gReal->xDlError(gReal, n, out);
-}
-void (*vDlSym(sqlite3_vfs*, void* h, const char* sym))(void) {
-    return gReal->xDlSym(gReal, h, sym);
-}
-void vDlClose(sqlite3_vfs*, void* h) {
-    gReal->xDlClose(gReal, h);
-}
-int vRandomness(sqlite3_vfs*, int n, char* out) {
-    return gReal->xRandomness(gReal, n, out);
-}
-int vSleep(sqlite3_vfs*, int us) {
-    return gReal->xSleep(gReal, us);
-}
-int vCurrentTime(sqlite3_vfs*, double* out) {
-    return gReal->xCurrentTime(gReal, out);
-}
-int vGetLastError(sqlite3_vfs*, int n, char* out) {
-    return gReal->xGetLastError(gReal, n, out);
-}
-int vCurrentTimeInt64(sqlite3_vfs*, sqlite3_int64* out) {
-    return gReal->xCurrentTimeInt64(gReal, out);
-}
+
+using V = sqlite3_vfs;
 
 sqlite3_vfs gVfs{};
 
@@ -258,18 +173,18 @@ const char* joinedWalVfs() {
         gVfs.mxPathname = gReal->mxPathname;
         gVfs.zName = "rainet-joined-wal";
         gVfs.xOpen = vOpen;
-        gVfs.xDelete = vDelete;
-        gVfs.xAccess = vAccess;
-        gVfs.xFullPathname = vFullPathname;
-        gVfs.xDlOpen = vDlOpen;
-        gVfs.xDlError = vDlError;
-        gVfs.xDlSym = vDlSym;
-        gVfs.xDlClose = vDlClose;
-        gVfs.xRandomness = vRandomness;
-        gVfs.xSleep = vSleep;
-        gVfs.xCurrentTime = vCurrentTime;
-        gVfs.xGetLastError = vGetLastError;
-        gVfs.xCurrentTimeInt64 = vCurrentTimeInt64;
+        gVfs.xDelete = real<&V::xDelete, const char*, int>;
+        gVfs.xAccess = real<&V::xAccess, const char*, int, int*>;
+        gVfs.xFullPathname = real<&V::xFullPathname, const char*, int, char*>;
+        gVfs.xDlOpen = real<&V::xDlOpen, const char*>;
+        gVfs.xDlError = real<&V::xDlError, int, char*>;
+        gVfs.xDlSym = real<&V::xDlSym, void*, const char*>;
+        gVfs.xDlClose = real<&V::xDlClose, void*>;
+        gVfs.xRandomness = real<&V::xRandomness, int, char*>;
+        gVfs.xSleep = real<&V::xSleep, int>;
+        gVfs.xCurrentTime = real<&V::xCurrentTime, double*>;
+        gVfs.xGetLastError = real<&V::xGetLastError, int, char*>;
+        gVfs.xCurrentTimeInt64 = real<&V::xCurrentTimeInt64, sqlite3_int64*>;
         sqlite3_vfs_register(&gVfs, 0);
     });
     return gVfs.zName;
