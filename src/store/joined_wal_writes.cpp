@@ -2,153 +2,223 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <utility>
 
 namespace rainet::store {
 
 namespace {
 
-// Writes shorter than the smallest SQLite page are held: the frame headers (24 bytes) and the WAL
-// header (32); pages are never held.
-constexpr int kHeldBelow = 512;
+// A WAL linked to its database file (the same connection's, both opened here) gathers every
+// write that follows the one before in the file, up to kGatherCap bytes, and sends them when the
+// page of a commit frame is written (the frame header's bytes 4-7, the database size after the
+// commit, are nonzero only there: docs/sqlite's WAL file format). A WAL not linked (not
+// expected) writes through. The cap: the default unix VFS writes at most 128 KiB per call (its
+// seekAndWriteFd masks the size with 0x1ffff; a larger write lost its tail), so 64 KiB.
+constexpr int kGatherCap = 1 << 16;
+constexpr int kFrameHeader = 24;
 
 std::atomic<std::uint64_t> gOsWrites{0};
 std::atomic<std::uint64_t> gJoined{0};
 
 sqlite3_vfs* gReal = nullptr;  // the default VFS under this one
 
-struct JoinedFile {
-    sqlite3_file base;   // base.pMethods is kMethods
-    sqlite3_file* real;  // the default VFS's file, stored after this struct
-    sqlite3_int64 heldAt;
-    int held;  // bytes in hold
-    unsigned char hold[2 * kHeldBelow];
-    unsigned char* joined;  // the buffer of joined writes (sqlite3_malloc'd), grown as needed
-    int joinedSize;
+struct WalFile;
+
+// Both wrappers begin the same way: SQLite's file, then the real one (stored after the wrapper).
+struct DbFile {
+    sqlite3_file base;  // base.pMethods is kDbMethods
+    sqlite3_file* real;
+    WalFile* wal;  // its WAL while that is open, or null
 };
 
-constexpr std::size_t kRealOffset = (sizeof(JoinedFile) + 15) / 16 * 16;
+struct WalFile {
+    sqlite3_file base;  // base.pMethods is kWalMethods
+    sqlite3_file* real;
+    DbFile* db;          // its database file, or null: then nothing is gathered
+    unsigned char* buf;  // what is gathered (sqlite3_malloc'd), `len` bytes from offset `at`
+    int cap;
+    int len;
+    int writes;  // SQLite's writes in it
+    sqlite3_int64 at;
+    bool commitNext;  // the last write was a commit frame's header: its page ends the commit
+};
 
-JoinedFile* self(sqlite3_file* f) {
-    return reinterpret_cast<JoinedFile*>(f);
-}
-const sqlite3_io_methods* realMethods(JoinedFile* j) {
-    return j->real->pMethods;
-}
+constexpr std::size_t kRealOffset = (std::max(sizeof(DbFile), sizeof(WalFile)) + 15) / 16 * 16;
 
-int osWrite(JoinedFile* j, const void* p, int amt, sqlite3_int64 at) {
+// Sends what is gathered; on failure it stays gathered, to be tried (and reported) again.
+int flush(WalFile* w) {
+    if (w->len == 0) return SQLITE_OK;
     gOsWrites.fetch_add(1, std::memory_order_relaxed);
-    return realMethods(j)->xWrite(j->real, p, amt, at);
+    const int rc = w->real->pMethods->xWrite(w->real, w->buf, w->len, w->at);
+    if (rc != SQLITE_OK) return rc;
+    if (w->writes > 1) gJoined.fetch_add(1, std::memory_order_relaxed);
+    w->len = 0;
+    return SQLITE_OK;
 }
 
-int flush(JoinedFile* j) {
-    if (j->held == 0) return SQLITE_OK;
-    const int n = j->held;
-    j->held = 0;
-    return osWrite(j, j->hold, n, j->heldAt);
+int flush(DbFile* d) {
+    return d->wal ? flush(d->wal) : SQLITE_OK;
 }
 
-int jWrite(sqlite3_file* f, const void* p, int amt, sqlite3_int64 at) {
-    JoinedFile* j = self(f);
-    if (j->held > 0 && at == j->heldAt + j->held) {
-        if (amt < kHeldBelow && j->held + amt <= static_cast<int>(sizeof j->hold)) {
-            std::memcpy(j->hold + j->held, p, static_cast<std::size_t>(amt));
-            j->held += amt;
-            return SQLITE_OK;
-        }
-        const int total = j->held + amt;
-        if (total > j->joinedSize) {
-            auto* grown = static_cast<unsigned char*>(sqlite3_realloc(j->joined, total));
-            if (!grown) return flush(j) != SQLITE_OK ? SQLITE_IOERR_WRITE : osWrite(j, p, amt, at);
-            j->joined = grown;
-            j->joinedSize = total;
-        }
-        std::memcpy(j->joined, j->hold, static_cast<std::size_t>(j->held));
-        std::memcpy(j->joined + j->held, p, static_cast<std::size_t>(amt));
-        const sqlite3_int64 from = j->heldAt;
-        j->held = 0;
-        gJoined.fetch_add(1, std::memory_order_relaxed);
-        return osWrite(j, j->joined, total, from);
-    }
-    if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    if (amt < kHeldBelow) {
-        std::memcpy(j->hold, p, static_cast<std::size_t>(amt));
-        j->held = amt;
-        j->heldAt = at;
+bool reserve(WalFile* w, int size) {
+    if (size <= w->cap) return true;
+    const int grown = std::min(std::max(size, 2 * w->cap), std::max(size, kGatherCap));
+    auto* b = static_cast<unsigned char*>(sqlite3_realloc(w->buf, grown));
+    if (!b) return false;
+    w->buf = b;
+    w->cap = grown;
+    return true;
+}
+
+bool isCommitHeader(const void* p, int amt) {
+    if (amt != kFrameHeader) return false;
+    const auto* b = static_cast<const unsigned char*>(p);
+    return (b[4] | b[5] | b[6] | b[7]) != 0;
+}
+
+// Gathers `p`, or sends what was gathered and then `p`; returns the error of any write made.
+int gather(WalFile* w, const void* p, int amt, sqlite3_int64 at) {
+    if (w->len > 0 && at == w->at + w->len && w->len + amt <= kGatherCap &&
+        reserve(w, w->len + amt)) {
+        std::memcpy(w->buf + w->len, p, static_cast<std::size_t>(amt));
+        w->len += amt;
+        ++w->writes;
         return SQLITE_OK;
     }
-    return osWrite(j, p, amt, at);
+    if (int rc = flush(w); rc != SQLITE_OK) return rc;
+    if (w->db && amt <= kGatherCap && reserve(w, amt)) {
+        std::memcpy(w->buf, p, static_cast<std::size_t>(amt));
+        w->len = amt;
+        w->writes = 1;
+        w->at = at;
+        return SQLITE_OK;
+    }
+    gOsWrites.fetch_add(1, std::memory_order_relaxed);
+    return w->real->pMethods->xWrite(w->real, p, amt, at);
 }
 
-int jClose(sqlite3_file* f) {
-    JoinedFile* j = self(f);
-    const int rc = flush(j);
-    const int closed = realMethods(j)->xClose(j->real);
-    sqlite3_free(j->joined);
-    j->joined = nullptr;
+int walWrite(sqlite3_file* f, const void* p, int amt, sqlite3_int64 at) {
+    auto* w = reinterpret_cast<WalFile*>(f);
+    const bool endsCommit = std::exchange(w->commitNext, false);
+    if (int rc = gather(w, p, amt, at); rc != SQLITE_OK) return rc;
+    w->commitNext = isCommitHeader(p, amt);
+    // The commit's last page: out now, so that a failed write fails the commit (SQLite then
+    // publishes nothing), as it would have without this VFS.
+    return endsCommit ? flush(w) : SQLITE_OK;
+}
+
+int walClose(sqlite3_file* f) {
+    auto* w = reinterpret_cast<WalFile*>(f);
+    const int rc = flush(w);
+    if (w->db) w->db->wal = nullptr;
+    const int closed = w->real->pMethods->xClose(w->real);
+    sqlite3_free(w->buf);
+    w->buf = nullptr;
     return rc != SQLITE_OK ? rc : closed;
 }
 
-// Every other call sees the file as written so far: the held bytes go out first, then the call
-// goes to the real file.
-template <auto Method, class... Args>
+int dbClose(sqlite3_file* f) {
+    auto* d = reinterpret_cast<DbFile*>(f);
+    int rc = SQLITE_OK;
+    if (d->wal) {
+        rc = flush(d->wal);
+        d->wal->db = nullptr;  // not expected: SQLite closes the WAL first
+    }
+    const int closed = d->real->pMethods->xClose(d->real);
+    return rc != SQLITE_OK ? rc : closed;
+}
+
+// Every other call on a WAL sees the file as written so far: what is gathered goes out first.
+// On the database file the same holds for the calls around the WAL index, a second guard: a
+// commit becomes visible to other connections when SQLite writes the WAL index header, two
+// copies with a barrier (xShmBarrier) between them, and a reader takes the header only when both
+// agree, so even a commit whose end was not recognised is in the file before anyone can see it.
+template <class F, auto Method, class... Args>
 int flushThen(sqlite3_file* f, Args... args) {
-    JoinedFile* j = self(f);
-    if (int rc = flush(j); rc != SQLITE_OK) return rc;
-    return (realMethods(j)->*Method)(j->real, args...);
+    auto* x = reinterpret_cast<F*>(f);
+    if (int rc = flush(x); rc != SQLITE_OK) return rc;
+    return (x->real->pMethods->*Method)(x->real, args...);
 }
 // Calls that neither read nor write the file's bytes go straight to the real file.
-template <auto Method, class... Args>
+template <class F, auto Method, class... Args>
 auto passOn(sqlite3_file* f, Args... args) {
-    JoinedFile* j = self(f);
-    return (realMethods(j)->*Method)(j->real, args...);
+    auto* x = reinterpret_cast<F*>(f);
+    return (x->real->pMethods->*Method)(x->real, args...);
 }
-void jShmBarrier(sqlite3_file* f) {
-    JoinedFile* j = self(f);
-    (void)flush(j);  // a failed write shows again at the next call that needs the bytes
-    realMethods(j)->xShmBarrier(j->real);
+template <class F>
+void barrier(sqlite3_file* f) {
+    auto* x = reinterpret_cast<F*>(f);
+    (void)flush(x);  // a failed write stays gathered: the next call tries it and reports it
+    x->real->pMethods->xShmBarrier(x->real);
 }
 
 using M = sqlite3_io_methods;
-const sqlite3_io_methods kMethods = {
-    3,
-    jClose,
-    flushThen<&M::xRead, void*, int, sqlite3_int64>,
-    jWrite,
-    flushThen<&M::xTruncate, sqlite3_int64>,
-    flushThen<&M::xSync, int>,
-    flushThen<&M::xFileSize, sqlite3_int64*>,
-    flushThen<&M::xLock, int>,
-    flushThen<&M::xUnlock, int>,
-    passOn<&M::xCheckReservedLock, int*>,
-    flushThen<&M::xFileControl, int, void*>,
-    passOn<&M::xSectorSize>,
-    passOn<&M::xDeviceCharacteristics>,
-    passOn<&M::xShmMap, int, int, int, void volatile**>,
-    flushThen<&M::xShmLock, int, int, int>,
-    jShmBarrier,
-    passOn<&M::xShmUnmap, int>,
-    flushThen<&M::xFetch, sqlite3_int64, int, void**>,
-    passOn<&M::xUnfetch, sqlite3_int64, void*>,
-};
 
-int vOpen(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* f, int flags, int* outFlags) {
+template <class F, auto Close, auto Write>
+constexpr sqlite3_io_methods methodsOf() {
+    return {
+        3,
+        Close,
+        flushThen<F, &M::xRead, void*, int, sqlite3_int64>,
+        Write,
+        flushThen<F, &M::xTruncate, sqlite3_int64>,
+        flushThen<F, &M::xSync, int>,
+        flushThen<F, &M::xFileSize, sqlite3_int64*>,
+        flushThen<F, &M::xLock, int>,
+        flushThen<F, &M::xUnlock, int>,
+        passOn<F, &M::xCheckReservedLock, int*>,
+        flushThen<F, &M::xFileControl, int, void*>,
+        passOn<F, &M::xSectorSize>,
+        passOn<F, &M::xDeviceCharacteristics>,
+        passOn<F, &M::xShmMap, int, int, int, void volatile**>,
+        flushThen<F, &M::xShmLock, int, int, int>,
+        barrier<F>,
+        passOn<F, &M::xShmUnmap, int>,
+        flushThen<F, &M::xFetch, sqlite3_int64, int, void**>,
+        passOn<F, &M::xUnfetch, sqlite3_int64, void*>,
+    };
+}
+
+const sqlite3_io_methods kWalMethods = methodsOf<WalFile, walClose, walWrite>();
+const sqlite3_io_methods kDbMethods =
+    methodsOf<DbFile, dbClose, passOn<DbFile, &M::xWrite, const void*, int, sqlite3_int64>>();
+
+// Opens the real file after the wrapper; false (the real file closed, none left open) on failure.
+int openReal(sqlite3_file* f, sqlite3_filename name, int flags, int* outFlags,
+             sqlite3_file** real) {
+    *real = reinterpret_cast<sqlite3_file*>(reinterpret_cast<char*>(f) + kRealOffset);
+    (*real)->pMethods = nullptr;
+    const int rc = gReal->xOpen(gReal, name, *real, flags, outFlags);
     // The real VFS's methods must all be there to be forwarded (the default unix VFS's are).
-    if (!(flags & SQLITE_OPEN_WAL)) return gReal->xOpen(gReal, name, f, flags, outFlags);
-    auto* j = new (f) JoinedFile{};
-    j->real = reinterpret_cast<sqlite3_file*>(reinterpret_cast<char*>(f) + kRealOffset);
-    j->real->pMethods = nullptr;
-    const int rc = gReal->xOpen(gReal, name, j->real, flags, outFlags);
-    if (rc != SQLITE_OK || !j->real->pMethods || j->real->pMethods->iVersion < 3) {
-        if (j->real->pMethods) j->real->pMethods->xClose(j->real);
+    if (rc != SQLITE_OK || !(*real)->pMethods || (*real)->pMethods->iVersion < 3) {
+        if ((*real)->pMethods) (*real)->pMethods->xClose(*real);
         f->pMethods = nullptr;
         return rc != SQLITE_OK ? rc : SQLITE_CANTOPEN;
     }
-    f->pMethods = &kMethods;
+    return SQLITE_OK;
+}
+
+int vOpen(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* f, int flags, int* outFlags) {
+    if (flags & SQLITE_OPEN_MAIN_DB) {
+        auto* d = new (f) DbFile{};
+        if (int rc = openReal(f, name, flags, outFlags, &d->real); rc != SQLITE_OK) return rc;
+        f->pMethods = &kDbMethods;
+        return SQLITE_OK;
+    }
+    if (!(flags & SQLITE_OPEN_WAL)) return gReal->xOpen(gReal, name, f, flags, outFlags);
+    auto* w = new (f) WalFile{};
+    if (int rc = openReal(f, name, flags, outFlags, &w->real); rc != SQLITE_OK) return rc;
+    if (sqlite3_file* db = sqlite3_database_file_object(name); db && db->pMethods == &kDbMethods) {
+        w->db = reinterpret_cast<DbFile*>(db);
+        w->db->wal = w;
+    }
+    f->pMethods = &kWalMethods;
     return SQLITE_OK;
 }
 
