@@ -278,8 +278,12 @@ class Store {
         std::size_t writers = 0, readers = 0;
     };
     ConnectionCount connectionsOpen();
+    // Batches of actions that failed as one and were written again one by one (each failing
+    // alone if at fault) since the store opened.
+    std::uint64_t batchesSplit() const { return batchesSplit_.load(std::memory_order_relaxed); }
 
   private:
+    std::atomic<std::uint64_t> batchesSplit_{0};
     using Opener = std::function<Result<std::unique_ptr<Database>>()>;
     class Lease;  // one connection, taken for one call
     // Connections opened on demand up to a bound, each lent to one call at a time. A connection
