@@ -260,11 +260,20 @@ TEST(Bots, WithThreeVirusesStackedStrongDoesNotTakeAMisreadCard) {
     EXPECT_GE(took, 3);
 }
 
+// The table of docs/ai.md, "Levels" (calibrated in "Calibration, stop 25"): level, iterations,
+// evaluation after the rollout, rollout plies.
+//   2     80  heuristic  12
+//   3    800  heuristic  12
+//   4   1000  learned    12
+//   5  20000  learned     4  (strong's configuration)
 TEST(Bots, LevelsAreStrongsSearchAtTheDocumentedBudgets) {
     auto level1 = makeBot("level1");
     ASSERT_NE(dynamic_cast<GreedyBot*>(level1.get()), nullptr);
     EXPECT_EQ(level1->name(), "level1");
-    const std::uint64_t documented[] = {0, 0, 45, 200, 2000, 20000};
+    const std::uint64_t documented[] = {0, 0, 80, 800, 1000, 20000};
+    const LeafEval eval[] = {LeafEval::Heuristic, LeafEval::Heuristic, LeafEval::Heuristic,
+                             LeafEval::Heuristic, LeafEval::Learned,   LeafEval::Learned};
+    const int rollout[] = {0, 0, 12, 12, 12, 4};
     const SearchConfig strong = strongConfig();
     for (int level = 2; level <= 5; ++level) {
         const std::string name = "level" + std::to_string(level);
@@ -277,15 +286,23 @@ TEST(Bots, LevelsAreStrongsSearchAtTheDocumentedBudgets) {
         EXPECT_EQ(c.iterations, documented[level]) << name;
         EXPECT_EQ(levelNodes(level), documented[level]) << name;
         EXPECT_EQ(c.maxMovetime, std::chrono::milliseconds(1000)) << name;
+        EXPECT_EQ(c.eval, eval[level]) << name;
+        EXPECT_EQ(c.rolloutDepth, rollout[level]) << name;
+        // Everything else is strong's: belief, type hiding, setups, opponent model, guard.
         EXPECT_EQ(c.evidence, strong.evidence) << name;
         EXPECT_EQ(c.concealment, strong.concealment) << name;
         EXPECT_EQ(c.concealBelow, strong.concealBelow) << name;
         EXPECT_EQ(c.uniformSetups, strong.uniformSetups) << name;
-        EXPECT_EQ(c.rolloutDepth, strong.rolloutDepth) << name;
+        EXPECT_EQ(c.opponentModel, strong.opponentModel) << name;
+        EXPECT_EQ(c.finishAgainstRandom, strong.finishAgainstRandom) << name;
+        EXPECT_EQ(c.guardFourthVirus, strong.guardFourthVirus) << name;
         if (level > 2) {
             EXPECT_GT(levelNodes(level), levelNodes(level - 1));
         }
     }
+    // The top level evaluates as strong does.
+    EXPECT_EQ(levelConfig(5).eval, strong.eval);
+    EXPECT_EQ(levelConfig(5).rolloutDepth, strong.rolloutDepth);
     EXPECT_EQ(levelNodes(1), 0u);
     EXPECT_EQ(levelNodes(6), 0u);
 }

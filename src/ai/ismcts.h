@@ -170,7 +170,8 @@ SearchConfig strongConfig();
 // The iteration cap of player level 2..5 (0 for any other level: level 1 is no search).
 std::uint64_t levelNodes(int level);
 // Player levels 2..5: strong's configuration capped at levelNodes(level) iterations and 1 s per
-// action.
+// action; levels 2 and 3 evaluate with the heuristic after 12-ply rollouts, level 4 with the
+// learned value after 12-ply rollouts, level 5 as strong (4 plies, learned).
 SearchConfig levelConfig(int level);
 
 class StrongBot : public Bot {

@@ -48,16 +48,17 @@ SearchConfig strongConfig() {
 }
 
 std::uint64_t levelNodes(int level) {
-    // Chosen by arena (docs/ai.md, "Levels"): strength grows fast with the budget below about 200
-    // iterations and slowly above it, so the top steps are the widest (level 5 still answers well
-    // within 1 s on one core). Level 1 is greedy with half its actions random.
+    // Chosen by arena (docs/ai.md, "Calibration, stop 25"). Above about 200 iterations a tenfold
+    // budget of the same search buys only 60-70%, so the levels also differ in the evaluation
+    // (levelConfig); within the heuristic levels 2 and 3 the budget is tenfold. Level 1 is greedy
+    // with half its actions random.
     switch (level) {
         case 2:
-            return 45;
+            return 80;
         case 3:
-            return 200;
+            return 800;
         case 4:
-            return 2000;
+            return 1000;
         case 5:
             return 20000;
         default:
@@ -69,12 +70,23 @@ SearchConfig levelConfig(int level) {
     SearchConfig c = strongConfig();
     c.iterations = c.maxIterations = levelNodes(level);
     c.maxMovetime = std::chrono::milliseconds(1000);  // even on a slow machine: at most 1 s
+    // The lower levels evaluate worse, which separates them where the budget alone does not:
+    // levels 2 and 3 with the heuristic after 12-ply rollouts (strong before the learned value),
+    // level 4 with the learned value after 12 plies, level 5 as strong (the learned value after 4).
+    // At 300 iterations each the latter two scored 71.5% and 91.5% against the first (docs/ai.md,
+    // "Learned value").
+    if (level == 2 || level == 3) {
+        c.eval = LeafEval::Heuristic;
+        c.rolloutDepth = 12;
+    } else if (level == 4) {
+        c.rolloutDepth = 12;
+    }
     return c;
 }
 
-// Levels for players: 1 greedy with half its actions random, 2-5 strong's search capped at
-// levelNodes(level) iterations and 1 s per action (a smaller budget from the caller, in nodes or
-// time, still applies).
+// Levels for players: 1 greedy with half its actions random, 2-5 strong's search (2-4 with a weaker
+// evaluation, levelConfig) capped at levelNodes(level) iterations and 1 s per action (a smaller
+// budget from the caller, in nodes or time, still applies).
 std::unique_ptr<Bot> makeBot(std::string_view name) {
     if (name == "random") return std::make_unique<RandomBot>();
     if (name == "greedy") return std::make_unique<GreedyBot>();
