@@ -40,6 +40,17 @@ std::int64_t count(sqlite3* db) {
     return n;
 }
 
+// PRAGMA integrity_check's first line ("ok" for an intact database).
+std::string integrity(sqlite3* db) {
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, nullptr);
+    std::string out = sqlite3_step(st) == SQLITE_ROW
+                          ? reinterpret_cast<const char*>(sqlite3_column_text(st, 0))
+                          : "no answer";
+    sqlite3_finalize(st);
+    return out;
+}
+
 class JoinedWalWrites : public ::testing::Test {
   protected:
     void SetUp() override {
@@ -97,11 +108,7 @@ TEST_F(JoinedWalWrites, ALargeCommitGoesOutInPiecesTheDefaultVfsWritesWhole) {
     EXPECT_LE(writes, grown / (64 * 1024 - kFrame) + 1);
     sqlite3* reader = openDb(path_, nullptr);
     EXPECT_EQ(count(reader), 1500);
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(reader, "PRAGMA integrity_check", -1, &st, nullptr);
-    ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-    EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), "ok");
-    sqlite3_finalize(st);
+    EXPECT_EQ(integrity(reader), "ok");
     sqlite3_close_v2(reader);
 }
 
@@ -175,11 +182,7 @@ TEST_F(JoinedWalWrites, ACheckpointerBesideTheWriterCopiesWholeFrames) {
     checkpointer.join();
     sqlite3* reader = openDb(path_, nullptr);
     EXPECT_EQ(count(reader), 60 * 300);
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(reader, "PRAGMA integrity_check", -1, &st, nullptr);
-    ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-    EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), "ok");
-    sqlite3_finalize(st);
+    EXPECT_EQ(integrity(reader), "ok");
     sqlite3_close_v2(reader);
 }
 
@@ -216,11 +219,7 @@ TEST_F(JoinedWalWrites, ASpilledTransactionRereadsItsOwnFrames) {
         exec(db_, "COMMIT");
         EXPECT_EQ(count(reader), 600);
     }
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(reader, "PRAGMA integrity_check", -1, &st, nullptr);
-    ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-    EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), "ok");
-    sqlite3_finalize(st);
+    EXPECT_EQ(integrity(reader), "ok");
     sqlite3_close_v2(reader);
 }
 

@@ -28,6 +28,25 @@ T ok(Result<T> r) {
 using test::freshDbPath;
 using test::removeDb;
 
+// The answers of batched writes, counted as they come (from the store's writer thread).
+struct Answers {
+    std::mutex mu;
+    std::condition_variable cv;
+    int answered = 0, failed = 0;
+    Store::Done callback() {
+        return [this](std::optional<Error> e) {
+            std::lock_guard lock(mu);
+            ++answered;
+            failed += e.has_value();
+            cv.notify_all();
+        };
+    }
+    bool waitFor(int n) {
+        std::unique_lock lock(mu);
+        return cv.wait_for(lock, std::chrono::seconds(60), [&] { return answered == n; });
+    }
+};
+
 // Every StoreTest runs on each backend: SQLite always, PostgreSQL when RAINET_TEST_PG holds the
 // URI of a maintenance database (each test then gets a database of its own).
 class StoreTest : public ::testing::TestWithParam<Dialect> {
@@ -58,6 +77,19 @@ class StoreTest : public ::testing::TestWithParam<Dialect> {
         g.status = GameStatus::Playing;
         EXPECT_FALSE(store_->insertGame(g));
         return g;
+    }
+    // `n` games of one player in play, ids `prefix`0 .. `prefix`n-1.
+    std::vector<GameRow> gamesInPlay(int n, const std::string& prefix) {
+        auto a = store_->createPlayer("pA", "ha", "alice");
+        std::vector<GameRow> games(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i) {
+            auto& g = games[static_cast<std::size_t>(i)];
+            g.id = prefix + std::to_string(i);
+            g.creator = g.player[0] = a ? a->id : 0;
+            g.status = GameStatus::Playing;
+            EXPECT_FALSE(store_->insertGame(g));
+        }
+        return games;
     }
     void reopen(bool faultInjection = false) {
         store_.reset();
@@ -796,34 +828,15 @@ TEST_P(StoreTest, KeysetPagesVisitEveryRowOnceInOrder) {
 // Group commit: actions queued together from many games are committed together, each caller
 // told after its batch committed; a write that fails its batch (a ply stored twice) fails alone.
 TEST_P(StoreTest, BatchedActionsAreEachCommittedOrFailedAlone) {
-    auto a = store_->createPlayer("pA", "ha", "alice");
     constexpr int kGames = 20, kPlies = 10;
-    std::vector<GameRow> games(kGames);
-    for (int i = 0; i < kGames; ++i) {
-        games[i].id = std::string(1, 'g').append(std::to_string(i));
-        games[i].creator = games[i].player[0] = a->id;
-        games[i].status = GameStatus::Playing;
-        ASSERT_FALSE(store_->insertGame(games[i]));
-    }
-    std::mutex mu;
-    std::condition_variable cv;
-    int answered = 0, failed = 0;
-    auto done = [&](std::optional<Error> e) {
-        std::lock_guard lock(mu);
-        ++answered;
-        failed += e.has_value();
-        cv.notify_all();
-    };
+    const std::vector<GameRow> games = gamesInPlay(kGames, "g");
+    Answers answers;
     for (int ply = 0; ply < kPlies; ++ply)
         for (int i = 0; i < kGames; ++i)
-            store_->saveActionBatched(games[i], {ply, "d2-d3", "", 0, ply + 1}, done);
-    store_->saveActionBatched(games[3], {4, "a1-a2", "", 0, 5}, done);  // ply 4 again
-    {
-        std::unique_lock lock(mu);
-        ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60),
-                                [&] { return answered == kGames * kPlies + 1; }));
-    }
-    EXPECT_EQ(failed, 1);
+            store_->saveActionBatched(games[i], {ply, "d2-d3", "", 0, ply + 1}, answers.callback());
+    store_->saveActionBatched(games[3], {4, "a1-a2", "", 0, 5}, answers.callback());  // ply 4 again
+    ASSERT_TRUE(answers.waitFor(kGames * kPlies + 1));
+    EXPECT_EQ(answers.failed, 1);
     EXPECT_GE(store_->batchesSplit(), 1u);
     for (int i = 0; i < kGames; ++i) {
         auto d = ok(store_->loadGame(games[i].id));
@@ -838,7 +851,6 @@ TEST_P(StoreTest, BatchedActionsAreEachCommittedOrFailedAlone) {
 // passed as array literals): request ids that are any JSON, with quotes, backslashes, braces,
 // commas and non-ASCII text, empty ones (the computer's), large clocks.
 TEST_P(StoreTest, BatchedActionsKeepEveryFieldExactly) {
-    auto a = store_->createPlayer("pA", "ha", "alice");
     const std::vector<std::string> ids = {"1",
                                           "\"plain\"",
                                           "\"q\\\"uote\"",
@@ -852,22 +864,8 @@ TEST_P(StoreTest, BatchedActionsKeepEveryFieldExactly) {
                                           "\"é ✓ 漢\"",
                                           "-0.5e3"};
     constexpr int kGames = 6;
-    std::vector<GameRow> games(kGames);
-    for (int i = 0; i < kGames; ++i) {
-        games[i].id = "exact" + std::to_string(i);
-        games[i].creator = games[i].player[0] = a->id;
-        games[i].status = GameStatus::Playing;
-        ASSERT_FALSE(store_->insertGame(games[i]));
-    }
-    std::mutex mu;
-    std::condition_variable cv;
-    int answered = 0, failed = 0;
-    auto done = [&](std::optional<Error> e) {
-        std::lock_guard lock(mu);
-        ++answered;
-        failed += e.has_value();
-        cv.notify_all();
-    };
+    const std::vector<GameRow> games = gamesInPlay(kGames, "exact");
+    Answers answers;
     const int plies = static_cast<int>(ids.size());
     auto row = [&](int game, int ply) {
         std::string action = "b";  // built piecewise: g++ 12 warns wrongly on a + chain here
@@ -878,13 +876,10 @@ TEST_P(StoreTest, BatchedActionsKeepEveryFieldExactly) {
                          std::int64_t{9'000'000'000'000} + game * 1000 + ply, ply + 1};
     };
     for (int ply = 0; ply < plies; ++ply)
-        for (int i = 0; i < kGames; ++i) store_->saveActionBatched(games[i], row(i, ply), done);
-    {
-        std::unique_lock lock(mu);
-        ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60),
-                                [&] { return answered == kGames * plies; }));
-    }
-    EXPECT_EQ(failed, 0);
+        for (int i = 0; i < kGames; ++i)
+            store_->saveActionBatched(games[i], row(i, ply), answers.callback());
+    ASSERT_TRUE(answers.waitFor(kGames * plies));
+    EXPECT_EQ(answers.failed, 0);
     EXPECT_EQ(store_->batchesSplit(), 0u);  // written as batches, not one by one after a failure
     for (int i = 0; i < kGames; ++i) {
         auto d = ok(store_->loadGame(games[i].id));
