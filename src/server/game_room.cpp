@@ -236,7 +236,7 @@ void GameRoom::shutDown(const std::function<void(Client&)>& tell) {
     // Out of the hub before anyone is told: a client that follows the game again at once, on
     // another thread, must find it gone and have it rebuilt, not reach this room (which would
     // ignore it: a follow left unanswered, seen once in ~30 runs of a test).
-    const auto keep = shared_from_this();
+    const auto keep = shared_from_this();  // the hub may have held the last reference
     hub_.drop(id_, this);
     for (const Sub& sub : subs_)
         if (auto c = sub.client.lock()) tell(*c);

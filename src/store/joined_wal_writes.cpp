@@ -66,9 +66,10 @@ int flush(DbFile* d) {
     return d->wal ? flush(d->wal) : SQLITE_OK;
 }
 
+// Room for `size` (at most kGatherCap) bytes, the buffer doubled as needed up to kGatherCap.
 bool reserve(WalFile* w, int size) {
     if (size <= w->cap) return true;
-    const int grown = std::min(std::max(size, 2 * w->cap), std::max(size, kGatherCap));
+    const int grown = std::min(std::max(size, 2 * w->cap), kGatherCap);
     auto* b = static_cast<unsigned char*>(sqlite3_realloc(w->buf, grown));
     if (!b) return false;
     w->buf = b;
@@ -189,7 +190,7 @@ const sqlite3_io_methods kWalMethods = methodsOf<WalFile, walClose, walWrite>();
 const sqlite3_io_methods kDbMethods =
     methodsOf<DbFile, dbClose, passOn<DbFile, &M::xWrite, const void*, int, sqlite3_int64>>();
 
-// Opens the real file after the wrapper; false (the real file closed, none left open) on failure.
+// Opens the real file after the wrapper; on failure an error code, and no file left open.
 int openReal(sqlite3_file* f, sqlite3_filename name, int flags, int* outFlags,
              sqlite3_file** real) {
     *real = reinterpret_cast<sqlite3_file*>(reinterpret_cast<char*>(f) + kRealOffset);

@@ -66,6 +66,15 @@ class JoinedWalWrites : public ::testing::Test {
         test::removeDb(path_);
     }
     std::uintmax_t walSize() const { return fs::file_size(path_ + "-wal"); }
+    // One transaction of `n` rows: keys key(0) .. key(n-1), each value `size` times `fill`.
+    template <class Key>
+    void commitRows(int n, Key key, std::size_t size, char fill) {
+        exec(db_, "BEGIN");
+        for (int i = 0; i < n; ++i)
+            exec(db_, "INSERT INTO t VALUES ('" + std::to_string(key(i)) + "', '" +
+                          std::string(size, fill) + "')");
+        exec(db_, "COMMIT");
+    }
 
     std::string path_;
     sqlite3* db_ = nullptr;
@@ -76,12 +85,9 @@ class JoinedWalWrites : public ::testing::Test {
 TEST_F(JoinedWalWrites, ACommitIsOneWrite) {
     const std::uintmax_t walBefore = walSize();
     const JoinedWalCounts before = joinedWalCounts();
-    exec(db_, "BEGIN");
     // Keys spread over the tree, as the actions of many games are: many pages in one commit.
-    for (int i = 0; i < 120; ++i)
-        exec(db_, "INSERT INTO t VALUES ('" + std::to_string(i * 7919 % 120) + "', '" +
-                      std::string(40, 'x') + "')");
-    exec(db_, "COMMIT");
+    commitRows(
+        120, [](int i) { return i * 7919 % 120; }, 40, 'x');
     const JoinedWalCounts after = joinedWalCounts();
     const std::uintmax_t grown = walSize() - walBefore - (walBefore == 0 ? kWalHeader : 0);
     ASSERT_EQ(grown % kFrame, 0u);
@@ -96,11 +102,8 @@ TEST_F(JoinedWalWrites, ACommitIsOneWrite) {
 TEST_F(JoinedWalWrites, ALargeCommitGoesOutInPiecesTheDefaultVfsWritesWhole) {
     const std::uintmax_t walBefore = walSize();
     const JoinedWalCounts before = joinedWalCounts();
-    exec(db_, "BEGIN");
-    for (int i = 0; i < 1500; ++i)
-        exec(db_, "INSERT INTO t VALUES ('" + std::to_string(i * 7919 % 1500) + "', '" +
-                      std::string(200, 'L') + "')");
-    exec(db_, "COMMIT");
+    commitRows(
+        1500, [](int i) { return i * 7919 % 1500; }, 200, 'L');
     const std::uintmax_t grown = walSize() - walBefore;
     ASSERT_GT(grown, 256u * 1024);
     const std::uint64_t writes = joinedWalCounts().osWrites - before.osWrites;
@@ -118,11 +121,8 @@ TEST_F(JoinedWalWrites, ALargeCommitGoesOutInPiecesTheDefaultVfsWritesWhole) {
 TEST_F(JoinedWalWrites, ACommitIsInTheFileBeforeOtherConnectionsSeeIt) {
     sqlite3* reader = openDb(path_, nullptr);
     for (int i = 1; i <= 50; ++i) {
-        exec(db_, "BEGIN");
-        for (int k = 0; k < 20; ++k)
-            exec(db_, "INSERT INTO t VALUES ('" + std::to_string(k * 50 + i) + "', '" +
-                          std::string(60, 'y') + "')");
-        exec(db_, "COMMIT");
+        commitRows(
+            20, [i](int k) { return k * 50 + i; }, 60, 'y');
         ASSERT_EQ(count(reader), i * 20);
     }
     sqlite3_close_v2(reader);
@@ -145,11 +145,8 @@ TEST_F(JoinedWalWrites, AReaderBesideTheWriterSeesWholeCommitsOnly) {
         sqlite3_close_v2(r);
     });
     for (int i = 1; i <= 300; ++i) {
-        exec(db_, "BEGIN");
-        for (int k = 0; k < 20; ++k)
-            exec(db_, "INSERT INTO t VALUES ('" + std::to_string(k * 1000 + i) + "', '" +
-                          std::string(60, 'z') + "')");
-        exec(db_, "COMMIT");
+        commitRows(
+            20, [i](int k) { return k * 1000 + i; }, 60, 'z');
     }
     done = true;
     reader.join();
@@ -172,11 +169,8 @@ TEST_F(JoinedWalWrites, ACheckpointerBesideTheWriterCopiesWholeFrames) {
         sqlite3_close_v2(c);
     });
     for (int i = 1; i <= 60; ++i) {
-        exec(db_, "BEGIN");
-        for (int k = 0; k < 300; ++k)
-            exec(db_, "INSERT INTO t VALUES ('" + std::to_string(k * 1000 + i) + "', '" +
-                          std::string(200, 'c') + "')");
-        exec(db_, "COMMIT");
+        commitRows(
+            300, [i](int k) { return k * 1000 + i; }, 200, 'c');
     }
     done = true;
     checkpointer.join();

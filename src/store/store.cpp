@@ -690,8 +690,8 @@ std::optional<Error> insertAction(Database& db, const std::string& game, const A
 
 // PostgreSQL: a batch's actions in one statement (one round trip to the server instead of one
 // per action), the columns passed as arrays. SQLite runs in-process: one insert per action.
-void appendArrayElement(std::string& out, const std::string& v) {
-    out += out.size() == 1 ? "\"" : ",\"";
+void appendQuoted(std::string& out, const std::string& v) {
+    out += '"';
     for (char c : v) {
         if (c == '"' || c == '\\') out += '\\';
         out += c;
@@ -699,10 +699,14 @@ void appendArrayElement(std::string& out, const std::string& v) {
     out += '"';
 }
 
+// `{e0,e1,...}`, each element written by `write(out, i)`.
 template <class Write>
 std::string arrayLiteral(std::size_t n, Write write) {
     std::string out = "{";
-    for (std::size_t i = 0; i < n; ++i) write(out, i);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i) out += ',';
+        write(out, i);
+    }
     return out + "}";
 }
 
@@ -719,12 +723,11 @@ std::optional<Error> insertActions(Database& db, const Batch& batch) {
         true);
     const auto text = [&](auto field) {
         return arrayLiteral(batch.size(), [&](std::string& out, std::size_t i) {
-            appendArrayElement(out, field(batch[i]));
+            appendQuoted(out, field(batch[i]));
         });
     };
     const auto number = [&](auto field) {
         return arrayLiteral(batch.size(), [&](std::string& out, std::size_t i) {
-            if (i) out += ',';
             out += std::to_string(field(batch[i]));
         });
     };
