@@ -41,8 +41,9 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
     Target target;
     Handlers handlers;
     bool open = false;
-    bool stopped = false;   // closed by the owner or failed: no more callbacks
-    bool timedOut = false;  // the connect timer fired first
+    bool connecting = false;  // the TCP connect is in flight: all the connect timer may abort
+    bool stopped = false;     // closed by the owner or failed: no more callbacks
+    bool timedOut = false;    // the connect timer fired first
 
     void fail(std::string why, int code = 0) {
         if (stopped) return;
@@ -72,9 +73,12 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
 
     template <class Endpoints>
     void connectTo(const Endpoints& endpoints) {
-        connectTimer.expires_after(std::chrono::seconds(5));
+        connectTimer.expires_after(target.connectTimeout);
+        connecting = true;
+        // The timer's handler can be queued already when the connect completes: `connecting`, not
+        // `open` (false until the handshake ends), tells it whether there is a connect to abort.
         connectTimer.async_wait([self = shared_from_this()](beast::error_code ec) {
-            if (!ec && !self->open && !self->stopped) {
+            if (!ec && self->connecting && !self->stopped) {
                 self->timedOut = true;
                 beast::error_code ignored;
                 self->ws.next_layer().close(ignored);  // the connect completes, aborted
@@ -83,6 +87,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
         asio::async_connect(
             ws.next_layer(), endpoints,
             [self = shared_from_this()](beast::error_code ec, const tcp::endpoint&) {
+                self->connecting = false;
                 self->connectTimer.cancel();
                 if (self->timedOut) ec = beast::error::timeout;
                 self->onConnect(ec);
@@ -94,7 +99,7 @@ struct Client::Impl : std::enable_shared_from_this<Impl> {
         if (ec) return fail("cannot connect: " + ec.message());
         ws.next_layer().set_option(tcp::no_delay(true), ec);
         websocket::stream_base::timeout t{};
-        t.handshake_timeout = std::chrono::seconds(5);
+        t.handshake_timeout = target.connectTimeout;
         t.idle_timeout =
             target.keepAlive ? std::chrono::seconds(20) : websocket::stream_base::none();
         t.keep_alive_pings = target.keepAlive;

@@ -6,6 +6,7 @@
 // reconnect by itself: the owner makes a new one when onClose fires. Beast stays in client.cpp.
 #include <utility>  // before Boost.Asio under C++20
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -24,6 +25,8 @@ struct Target {
     // Off where the traffic itself is measured or the server's idle handling is under test.
     bool keepAlive = true;
     std::size_t maxQueue = 256;  // frames waiting to be written
+    // How long the TCP connect may take, and then the WebSocket handshake, each.
+    std::chrono::milliseconds connectTimeout{5000};
 };
 
 // Why a connection ended.
