@@ -6,7 +6,10 @@
 // Not covered here: the per-connection checks of WsSession (frame size, rate limit, the cap on
 // followed games) and register/login (Argon2id, slow by design). Computer opponents play at
 // level 1 so that a run stays fast. Every message the server sends must be one JSON object.
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,17 +37,32 @@ class FuzzClient : public Client {
     void closeToReconnect() override { __builtin_trap(); }
 };
 
-// A whole server (store in memory, manual time, sequential ids), made anew every few thousand
-// inputs so that what the sessions create does not pile up.
+// A database file in the temporary directory (tmpfs where there is one), removed with its WAL when
+// the server is made anew. Not ":memory:": every SQLite connection to that is a database of its
+// own, so the store's read connections would see empty databases and every read would fail.
+struct ScratchDatabase {
+    std::string path = (std::filesystem::temp_directory_path() /
+                        ("rainet-fuzz-messages-" + std::to_string(::getpid()) + ".db"))
+                           .string();
+    ScratchDatabase() { remove(); }
+    ~ScratchDatabase() { remove(); }
+    void remove() const {
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+    }
+};
+
+// A whole server (store in a scratch file, manual time, sequential ids), made anew every few
+// thousand inputs so that what the sessions create does not pile up.
 struct Server {
-    std::unique_ptr<store::Store> store = store::Store::open(":memory:", "off").value();
+    ScratchDatabase file;
+    std::unique_ptr<store::Store> store = store::Store::open(file.path, "off").value();
     ManualTime time;
     std::unique_ptr<IdSource> ids = IdSource::sequential();
     Metrics metrics;
     boost::asio::io_context io;
-    Config config = [] {
+    Config config = [this] {
         Config c;
-        c.db = ":memory:";
+        c.db = file.path;
         c.testMode = true;
         c.identitiesPerMinute = 0;  // one address makes every guest here: no per-address limit
         return c;
