@@ -29,9 +29,11 @@ namespace {
 class FuzzClient : public Client {
   public:
     using Client::send;
+    // Validated without building a tree (parsing every lobby list into one took a fifth of a run):
+    // valid JSON that starts with '{' is one object.
     void send(std::shared_ptr<const std::string> message) override {
-        auto j = protocol::Json::parse(*message, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) __builtin_trap();
+        if (message->empty() || message->front() != '{' || !protocol::Json::accept(*message))
+            __builtin_trap();
     }
     // Only a cluster node's rooms move away (server --redis); this server is one node.
     void closeToReconnect() override { __builtin_trap(); }
@@ -51,8 +53,8 @@ struct ScratchDatabase {
     }
 };
 
-// A whole server (store in a scratch file, manual time, sequential ids), made anew every few
-// thousand inputs so that what the sessions create does not pile up.
+// A whole server (store in a scratch file, manual time, sequential ids), made anew every 500
+// inputs so that what the sessions create does not pile up (every lobby message lists it all).
 struct Server {
     ScratchDatabase file;
     std::unique_ptr<store::Store> store = store::Store::open(file.path, "off").value();
@@ -140,7 +142,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size > 8192) return 0;
     static std::unique_ptr<Server> server;
     static int uses = 0;
-    if (!server || ++uses % 2000 == 0) {
+    if (!server || ++uses % 500 == 0) {
         server.reset();
         server = std::make_unique<Server>();
     }
