@@ -221,11 +221,6 @@ void EngineSession::awaitSearch(std::unique_lock<std::mutex>& lock) {
         if (!searching_ || closing_) break;
         changed_.wait(lock);
     }
-    if (search_.joinable()) {
-        lock.unlock();
-        search_.join();
-        lock.lock();
-    }
 }
 
 void EngineSession::work() {
@@ -380,31 +375,24 @@ void EngineSession::cmdGo(const Command& c) {
         stop_ = stopSeq_ > c.seq || (budget.infinite && inputEnded_);
         searching_ = true;
         infiniteSearch_ = budget.infinite;
+        searchJob_ = budget;
     }
-    search_ = std::thread([this, budget] {
-        auto sentBelief = std::make_shared<bool>(false);
-        bot_->setInfoCallback([this, sentBelief](const SearchInfo& si) {
-            std::ostringstream line;
-            const auto ms = static_cast<std::uint64_t>(si.elapsed.count());
-            line << "info iterations " << si.iterations << " nodes " << si.nodes << " time " << ms
-                 << " nps " << (ms ? si.nodes * 1000 / ms : si.nodes * 1000);
-            if (!si.bestLine.empty()) {
-                line << " pv";
-                for (Action a : si.bestLine) line << ' ' << toString(a);
-            }
-            reply(line.str());
-            if (!si.virusProbability.empty()) {
-                reply(pvirusLine(si.virusProbability));
-                *sentBelief = true;
-            }
-        });
-        const Action a = bot_->chooseAction(*knowledge_, budget, rng_);
-        // Bots that report nothing (random, greedy) still show the belief about the opponent.
-        if (!*sentBelief) {
-            const auto pv = Belief(*knowledge_).virusProbabilities(opponent(*side_));
-            if (!pv.empty()) reply(pvirusLine(pv));
-        }
-        std::unique_lock lock(mutex_);
+    // One search thread for the session, started by its first `go`: a thread per `go` cost more
+    // than a short search itself (thread start and exit, and under ASan its allocator caches).
+    if (!search_.joinable()) search_ = std::thread([this] { searchLoop(); });
+    changed_.notify_all();
+}
+
+void EngineSession::searchLoop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        changed_.wait(lock, [this] { return closing_ || searchJob_; });
+        if (closing_) return;
+        const Budget budget = *searchJob_;
+        searchJob_.reset();
+        lock.unlock();
+        const Action a = search(budget);
+        lock.lock();
         // An infinite search answers only when told to stop (a level's cap or a bot that does
         // not search may end it sooner).
         if (budget.infinite)
@@ -412,7 +400,33 @@ void EngineSession::cmdGo(const Command& c) {
         reply("bestaction " + toString(a));
         searching_ = false;
         changed_.notify_all();
+    }
+}
+
+Action EngineSession::search(const Budget& budget) {
+    auto sentBelief = std::make_shared<bool>(false);
+    bot_->setInfoCallback([this, sentBelief](const SearchInfo& si) {
+        std::ostringstream line;
+        const auto ms = static_cast<std::uint64_t>(si.elapsed.count());
+        line << "info iterations " << si.iterations << " nodes " << si.nodes << " time " << ms
+             << " nps " << (ms ? si.nodes * 1000 / ms : si.nodes * 1000);
+        if (!si.bestLine.empty()) {
+            line << " pv";
+            for (Action a : si.bestLine) line << ' ' << toString(a);
+        }
+        reply(line.str());
+        if (!si.virusProbability.empty()) {
+            reply(pvirusLine(si.virusProbability));
+            *sentBelief = true;
+        }
     });
+    const Action a = bot_->chooseAction(*knowledge_, budget, rng_);
+    // Bots that report nothing (random, greedy) still show the belief about the opponent.
+    if (!*sentBelief) {
+        const auto pv = Belief(*knowledge_).virusProbabilities(opponent(*side_));
+        if (!pv.empty()) reply(pvirusLine(pv));
+    }
+    return a;
 }
 
 void runEngine(std::istream& in, std::ostream& out, const std::string& bot, std::uint64_t seed) {

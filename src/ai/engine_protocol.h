@@ -39,9 +39,9 @@ Result<InfoSet> parsePositionCommand(const std::vector<std::string>& words, Side
                                      const Rules& rules);
 
 // Commands are read by the caller's thread (`handle`) and carried out in order by the session's
-// worker thread; `go` searches on a third thread. So `stop`, `isready` and `quit` take effect at
-// once whatever is running, and a command that must wait for a search (anything else) waits on
-// the worker, never on the reader.
+// worker thread; `go` searches on a third thread (started by the first `go`, kept until the
+// session ends). So `stop`, `isready` and `quit` take effect at once whatever is running, and a
+// command that must wait for a search (anything else) waits on the worker, never on the reader.
 class EngineSession {
   public:
     using Output = std::function<void(const std::string& line)>;
@@ -72,6 +72,9 @@ class EngineSession {
     void reply(const std::string& line);
     void error(const std::string& message);
     void cmdGo(const Command& c);
+    // The search thread: carries out each `go` handed over in searchJob_, then answers it.
+    void searchLoop();
+    Action search(const Budget& budget);
     void cmdPosition(const std::vector<std::string>& args);
     void cmdSetOption(const std::vector<std::string>& args);
     void cmdNewGame(const std::vector<std::string>& args);
@@ -93,15 +96,16 @@ class EngineSession {
     std::condition_variable changed_;
     std::deque<Command> queue_;
     std::uint64_t nextSeq_ = 1;
-    std::uint64_t stopSeq_ = 0;  // searches of commands before this one are stopped
-    bool busy_ = false;          // the worker is carrying out a command
-    bool searching_ = false;
+    std::uint64_t stopSeq_ = 0;        // searches of commands before this one are stopped
+    bool busy_ = false;                // the worker is carrying out a command
+    bool searching_ = false;           // from a `go` handed over until its bestaction
+    std::optional<Budget> searchJob_;  // a `go` handed over, not yet taken by the search thread
     bool infiniteSearch_ = false;
     bool inputEnded_ = false;
     bool closing_ = false;
     std::atomic<bool> stop_{false};  // polled by the running search
 
-    std::thread search_;
+    std::thread search_;  // set by the worker, joined by the destructor
     std::thread worker_;
 };
 
