@@ -139,7 +139,6 @@ EngineSession::EngineSession(Output out, std::string bot, std::uint64_t seed)
         botName_ = "strong";
         bot_ = makeBot(botName_);
     }
-    worker_ = std::thread([this] { work(); });
 }
 
 EngineSession::~EngineSession() {
@@ -151,7 +150,7 @@ EngineSession::~EngineSession() {
         queue_.clear();
     }
     changed_.notify_all();
-    worker_.join();
+    if (worker_.joinable()) worker_.join();
     if (search_.joinable()) search_.join();
 }
 
@@ -183,23 +182,44 @@ bool EngineSession::handle(const std::string& line) {
     auto words = split(line);
     if (words.empty()) return true;
     const std::string cmd = words[0];
-    {
-        std::lock_guard lock(mutex_);
-        const std::uint64_t seq = nextSeq_++;
-        if (cmd == "stop" || cmd == "quit") {
-            stopSeq_ = seq;
-            if (searching_) stop_ = true;
-            if (cmd == "stop") {
-                changed_.notify_all();  // a finished infinite search may be waiting for it
-                return true;
-            }
-        }
-        if (cmd == "isready" && searching_) {
-            reply("readyok");
+    std::unique_lock lock(mutex_);
+    if (quit_) return false;  // nothing after `quit` is carried out
+    const std::uint64_t seq = nextSeq_++;
+    if (cmd == "stop" || cmd == "quit") {
+        stopSeq_ = seq;
+        if (searching_) stop_ = true;
+        if (cmd == "stop") {
+            changed_.notify_all();  // a finished infinite search may be waiting for it
             return true;
         }
-        queue_.push_back(Command{seq, std::move(words), Clock::now()});
+        quit_ = true;
     }
+    if (cmd == "isready" && searching_) {
+        reply("readyok");
+        return true;
+    }
+    Command c{seq, std::move(words), Clock::now()};
+    if (!searching_ && !busy_ && queue_.empty()) {
+        // Nothing to wait for: the reader carries the command out itself (no search runs, and
+        // none starts before it returns: it reads the next command only then).
+        if (cmd == "quit") return false;
+        busy_ = true;
+        lock.unlock();
+        if (cmd == "isready") {
+            reply("readyok");
+        } else {
+            execute(c);
+        }
+        lock.lock();
+        busy_ = false;
+        changed_.notify_all();
+        return true;
+    }
+    queue_.push_back(std::move(c));
+    // The worker is needed only once a command must wait for a search (a session that waits for
+    // each answer, as fuzz/engine.cpp does, never starts it).
+    if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
+    lock.unlock();
     changed_.notify_all();
     return cmd != "quit";
 }
