@@ -385,7 +385,8 @@ void EngineSession::cmdGo(const Command& c) {
     }
     if (budget.nodes || budget.movetime.count()) budget.infinite = false;
     // The time counts from the arrival of `go`, not from the start of the search (the hand-over
-    // to the worker and the search thread, each a wake-up that a busy machine may delay).
+    // to the search thread, and to the worker if it waited, each a wake-up that a busy machine
+    // may delay).
     budget.since = c.received;
     budget.stop = &stop_;
     {
