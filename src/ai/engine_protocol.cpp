@@ -139,7 +139,6 @@ EngineSession::EngineSession(Output out, std::string bot, std::uint64_t seed)
         botName_ = "strong";
         bot_ = makeBot(botName_);
     }
-    worker_ = std::thread([this] { work(); });
 }
 
 EngineSession::~EngineSession() {
@@ -151,7 +150,7 @@ EngineSession::~EngineSession() {
         queue_.clear();
     }
     changed_.notify_all();
-    worker_.join();
+    if (worker_.joinable()) worker_.join();
     if (search_.joinable()) search_.join();
 }
 
@@ -183,23 +182,44 @@ bool EngineSession::handle(const std::string& line) {
     auto words = split(line);
     if (words.empty()) return true;
     const std::string cmd = words[0];
-    {
-        std::lock_guard lock(mutex_);
-        const std::uint64_t seq = nextSeq_++;
-        if (cmd == "stop" || cmd == "quit") {
-            stopSeq_ = seq;
-            if (searching_) stop_ = true;
-            if (cmd == "stop") {
-                changed_.notify_all();  // a finished infinite search may be waiting for it
-                return true;
-            }
-        }
-        if (cmd == "isready" && searching_) {
-            reply("readyok");
+    std::unique_lock lock(mutex_);
+    if (quit_) return false;  // nothing after `quit` is carried out
+    const std::uint64_t seq = nextSeq_++;
+    if (cmd == "stop" || cmd == "quit") {
+        stopSeq_ = seq;
+        if (searching_) stop_ = true;
+        if (cmd == "stop") {
+            changed_.notify_all();  // a finished infinite search may be waiting for it
             return true;
         }
-        queue_.push_back(Command{seq, std::move(words), Clock::now()});
+        quit_ = true;
     }
+    if (cmd == "isready" && searching_) {
+        reply("readyok");
+        return true;
+    }
+    Command c{seq, std::move(words), Clock::now()};
+    if (!searching_ && !busy_ && queue_.empty()) {
+        // Nothing to wait for: the reader carries the command out itself (no search runs, and
+        // none starts before it returns: it reads the next command only then).
+        if (cmd == "quit") return false;
+        busy_ = true;
+        lock.unlock();
+        if (cmd == "isready") {
+            reply("readyok");
+        } else {
+            execute(c);
+        }
+        lock.lock();
+        busy_ = false;
+        changed_.notify_all();
+        return true;
+    }
+    queue_.push_back(std::move(c));
+    // The worker is needed only once a command must wait for a search (a session that waits for
+    // each answer, as fuzz/engine.cpp does, never starts it).
+    if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
+    lock.unlock();
     changed_.notify_all();
     return cmd != "quit";
 }
@@ -220,11 +240,6 @@ void EngineSession::awaitSearch(std::unique_lock<std::mutex>& lock) {
         answerQueuedIsReady();
         if (!searching_ || closing_) break;
         changed_.wait(lock);
-    }
-    if (search_.joinable()) {
-        lock.unlock();
-        search_.join();
-        lock.lock();
     }
 }
 
@@ -370,7 +385,8 @@ void EngineSession::cmdGo(const Command& c) {
     }
     if (budget.nodes || budget.movetime.count()) budget.infinite = false;
     // The time counts from the arrival of `go`, not from the start of the search (the hand-over
-    // to the worker and the search thread, each a wake-up that a busy machine may delay).
+    // to the search thread, and to the worker if it waited, each a wake-up that a busy machine
+    // may delay).
     budget.since = c.received;
     budget.stop = &stop_;
     {
@@ -380,31 +396,24 @@ void EngineSession::cmdGo(const Command& c) {
         stop_ = stopSeq_ > c.seq || (budget.infinite && inputEnded_);
         searching_ = true;
         infiniteSearch_ = budget.infinite;
+        searchJob_ = budget;
     }
-    search_ = std::thread([this, budget] {
-        auto sentBelief = std::make_shared<bool>(false);
-        bot_->setInfoCallback([this, sentBelief](const SearchInfo& si) {
-            std::ostringstream line;
-            const auto ms = static_cast<std::uint64_t>(si.elapsed.count());
-            line << "info iterations " << si.iterations << " nodes " << si.nodes << " time " << ms
-                 << " nps " << (ms ? si.nodes * 1000 / ms : si.nodes * 1000);
-            if (!si.bestLine.empty()) {
-                line << " pv";
-                for (Action a : si.bestLine) line << ' ' << toString(a);
-            }
-            reply(line.str());
-            if (!si.virusProbability.empty()) {
-                reply(pvirusLine(si.virusProbability));
-                *sentBelief = true;
-            }
-        });
-        const Action a = bot_->chooseAction(*knowledge_, budget, rng_);
-        // Bots that report nothing (random, greedy) still show the belief about the opponent.
-        if (!*sentBelief) {
-            const auto pv = Belief(*knowledge_).virusProbabilities(opponent(*side_));
-            if (!pv.empty()) reply(pvirusLine(pv));
-        }
-        std::unique_lock lock(mutex_);
+    // One search thread for the session, started by its first `go`: a thread per `go` cost more
+    // than a short search itself (thread start and exit, and under ASan its allocator caches).
+    if (!search_.joinable()) search_ = std::thread([this] { searchLoop(); });
+    changed_.notify_all();
+}
+
+void EngineSession::searchLoop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        changed_.wait(lock, [this] { return closing_ || searchJob_; });
+        if (closing_) return;
+        const Budget budget = *searchJob_;
+        searchJob_.reset();
+        lock.unlock();
+        const Action a = search(budget);
+        lock.lock();
         // An infinite search answers only when told to stop (a level's cap or a bot that does
         // not search may end it sooner).
         if (budget.infinite)
@@ -412,7 +421,33 @@ void EngineSession::cmdGo(const Command& c) {
         reply("bestaction " + toString(a));
         searching_ = false;
         changed_.notify_all();
+    }
+}
+
+Action EngineSession::search(const Budget& budget) {
+    auto sentBelief = std::make_shared<bool>(false);
+    bot_->setInfoCallback([this, sentBelief](const SearchInfo& si) {
+        std::ostringstream line;
+        const auto ms = static_cast<std::uint64_t>(si.elapsed.count());
+        line << "info iterations " << si.iterations << " nodes " << si.nodes << " time " << ms
+             << " nps " << (ms ? si.nodes * 1000 / ms : si.nodes * 1000);
+        if (!si.bestLine.empty()) {
+            line << " pv";
+            for (Action a : si.bestLine) line << ' ' << toString(a);
+        }
+        reply(line.str());
+        if (!si.virusProbability.empty()) {
+            reply(pvirusLine(si.virusProbability));
+            *sentBelief = true;
+        }
     });
+    const Action a = bot_->chooseAction(*knowledge_, budget, rng_);
+    // Bots that report nothing (random, greedy) still show the belief about the opponent.
+    if (!*sentBelief) {
+        const auto pv = Belief(*knowledge_).virusProbabilities(opponent(*side_));
+        if (!pv.empty()) reply(pvirusLine(pv));
+    }
+    return a;
 }
 
 void runEngine(std::istream& in, std::ostream& out, const std::string& bot, std::uint64_t seed) {

@@ -38,10 +38,11 @@ std::string formatPositionCommand(const View& start, const std::vector<Observati
 Result<InfoSet> parsePositionCommand(const std::vector<std::string>& words, Side side,
                                      const Rules& rules);
 
-// Commands are read by the caller's thread (`handle`) and carried out in order by the session's
-// worker thread; `go` searches on a third thread. So `stop`, `isready` and `quit` take effect at
-// once whatever is running, and a command that must wait for a search (anything else) waits on
-// the worker, never on the reader.
+// Commands are read by the caller's thread (`handle`, one thread) and carried out in order: by
+// that thread when nothing runs, else by the session's worker thread; `go` searches on a third
+// thread. So `stop`, `isready` and `quit` take effect at once whatever is running, and a command
+// that must wait for a search (anything else) waits on the worker, never on the reader. The
+// worker and the search thread are started when first needed and kept until the session ends.
 class EngineSession {
   public:
     using Output = std::function<void(const std::string& line)>;
@@ -49,7 +50,8 @@ class EngineSession {
     // Stops any search; commands not yet carried out are dropped.
     ~EngineSession();
 
-    // Takes one command line; returns false after `quit`. Never blocks on a search.
+    // Takes one command line; returns false after `quit`. Never blocks on a search (a command is
+    // carried out here only when none runs).
     bool handle(const std::string& line);
     // Blocks until every command taken so far is done, searches included (tests).
     void waitIdle();
@@ -72,14 +74,18 @@ class EngineSession {
     void reply(const std::string& line);
     void error(const std::string& message);
     void cmdGo(const Command& c);
+    // The search thread: carries out each `go` handed over in searchJob_, then answers it.
+    void searchLoop();
+    Action search(const Budget& budget);
     void cmdPosition(const std::vector<std::string>& args);
     void cmdSetOption(const std::vector<std::string>& args);
     void cmdNewGame(const std::vector<std::string>& args);
 
     Output out_;
     std::mutex outMutex_;
-    // Worker-only state: touched by the worker thread, and by a search while it runs (the worker
-    // waits for the search before changing any of it).
+    // The commands' state: touched by the thread carrying out a command (the reader or the
+    // worker, never both at once: busy_), and by a search while it runs (commands wait for the
+    // search before changing any of it).
     std::string botName_;
     std::uint64_t seed_;
     std::unique_ptr<Bot> bot_;
@@ -93,14 +99,17 @@ class EngineSession {
     std::condition_variable changed_;
     std::deque<Command> queue_;
     std::uint64_t nextSeq_ = 1;
-    std::uint64_t stopSeq_ = 0;  // searches of commands before this one are stopped
-    bool busy_ = false;          // the worker is carrying out a command
-    bool searching_ = false;
+    std::uint64_t stopSeq_ = 0;        // searches of commands before this one are stopped
+    bool busy_ = false;                // the worker is carrying out a command
+    bool searching_ = false;           // from a `go` handed over until its bestaction
+    std::optional<Budget> searchJob_;  // a `go` handed over, not yet taken by the search thread
     bool infiniteSearch_ = false;
     bool inputEnded_ = false;
     bool closing_ = false;
+    bool quit_ = false;              // `quit` was read
     std::atomic<bool> stop_{false};  // polled by the running search
 
+    // Set by the thread that carries out the first `go` / by the reader; joined by the destructor.
     std::thread search_;
     std::thread worker_;
 };

@@ -169,7 +169,7 @@ TEST(EngineProtocol, InfiniteSearchThenOtherCommandsThenStop) {
 }
 
 TEST(EngineProtocol, StopBeforeTheSearchStartsStillStopsIt) {
-    // `go infinite` and `stop` arrive together, before the worker starts the search.
+    // `go infinite` and `stop` arrive together, before the search thread starts the search.
     for (int i = 0; i < 20; ++i) {
         Session s;
         s.engine.handle("newgame side 1");
@@ -178,6 +178,37 @@ TEST(EngineProtocol, StopBeforeTheSearchStartsStillStopsIt) {
         s.engine.handle("stop");
         EXPECT_EQ(count(s.take(), "bestaction "), 1);
     }
+}
+
+TEST(EngineProtocol, StopAlsoEndsASearchThatWaitedBehindAnother) {
+    // The second `go infinite` waits on the worker for the first; the `stop` read meanwhile ends
+    // both (it came after both), so the session goes idle with two answers.
+    Session s;
+    s.engine.handle("newgame side 1");
+    s.engine.handle(std::string("position view ") + kStartView1);
+    s.engine.handle("go infinite");
+    s.engine.handle("go infinite");
+    s.engine.handle("stop");
+    const auto out = s.take();
+    EXPECT_EQ(count(out, "bestaction "), 2);
+    EXPECT_EQ(count(out, "error"), 0);
+}
+
+TEST(EngineProtocol, NothingAfterQuitIsCarriedOut) {
+    Session s;
+    ASSERT_EQ(goInfiniteAndSync(s), 0);
+    EXPECT_FALSE(s.engine.handle("quit"));  // stops the search, which still answers
+    EXPECT_FALSE(s.engine.handle("isready"));
+    EXPECT_FALSE(s.engine.handle("rainet"));
+    const auto out = s.take();
+    EXPECT_EQ(count(out, "bestaction "), 1);
+    EXPECT_EQ(count(out, "readyok"), 1);  // goInfiniteAndSync's only
+    EXPECT_EQ(count(out, "id "), 0);
+
+    Session idle;
+    EXPECT_FALSE(idle.engine.handle("quit"));
+    EXPECT_FALSE(idle.engine.handle("isready"));
+    EXPECT_TRUE(idle.take().empty());
 }
 
 TEST(EngineProtocol, EndOfInputStopsAnInfiniteSearch) {
