@@ -71,6 +71,15 @@ struct Server {
     }();
     Hub hub{io, *store, time, *ids, metrics, config};
 
+    // As `rainet serve` stops: the commits still queued are made and their callbacks run while
+    // the rooms' io_context exists. (Without this, a room kept by a pending commit callback was
+    // destroyed with the store, after the io_context, its timers calling a destroyed service:
+    // UBSan's invalid vptr in asio's io_object_impl, found by the long run of stop 26.)
+    ~Server() {
+        store->stopThreads();
+        drain();
+    }
+
     void drain() {
         io.restart();
         io.run();
