@@ -6,10 +6,7 @@
 // Not covered here: the per-connection checks of WsSession (frame size, rate limit, the cap on
 // followed games) and register/login (Argon2id, slow by design). Computer opponents play at
 // level 1 so that a run stays fast. Every message the server sends must be one JSON object.
-#include <unistd.h>
-
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,6 +16,7 @@
 #include "server/game_room.h"
 #include "server/hub.h"
 #include "server/ids.h"
+#include "support/sqlite_test_db.h"
 
 using namespace rainet;
 using namespace rainet::server;
@@ -39,18 +37,12 @@ class FuzzClient : public Client {
     void closeToReconnect() override { __builtin_trap(); }
 };
 
-// A database file in the temporary directory (tmpfs where there is one), removed with its WAL when
-// the server is made anew. Not ":memory:": every SQLite connection to that is a database of its
-// own, so the store's read connections would see empty databases and every read would fail.
+// A database file in the temporary directory, removed with its WAL when the server is made anew.
+// Not ":memory:": every SQLite connection to that is a database of its own, so the store's read
+// connections would see empty databases and every read would fail.
 struct ScratchDatabase {
-    std::string path = (std::filesystem::temp_directory_path() /
-                        ("rainet-fuzz-messages-" + std::to_string(::getpid()) + ".db"))
-                           .string();
-    ScratchDatabase() { remove(); }
-    ~ScratchDatabase() { remove(); }
-    void remove() const {
-        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
-    }
+    std::string path = test::freshDbPath("fuzz_messages");
+    ~ScratchDatabase() { test::removeDb(path); }
 };
 
 // A whole server (store in a scratch file, manual time, sequential ids), made anew every 500
