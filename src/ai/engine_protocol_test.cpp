@@ -52,12 +52,17 @@ int count(const std::vector<std::string>& lines, const std::string& prefix) {
 
 constexpr const char* kStartView1 = "xxx2xxx/3xx3/8/8/8/8/3LV3/LLL2VVV 1 CNcn -/- 0 0";
 
+// A new game as side 1, at the standard start.
+void startAtTheStart(Session& s) {
+    s.engine.handle("newgame side 1");
+    s.engine.handle(std::string("position view ") + kStartView1);
+}
+
 // Starts `go infinite` from the start, sends `isready` and waits for `readyok`: answered during
 // the search, since an infinite search answers only after `stop`. Returns the bestaction lines
 // written by then (there must be none).
 int goInfiniteAndSync(Session& s) {
-    s.engine.handle("newgame side 1");
-    s.engine.handle(std::string("position view ") + kStartView1);
+    startAtTheStart(s);
     s.engine.handle("go infinite");
     s.engine.handle("isready");
     if (!s.waitFor("readyok")) return -1;
@@ -155,8 +160,7 @@ TEST(EngineProtocol, InfiniteSearchThenOtherCommandsThenStop) {
     // Commands after `go infinite` wait for the search, but `stop` and `isready` still get
     // through; the waiting commands then run in order.
     Session s;
-    s.engine.handle("newgame side 1");
-    s.engine.handle(std::string("position view ") + kStartView1);
+    startAtTheStart(s);
     s.engine.handle("go infinite");
     s.engine.handle(std::string("position view ") + kStartView1 + " moves d2-d3 d7-d6");
     s.engine.handle("go nodes 30");
@@ -172,8 +176,7 @@ TEST(EngineProtocol, StopBeforeTheSearchStartsStillStopsIt) {
     // `go infinite` and `stop` arrive together, before the search thread starts the search.
     for (int i = 0; i < 20; ++i) {
         Session s;
-        s.engine.handle("newgame side 1");
-        s.engine.handle(std::string("position view ") + kStartView1);
+        startAtTheStart(s);
         s.engine.handle("go infinite");
         s.engine.handle("stop");
         EXPECT_EQ(count(s.take(), "bestaction "), 1);
@@ -184,8 +187,7 @@ TEST(EngineProtocol, StopAlsoEndsASearchThatWaitedBehindAnother) {
     // The second `go infinite` waits on the worker for the first; the `stop` read meanwhile ends
     // both (it came after both), so the session goes idle with two answers.
     Session s;
-    s.engine.handle("newgame side 1");
-    s.engine.handle(std::string("position view ") + kStartView1);
+    startAtTheStart(s);
     s.engine.handle("go infinite");
     s.engine.handle("go infinite");
     s.engine.handle("stop");
@@ -213,8 +215,7 @@ TEST(EngineProtocol, NothingAfterQuitIsCarriedOut) {
 
 TEST(EngineProtocol, EndOfInputStopsAnInfiniteSearch) {
     Session s;
-    s.engine.handle("newgame side 1");
-    s.engine.handle(std::string("position view ") + kStartView1);
+    startAtTheStart(s);
     s.engine.handle("go infinite");
     s.engine.handle("go nodes 10");  // waits for the infinite search, then answers too
     s.engine.finish();
@@ -325,8 +326,7 @@ TEST(EngineProtocol, GoNodesIsDeterministic) {
 
 TEST(EngineProtocol, MovetimeIsRespected) {
     Session s;
-    s.engine.handle("newgame side 1");
-    s.engine.handle(std::string("position view ") + kStartView1);
+    startAtTheStart(s);
     const auto start = std::chrono::steady_clock::now();
     s.engine.handle("go movetime 100");
     const auto out = s.take();
