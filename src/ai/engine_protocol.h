@@ -100,7 +100,7 @@ class EngineSession {
     std::deque<Command> queue_;
     std::uint64_t nextSeq_ = 1;
     std::uint64_t stopSeq_ = 0;        // searches of commands before this one are stopped
-    bool busy_ = false;                // the worker is carrying out a command
+    bool busy_ = false;                // a command is being carried out (reader or worker)
     bool searching_ = false;           // from a `go` handed over until its bestaction
     std::optional<Budget> searchJob_;  // a `go` handed over, not yet taken by the search thread
     bool infiniteSearch_ = false;

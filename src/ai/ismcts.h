@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "ai/belief.h"
@@ -142,6 +143,8 @@ class Ismcts {
         std::uint32_t size() const { return used_; }
 
       private:
+        static_assert(std::is_trivially_destructible_v<Node>,
+                      "chunks are freed without destructors");
         struct FreeChunk {  // nodes are trivially destructible: only the memory is given back
             void operator()(Node* chunk) const { std::allocator<Node>().deallocate(chunk, kChunk); }
         };
