@@ -288,9 +288,11 @@ TEST(Bots, LevelsAreStrongsSearchAtTheDocumentedBudgets) {
         EXPECT_EQ(c.maxMovetime, std::chrono::milliseconds(1000)) << name;
         EXPECT_EQ(c.eval, eval[level]) << name;
         EXPECT_EQ(c.rolloutDepth, rollout[level]) << name;
-        // Everything else is strong's: belief, type hiding, setups, opponent model, guard.
+        // Everything else is strong's: belief, type hiding (but level 2's), setups, opponent
+        // model, guard.
         EXPECT_EQ(c.evidence, strong.evidence) << name;
-        EXPECT_EQ(c.concealment, strong.concealment) << name;
+        // Level 2 alone plays its cards openly (no type hiding; "Calibration, stop 27").
+        EXPECT_EQ(c.concealment, level == 2 ? 0.0 : strong.concealment) << name;
         EXPECT_EQ(c.concealBelow, strong.concealBelow) << name;
         EXPECT_EQ(c.uniformSetups, strong.uniformSetups) << name;
         EXPECT_EQ(c.opponentModel, strong.opponentModel) << name;

@@ -179,7 +179,8 @@ SearchConfig strongConfig();
 std::uint64_t levelNodes(int level);
 // Player levels 2..5: strong's configuration capped at levelNodes(level) iterations and 1 s per
 // action; levels 2 and 3 evaluate with the heuristic after 12-ply rollouts, level 4 with the
-// learned value after 12-ply rollouts, level 5 as strong (4 plies, learned).
+// learned value after 12-ply rollouts, level 5 as strong (4 plies, learned); level 2 does not
+// hide its cards' types.
 SearchConfig levelConfig(int level);
 
 class StrongBot : public Bot {
