@@ -298,7 +298,7 @@ TEST(Bots, WithThreeVirusesStackedAgainstRandomStrongRunsALinkForTheExits) {
     ASSERT_EQ(truth.ply(), 161);
     ASSERT_EQ(truth.noProgress(), 79);
     ASSERT_EQ(truth.stack(Side::Two).viruses(), 3);
-    // The nearest link, d6, is 5 steps from e1: 10 plies and the escape.
+    // The nearest link, d6, is 5 steps from d1: 10 plies and the escape.
     EXPECT_EQ(escapePlies(truth, Side::Two), 11);
     EXPECT_EQ(escapePlies(truth, Side::One), 0);  // random holds no virus of ours
     Budget budget;
