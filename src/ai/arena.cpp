@@ -89,6 +89,9 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
         } else if (key == "guard" && searches) {
             if (value > 1) return Error{"player '" + text + "': guard is 0 or 1"};
             spec.guard = value == 1;
+        } else if (key == "escape" && searches) {
+            if (value > 1) return Error{"player '" + text + "': escape is 0 or 1"};
+            spec.escape = value == 1;
         } else {
             return Error{"player '" + text + "': unknown option '" + key + "'"};
         }
@@ -130,6 +133,7 @@ std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec) {
     if (spec.opponentModel) c.opponentModel = *spec.opponentModel;
     if (spec.finish) c.finishAgainstRandom = *spec.finish;
     if (spec.guard) c.guardFourthVirus = *spec.guard;
+    if (spec.escape) c.escapeWithThreeViruses = *spec.escape;
     return c;
 }
 

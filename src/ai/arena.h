@@ -23,8 +23,9 @@ namespace rainet::ai {
 // evaluation after a rollout, SearchConfig::eval) "rollout=N" (its plies, 0..64) and "squash=S"
 // (the heuristic's slope in hundredths, 110 by default); strong and the levels also
 // "oppmodel=0|1" (SearchConfig::opponentModel, the in-game opponent model; 1 by default) and
-// "finish=0|1" (SearchConfig::finishAgainstRandom; 1 by default) and "guard=0|1"
-// (SearchConfig::guardFourthVirus; 1 by default).
+// "finish=0|1" (SearchConfig::finishAgainstRandom; 1 by default), "guard=0|1"
+// (SearchConfig::guardFourthVirus; 1 by default) and "escape=0|1"
+// (SearchConfig::escapeWithThreeViruses; 1 by default).
 struct PlayerSpec {
     std::string label;
     std::string botName;        // empty for an engine
@@ -39,6 +40,7 @@ struct PlayerSpec {
     std::optional<bool> opponentModel;  // "oppmodel=0|1": SearchConfig::opponentModel
     std::optional<bool> finish;         // "finish=0|1": SearchConfig::finishAgainstRandom
     std::optional<bool> guard;          // "guard=0|1": SearchConfig::guardFourthVirus
+    std::optional<bool> escape;         // "escape=0|1": SearchConfig::escapeWithThreeViruses
 };
 Result<PlayerSpec> parsePlayerSpec(const std::string& text);
 // The search configuration a tree-search bot's description gives (its bot's, with the options

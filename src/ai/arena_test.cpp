@@ -140,6 +140,11 @@ TEST(Arena, SearchOptionsOfTreeSearchBots) {
     EXPECT_TRUE(searchConfigOf(parsePlayerSpec("strong").value())->guardFourthVirus);
     EXPECT_FALSE(searchConfigOf(parsePlayerSpec("ismcts-v1").value())->guardFourthVirus);
     EXPECT_FALSE(parsePlayerSpec("strong:guard=2").ok());
+    EXPECT_FALSE(
+        searchConfigOf(parsePlayerSpec("strong:escape=0").value())->escapeWithThreeViruses);
+    EXPECT_TRUE(searchConfigOf(parsePlayerSpec("strong").value())->escapeWithThreeViruses);
+    EXPECT_FALSE(searchConfigOf(parsePlayerSpec("ismcts-v1").value())->escapeWithThreeViruses);
+    EXPECT_FALSE(parsePlayerSpec("strong:escape=2").ok());
     // The options reach the bot: a uniform belief plays differently from the learned one.
     auto player = [](const char* text) { return makePlayer(parsePlayerSpec(text).value(), 3); };
     std::vector<std::string> moves[2];

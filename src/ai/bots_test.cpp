@@ -260,6 +260,73 @@ TEST(Bots, WithThreeVirusesStackedStrongDoesNotTakeAMisreadCard) {
     EXPECT_GE(took, 3);
 }
 
+// Against random (seed 3552, game 186 of `rainet arena strong random`), strong, side 2, held three
+// links and three viruses in its stack, random two unidentified cards (a link and a virus, P(virus)
+// 0.5 each): no capture was safe, and strong's links stayed on ranks 6-8 while its viruses moved
+// about, until the no-progress draw (docs/ai.md, "Escaping with three viruses").
+constexpr const char* kNoProgressGame = R"([Preset "standard"]
+[Result "*"]
+[Setup1 "LVLVVLLV"]
+[Setup2 "LVLLVLVV"]
+
+1. FW+g6 LB+e7 2. NF+f1g1:swap VC+a1 {L} 3. d2-d3 FW+c7 4. g1-g2 e7-d6 5. e2-d2 g8-g7 6. g2-h2
+d6-e5 7. h2-g2 e5-e4 8. LB+c1 e4-f3 9. b1-b2 f3-f2 10. b2-b3 g7-h7 11. d2-c2 f2-d2 12. VC+d7
+{v} NF+d7a8:swap 13. g2-g3 d2-d1 14. g3-f3 d1-c1 {L} 15. LB+h1 c1-a1 {L} 16. f3-f2 a1-a3 17.
+f2-f3 h8-g8 18. FW-g6 b8-b7 19. FW+e2 a3-b3 {V} 20. d3-e3 b3-c3 21. c2-d2 c3-e3 {L} 22. d2-d3
+e3-d3 {V} 23. f3-g3 g8-g7 24. f1-g1 f8-f7 25. g3-g4 d3-f3 26. g1-f1 f3-h3 27. h1-g1 h3-g2 28.
+LB-g1 a8-a7 29. FW-e2 d7-c7 30. FW+e4 c7-d7 31. g4-g5 g2-f3 32. g1-h1 f3-f2 33. LB+g5 c8-c7 34.
+g5-h5 c7-c8 35. h5-h6 f2-g3 36. h6-g7 {l} f7-f8 37. g7-e7 a7-a8 38. e7-e6 d7-c7 39. e6-g6 g3-h3
+40. g6-h6 h3-h4 41. h6-g7 h7-g7 {V} 42. LB+h1 h4-h6 43. LB-h1 g7-g6 44. LB+h1 c8-b8 45. h1-g2
+b8-c8 46. f1-f2 g6-f6 47. f2-f3 h6-h8 48. g2-h2 h8-g8 49. f3-e3 c7-c6 50. e3-d3 b7-c7 51. h2-h4
+f6-e6 52. h4-h3 e6-d6 53. d3-d2 g8-f7 54. h3-g2 c6-b6 55. g2-g3 c7-c6 56. g3-h3 c6-c5 57. h3-g2
+d6-e6 58. g2-h1 f7-g8 59. h1-g1 c8-c7 60. g1-g3 c7-c8 61. g3-g1 c8-c7 62. g1-g2 f8-f7 63. d2-d3
+c5-c4 64. g2-h3 f7-f8 65. d3-d2 b6-c6 66. h3-f3 c6-b6 67. d2-d3 a8-a7 68. f3-g4 b6-b7 69. FW-e4
+g8-g6 70. FW+f2 g6-f5 71. d3-c3 f5-e5 72. g4-f4 c4-d4 73. c3-c2 a7-a6 74. f4-e3 LB-e5 75. e3-f4
+LB+e6 76. f4-g5 c7-d7 77. g5-g3 d4-d3 78. c2-d2 d7-d6 79. g3-h2 e6-f5 80. LB-h2 f5-f4 81. LB+h2
+*
+)";
+
+TEST(Bots, WithThreeVirusesStackedAgainstRandomStrongRunsALinkForTheExits) {
+    const auto record = parseRecord(kNoProgressGame);
+    ASSERT_TRUE(record.ok()) << record.error().message;
+    Position truth = *record->initialPosition();
+    InfoSet k(View::of(truth, Viewer::Side2));
+    for (Action a : record->actions) {
+        ASSERT_FALSE(k.observe(observe(truth, a, Viewer::Side2)).has_value());
+        truth.doAction(a);
+    }
+    ASSERT_EQ(truth.ply(), 161);
+    ASSERT_EQ(truth.noProgress(), 79);
+    ASSERT_EQ(truth.stack(Side::Two).viruses(), 3);
+    // The nearest link, d6, is 5 steps from d1: 10 plies and the escape.
+    EXPECT_EQ(escapePlies(truth, Side::Two), 11);
+    EXPECT_EQ(escapePlies(truth, Side::One), 0);  // random holds no virus of ours
+    Budget budget;
+    budget.nodes = 1000;
+    auto play = [&](bool escape, double purposeful, std::uint64_t seed) {
+        SearchConfig c = strongConfig();
+        c.escapeWithThreeViruses = escape;
+        Ismcts search(c);
+        Rng rng(seed);
+        return search.search(k, budget, rng, {}, purposeful).best;
+    };
+    auto runs = [&](Action a) {
+        Position after = truth;
+        after.doAction(a);
+        return escapePlies(after, Side::Two) < escapePlies(truth, Side::Two);
+    };
+    int before = 0, now = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        // Random read as random (P(purposeful) 0.000, as strong's model had it).
+        if (runs(play(false, 0.0, seed))) ++before;
+        if (runs(play(true, 0.0, seed))) ++now;
+        // For an opponent searched as purposeful nothing changes.
+        EXPECT_EQ(play(true, 0.999, seed), play(false, 0.999, seed)) << "seed " << seed;
+    }
+    EXPECT_LE(before, 1);  // the old search keeps its links home
+    EXPECT_GE(now, 3);
+}
+
 // The table of docs/ai.md, "Levels" (calibrated in "Calibration, stop 25"): level, iterations,
 // evaluation after the rollout, rollout plies.
 //   2     80  heuristic  12

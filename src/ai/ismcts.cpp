@@ -28,6 +28,9 @@ constexpr double kGuardTrusted = 0.99;
 // A risky capture is still played when its value, recounted with the uniform chance of a virus,
 // beats the best safe alternative by this much (the alternatives lose).
 constexpr double kGuardMargin = 0.1;
+// With three viruses stacked against random, a step of a link towards the exits is played instead
+// of the search's choice when its mean reward is at most this much lower (escapingChoice).
+constexpr double kEscapeMargin = 0.05;
 }  // namespace
 
 ActionList searchActions(const Position& p) {
@@ -153,6 +156,19 @@ double openPositionReward(double v, double winShare, int noProgress, int limit, 
     return open + (0.5 - open) * slide;
 }
 
+int escapePlies(const Position& p, Side us) {
+    // With three viruses in our stack every capture of an unidentified card risks the fourth, so
+    // the progress left to us is an escape: our nearest link's steps to the opponent's exits (two
+    // plies each, a reply between) and the escape itself.
+    if (p.stack(us).viruses() != 3) return 0;
+    int best = -1;
+    for (Bitboard b = p.links(us) & p.cards(us); b;) {
+        const int d = exitDistance(popLsb(b), exitsOf(opponent(us)));
+        if (best < 0 || d < best) best = d;
+    }
+    return best < 0 ? 0 : 2 * best + 1;
+}
+
 double recountedCapture(double mean, double searchedVirus, double virus) {
     const double linkMean = std::min(1.0, mean / std::max(0.05, 1.0 - searchedVirus));
     return linkMean * (1.0 - virus);
@@ -162,7 +178,9 @@ double Ismcts::leafReward(const Position& world, Side us) const {
     const double v = config_.eval == LeafEval::Learned ? learnedReward(world, us)
                                                        : evaluateReward(world, us, config_.squash);
     if (world.isOver()) return v;
-    return openPositionReward(v, winShare_, world.noProgress(), world.rules().noProgressLimit,
+    int noProgress = world.noProgress();
+    if (config_.escapeWithThreeViruses && winShare_ > 0.0) noProgress += escapePlies(world, us);
+    return openPositionReward(v, winShare_, noProgress, world.rules().noProgressLimit,
                               config_.finishAgainstRandom);
 }
 
@@ -224,6 +242,32 @@ std::uint32_t Ismcts::guardedChoice(const InfoSet& knowledge, const Belief& beli
         recountedCapture(r.reward / r.visits, searchedVirus, std::max(searchedVirus, uniformVirus));
     const double alternative = nodes_[safe].reward / nodes_[safe].visits;
     return capture > alternative + kGuardMargin ? chosen : safe;
+}
+
+std::uint32_t Ismcts::escapingChoice(const InfoSet& knowledge, std::uint32_t chosen) const {
+    // Our own identities are the true ones in every world we can build.
+    const Position world = knowledge.world(0, 0);
+    const Side us = world.toMove(), them = opponent(us);
+    const int now = escapePlies(world, us);
+    if (now == 0) return chosen;         // fewer than three viruses stacked, or no link left
+    auto steps = [&](std::uint32_t i) {  // a step of ours towards an escape, capturing nothing
+        const Action a = nodes_[i].action;
+        if (a.type() == ActionType::Move && (world.cards(them) & bit(a.to()))) return false;
+        if (a.type() == ActionType::Enter) return (world.links(us) & bit(a.from())) != 0;
+        Position after = world;
+        after.doAction(a);
+        return !after.isOver() && escapePlies(after, us) < now;
+    };
+    if (steps(chosen)) return chosen;
+    const double bar = nodes_[chosen].reward / nodes_[chosen].visits - kEscapeMargin;
+    const Node& root = nodes_[0];
+    std::uint32_t best = chosen;
+    for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i) {
+        const Node& c = nodes_[i];
+        if (c.visits == 0 || c.reward / c.visits < bar || !steps(i)) continue;
+        if (best == chosen || c.visits > nodes_[best].visits) best = i;
+    }
+    return best;
 }
 
 std::vector<Action> Ismcts::principalLine() const {
@@ -377,6 +421,8 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
     std::stable_sort(result.root.begin(), result.root.end(),
                      [](const RootChild& x, const RootChild& y) { return x.visits > y.visits; });
     if (config_.concealment > 0 && nodes_[best].visits > 0) best = concealedChoice(knowledge, best);
+    if (config_.escapeWithThreeViruses && winShare_ > 0.0 && nodes_[best].visits > 0)
+        best = escapingChoice(knowledge, best);
     if (config_.guardFourthVirus && nodes_[best].visits > 0)
         best = guardedChoice(knowledge, belief, best, purposeful);
     result.best = nodes_[best].action;

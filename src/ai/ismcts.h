@@ -59,6 +59,11 @@ struct SearchConfig {
     // cards is trusted as it is). Against random, every loss left was such a capture, of a card
     // the belief misread as a link or a defensive gamble (docs/ai.md, "The fourth virus").
     bool guardFourthVirus = false;
+    // With three viruses in our stack, against an opponent searched as random (with
+    // finishAgainstRandom), the no-progress slide counts from where our nearest link could
+    // escape (the counter plus escapePlies), so that links run for the exits: an escape is the
+    // only safe progress, and strong kept them home until the draw (docs/ai.md, "Escaping").
+    bool escapeWithThreeViruses = false;
 };
 
 // One child of the root after a search: how often it was tried and its summed reward (from the
@@ -107,6 +112,10 @@ class Ismcts {
     // The reward of a world for `us` by the configured evaluation.
     double leafReward(const Position& world, Side us) const;
     std::vector<Action> principalLine() const;
+    // The root child to play instead of `chosen` with three viruses stacked against random
+    // (SearchConfig::escapeWithThreeViruses): the most visited step of a link towards the
+    // opponent's exits within kEscapeMargin of `chosen`'s mean reward, unless `chosen` is one.
+    std::uint32_t escapingChoice(const InfoSet& knowledge, std::uint32_t chosen) const;
     // The root child to play when hiding our types (SearchConfig::concealment).
     std::uint32_t concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const;
     // The root child to play instead of `chosen` when it risks the fourth virus
@@ -166,6 +175,11 @@ class Ismcts {
 // `finish`, sliding linearly from there at noProgress = limit / 2 to the draw's 0.5 at the limit
 // (limit 0: no such rule).
 double openPositionReward(double v, double winShare, int noProgress, int limit, bool finish);
+
+// With three viruses in `us`'s stack, the plies at best before our nearest link on the board has
+// escaped (two per step to the opponent's exits, one to enter): the progress left when no capture
+// of an unidentified card is safe. 0 with fewer viruses, or with no link on the board.
+int escapePlies(const Position& p, Side us);
 
 // The value of a capture whose searched mean reward is `mean` when the captured card is a virus
 // with probability `searchedVirus` in the search's belief (a fourth virus: reward 0 in those

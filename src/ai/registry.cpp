@@ -40,6 +40,10 @@ SearchConfig strongConfig() {
     // alternatives are clearly worse, for an opponent not surely purposeful (docs/ai.md, "The
     // fourth virus"): every loss left against random was such a capture.
     c.guardFourthVirus = true;
+    // With three viruses stacked against random, the no-progress slide counts from where our
+    // nearest link could escape (docs/ai.md, "Escaping with three viruses"): the draws left
+    // against random were links kept home while no capture was safe.
+    c.escapeWithThreeViruses = true;
     // 4000 iterations when no budget is given (ismcts-v1 keeps 2000): about 10 ms of one core a
     // move, and greedy's wins fall with the budget (docs/ai.md, "The fourth virus, and greedy at
     // the default budget": 98.9% at 2000, 99.4% at 4000 over 1400 games).
