@@ -10,11 +10,11 @@ namespace rainet::ai {
 namespace {
 
 constexpr const char* kNames[kPolicyFeatureCount] = {
-    "escape",         "enter-virus",     "link-move",       "link-progress",   "virus-progress",
-    "link-to-exit",   "link-threatened", "virus-threatened", "link-flees",     "mover-faceup",
-    "boosted-move",   "cap-unknown",     "cap-unknown-near", "cap-unknown-3v", "cap-known-link",
-    "cap-known-virus", "win-now",        "check-near",      "check-far",       "boost-link",
-    "boost-virus",    "boost-detach",    "fw-place",        "fw-remove",       "not-found"};
+    "escape",          "enter-virus",     "link-move",        "link-progress",  "virus-progress",
+    "link-to-exit",    "link-threatened", "virus-threatened", "link-flees",     "mover-faceup",
+    "boosted-move",    "cap-unknown",     "cap-unknown-near", "cap-unknown-3v", "cap-known-link",
+    "cap-known-virus", "win-now",         "check-near",       "check-far",      "boost-link",
+    "boost-virus",     "boost-detach",    "fw-place",         "fw-remove",      "not-found"};
 
 }  // namespace
 

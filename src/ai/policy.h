@@ -16,13 +16,13 @@
 namespace rainet::ai {
 
 enum PolicyFeature : int {
-    kEscape,               // Enter with an own link (a link escapes)
-    kEnterVirus,           // Enter with an own virus
-    kLinkMove,             // a move of an own link (a move of a virus is the baseline)
-    kLinkProgress,         // link moves: distance to the opponent's nearer exit before - after
-    kVirusProgress,        // virus moves: the same for a virus
-    kLinkToExit,           // a link lands on an opponent's exit (it can escape next)
-    kLinkThreatenedAfter,  // a link lands next to an opponent card
+    kEscape,                // Enter with an own link (a link escapes)
+    kEnterVirus,            // Enter with an own virus
+    kLinkMove,              // a move of an own link (a move of a virus is the baseline)
+    kLinkProgress,          // link moves: distance to the opponent's nearer exit before - after
+    kVirusProgress,         // virus moves: the same for a virus
+    kLinkToExit,            // a link lands on an opponent's exit (it can escape next)
+    kLinkThreatenedAfter,   // a link lands next to an opponent card
     kVirusThreatenedAfter,  // a virus lands next to an opponent card (bait)
     kLinkFlees,             // a link leaves a square next to an opponent card
     kMoverFaceUp,           // the moved card is known to the opponent

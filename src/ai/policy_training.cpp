@@ -41,7 +41,7 @@ namespace {
 template <int N, typename Row>
 std::array<double, N> fitConditionalLogit(const PolicyDataset& data, Row row, double l2) {
     std::array<double, N> w{};
-    auto objective = [&](const std::array<double, N>& v, double* g, double (*h)[N]) {
+    auto objective = [&](const std::array<double, N>& v, double* g, double(*h)[N]) {
         double loss = 0.0;
         for (int j = 0; j < N; ++j) {
             loss += 0.5 * l2 * v[j] * v[j];
