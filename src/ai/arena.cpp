@@ -44,7 +44,8 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
     while (std::getline(in, part, ':')) {
         const auto eq = part.find('=');
         const std::string key = part.substr(0, eq);
-        if ((key == "belief" || key == "eval") && searches && eq != std::string::npos) {
+        if ((key == "belief" || key == "eval" || key == "prior" || key == "rprior") && searches &&
+            eq != std::string::npos) {
             const std::string v = part.substr(eq + 1);
             bool known = false;
             if (key == "belief") {
@@ -52,6 +53,11 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
                                                     {"heuristic", Evidence::Heuristic},
                                                     {"learned", Evidence::Learned}});
                 known = spec.evidence.has_value();
+            } else if (key == "prior" || key == "rprior") {
+                auto& slot = key == "prior" ? spec.prior : spec.rolloutPolicy;
+                slot = named<ActionPriorSource>(v, {{"heuristic", ActionPriorSource::Heuristic},
+                                                    {"learned", ActionPriorSource::Learned}});
+                known = slot.has_value();
             } else {
                 spec.eval = named<LeafEval>(
                     v, {{"heuristic", LeafEval::Heuristic}, {"learned", LeafEval::Learned}});
@@ -128,6 +134,8 @@ std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec) {
     if (spec.concealBelow) c.concealBelow = *spec.concealBelow;
     if (spec.evidence) c.evidence = *spec.evidence;
     if (spec.eval) c.eval = *spec.eval;
+    if (spec.prior) c.prior = *spec.prior;
+    if (spec.rolloutPolicy) c.rolloutPolicy = *spec.rolloutPolicy;
     if (spec.rolloutDepth) c.rolloutDepth = *spec.rolloutDepth;
     if (spec.squash) c.squash = *spec.squash;
     if (spec.opponentModel) c.opponentModel = *spec.opponentModel;

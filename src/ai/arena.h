@@ -20,8 +20,10 @@ namespace rainet::ai {
 // bots (strong, ismcts-v1, level2-5) also take "conceal=C" (type hiding, in hundredths: 15 is
 // SearchConfig::concealment 0.15), "concealbelow=P" (hiding only below a mean reward of P / 100;
 // 101: always, as before), "belief=uniform|heuristic|learned", "eval=heuristic|learned" (the
-// evaluation after a rollout, SearchConfig::eval) "rollout=N" (its plies, 0..64) and "squash=S"
-// (the heuristic's slope in hundredths, 110 by default); strong and the levels also
+// evaluation after a rollout, SearchConfig::eval), "prior=heuristic|learned" (the action prior
+// ordering and biasing the tree's children, SearchConfig::prior), "rprior=heuristic|learned" (the
+// rollouts' policy, SearchConfig::rolloutPolicy), "rollout=N" (the rollouts' plies, 0..64) and
+// "squash=S" (the heuristic's slope in hundredths, 110 by default); strong and the levels also
 // "oppmodel=0|1" (SearchConfig::opponentModel, the in-game opponent model; 1 by default) and
 // "finish=0|1" (SearchConfig::finishAgainstRandom; 1 by default), "guard=0|1"
 // (SearchConfig::guardFourthVirus; 1 by default) and "escape=0|1"
@@ -35,6 +37,8 @@ struct PlayerSpec {
     std::optional<double> concealBelow;  // "concealbelow=P": SearchConfig::concealBelow = P / 100
     std::optional<Evidence> evidence;
     std::optional<LeafEval> eval;
+    std::optional<ActionPriorSource> prior;          // "prior=...": SearchConfig::prior
+    std::optional<ActionPriorSource> rolloutPolicy;  // "rprior=...": SearchConfig::rolloutPolicy
     std::optional<int> rolloutDepth;
     std::optional<double> squash;       // "squash=S": SearchConfig::squash = S / 100
     std::optional<bool> opponentModel;  // "oppmodel=0|1": SearchConfig::opponentModel

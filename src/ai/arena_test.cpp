@@ -122,6 +122,18 @@ TEST(Arena, SearchOptionsOfTreeSearchBots) {
     EXPECT_FALSE(parsePlayerSpec("strong:eval=oracle").ok());
     EXPECT_FALSE(parsePlayerSpec("greedy:eval=learned").ok());
     EXPECT_FALSE(parsePlayerSpec("strong:rollout=65").ok());
+    const SearchConfig learnedPrior =
+        *searchConfigOf(parsePlayerSpec("strong:prior=learned:rprior=learned").value());
+    EXPECT_EQ(learnedPrior.prior, ActionPriorSource::Learned);
+    EXPECT_EQ(learnedPrior.rolloutPolicy, ActionPriorSource::Learned);
+    EXPECT_EQ(searchConfigOf(parsePlayerSpec("strong:prior=learned").value())->rolloutPolicy,
+              ActionPriorSource::Heuristic);
+    EXPECT_EQ(*parsePlayerSpec("ismcts-v1:rprior=heuristic").value().rolloutPolicy,
+              ActionPriorSource::Heuristic);
+    EXPECT_FALSE(parsePlayerSpec("strong").value().prior.has_value());
+    EXPECT_FALSE(parsePlayerSpec("strong:prior=oracle").ok());
+    EXPECT_FALSE(parsePlayerSpec("greedy:prior=learned").ok());
+    EXPECT_FALSE(parsePlayerSpec("random:rprior=learned").ok());
     EXPECT_FALSE(parsePlayerSpec("bait:rollout=4").ok());
     EXPECT_DOUBLE_EQ(*parsePlayerSpec("strong:squash=32").value().squash, 0.32);
     EXPECT_DOUBLE_EQ(searchConfigOf(parsePlayerSpec("strong:squash=32").value())->squash, 0.32);

@@ -6,6 +6,7 @@
 
 #include "ai/eval.h"
 #include "ai/greedy_bot.h"
+#include "ai/policy.h"
 #include "ai/value.h"
 
 namespace rainet::ai {
@@ -62,11 +63,16 @@ ActionList searchActions(const Position& p, const ActionList& legal) {
     return out.empty() ? legal : out;
 }
 
+double Ismcts::prior(ActionPriorSource source, const Position& world, Action a) {
+    return source == ActionPriorSource::Learned ? learnedActionPrior(world, a)
+                                                : actionPrior(world, a);
+}
+
 void Ismcts::expand(std::uint32_t node, const Position& world, const ActionList& legal) {
     const ActionList actions = searchActions(world, legal);
     std::vector<std::pair<double, Action>> scored;
     scored.reserve(actions.size());
-    for (Action a : actions) scored.emplace_back(actionPrior(world, a), a);
+    for (Action a : actions) scored.emplace_back(prior(config_.prior, world, a), a);
     std::stable_sort(scored.begin(), scored.end(),
                      [](const auto& x, const auto& y) { return x.first > y.first; });
     nodes_[node].expanded = true;
@@ -123,7 +129,7 @@ std::optional<double> Ismcts::rollout(Position& world, Side us, Rng& rng, std::u
             double best = -1e18;
             int ties = 0;
             for (Action a : legal) {
-                const double s = actionPrior(world, a);
+                const double s = prior(config_.rolloutPolicy, world, a);
                 if (s > best) {
                     best = s;
                     chosen = a;

@@ -23,6 +23,9 @@ namespace rainet::ai {
 // The evaluation at the end of a rollout: eval.h's hand-set heuristic, squashed, or the learned
 // value (value.h).
 enum class LeafEval : std::uint8_t { Heuristic, Learned };
+// The preference over actions that orders and biases children (and plays rollouts): eval.h's
+// hand-set actionPrior or the learned policy prior (policy.h).
+enum class ActionPriorSource : std::uint8_t { Heuristic, Learned };
 
 struct SearchConfig {
     std::uint64_t iterations = 2000;           // default when the budget gives no limit
@@ -35,6 +38,10 @@ struct SearchConfig {
     double priorWeight = 0.3;                  // progressive-bias weight of the action prior
     double rolloutNoise = 0.25;                // probability of a random action in rollouts
     Evidence evidence = Evidence::Heuristic;   // the belief's behavioural evidence
+    // The action prior that orders the tree's children (progressive widening) and biases their
+    // selection, and the one whose argmax the rollouts play.
+    ActionPriorSource prior = ActionPriorSource::Heuristic;
+    ActionPriorSource rolloutPolicy = ActionPriorSource::Heuristic;
     // Type hiding at the root: among the children visited at least `concealWindow` times as often
     // as the most visited, the answer maximizes visits / most - concealment * leak, where leak is
     // how far the action moves a reader's log-odds (the learned belief model) towards the acting
@@ -109,6 +116,8 @@ class Ismcts {
     // The evaluation after a short heuristic playout; nothing if the deadline passed meanwhile.
     std::optional<double> rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies,
                                   Clock::time_point deadline) const;
+    // The preference for action `a` in `world` by `source`.
+    static double prior(ActionPriorSource source, const Position& world, Action a);
     // The reward of a world for `us` by the configured evaluation.
     double leafReward(const Position& world, Side us) const;
     std::vector<Action> principalLine() const;

@@ -221,6 +221,42 @@ TEST(CliValue, TrainsWritesTheWeightsAndScores) {
     EXPECT_EQ(run("value fit").status, 2);
 }
 
+TEST(CliPolicy, TrainsWritesTheWeightsAndScores) {
+    const std::string dir = ::testing::TempDir() + "/rainet-cli-policy";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string out = dir + "/policy.inc";
+    const CliRun r = run("policy train --games 5 --nodes 5 --seed 2 --out " + out);
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("5 games: "), std::string::npos) << r.out;
+    for (const char* row : {"  uniform ", "  heuristic ", "  learned ", "  escape ", "  win-now "})
+        EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+    std::ifstream written(out);
+    std::string first, origin;
+    std::getline(written, first);
+    std::getline(written, origin);
+    EXPECT_EQ(first, "// The learned policy prior (policy.h), written by:");
+    EXPECT_NE(origin.find("--games 5 --nodes 5 --seed 2 --player strong"), std::string::npos);
+    // The same seed writes the same weights; another seed other ones.
+    auto body = [](const std::string& file) {
+        std::ifstream in(file);
+        std::string line, last;
+        while (std::getline(in, line)) last = line;
+        return last;
+    };
+    const std::string again = dir + "/again.inc", other = dir + "/other.inc";
+    ASSERT_EQ(run("policy train --games 5 --nodes 5 --seed 2 --out " + again).status, 0);
+    EXPECT_EQ(body(out), body(again));
+    EXPECT_EQ(body(out).rfind("{{", 0), 0u) << body(out);
+    ASSERT_EQ(run("policy train --games 5 --nodes 5 --seed 3 --out " + other).status, 0);
+    EXPECT_NE(body(out), body(other));
+    EXPECT_EQ(run("policy train --games 5").status, 2);  // no --out
+    EXPECT_EQ(run("policy train --games 2 --out " + out).status, 2);
+    EXPECT_EQ(run("policy train --nodes x --out " + out).status, 2);
+    EXPECT_EQ(run("policy train --player nobody --games 5 --out " + out).status, 1);
+    EXPECT_EQ(run("policy fit").status, 2);
+}
+
 TEST(CliArena, PlaysAndWritesRecords) {
     const std::string dir = ::testing::TempDir() + "/rainet-cli-arena";
     std::filesystem::remove_all(dir);
