@@ -2,14 +2,12 @@
 // game held out) and writes the weights file (docs/ai.md, "Learned value").
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "ai/value_training.h"
 #include "cli/options.h"
+#include "cli/training.h"
 
 namespace rainet::cli {
 namespace {
@@ -31,46 +29,22 @@ int run(const Args& args) {
     auto app = makeApp(kValue);
     app->require_subcommand(1);
     CLI::App* train = app->add_subcommand("train", "self-play, fit and write the weights");
-    ai::SelfPlayOptions options;
-    std::string out;
-    double l2 = 1.0;
-    train->add_option("--out", out, "the weights file to write")->required();
-    train->add_option("--games", options.games, "self-play games (>= 5)")
-        ->check(CLI::Range(5, 1000000));
-    train->add_option("--nodes", options.nodes, "search iterations per action (>= 1)")
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
-    train->add_option("--seed", options.seed, "the self-play's seed");
-    train->add_option("--player", options.player, "the self-play's player spec");
-    train->add_option("--l2", l2, "the fit's L2 penalty (>= 0)")->check(CLI::NonNegativeNumber);
+    TrainFlags flags;
+    addTrainFlags(*train, flags);
     if (auto status = parseArgs(*app, kValue, args)) return *status;
     const auto start = std::chrono::steady_clock::now();
-    const bool tty = isatty(STDERR_FILENO);
-    auto games = ai::playSelfPlay(options, [&](int done) {
-        if (tty) std::fprintf(stderr, "\r%d / %d games", done, options.games);
-    });
-    if (tty) std::fprintf(stderr, "\n");
-    if (!games.ok()) {
-        std::fprintf(stderr, "rainet value: %s\n", games.error().message.c_str());
-        return 1;
-    }
+    auto games = playTrainingGames(flags, "value");
+    if (!games) return 1;
     const double playSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ai::ValueDataset fit, heldOut;
     for (std::size_t i = 0; i < games->size(); ++i)
         ai::addValueSamples((*games)[i], i % 5 == 4 ? heldOut : fit);
-    const ai::ValueModel model = ai::fitValueModel(fit, l2);
+    const ai::ValueModel model = ai::fitValueModel(fit, flags.l2);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::string origin =
-        "rainet value train --out " + out + " --games " + std::to_string(options.games) +
-        " --nodes " + std::to_string(options.nodes) + " --seed " + std::to_string(options.seed) +
-        " --player " + options.player + " --l2 " + std::to_string(l2);
-    std::ofstream file(out);
-    file << ai::formatValueModel(model, origin);
-    if (!file) {
-        std::fprintf(stderr, "rainet value: cannot write %s\n", out.c_str());
-        return 1;
-    }
+    const std::string origin = trainOrigin(flags, "value");
+    if (!writeWeights(flags, ai::formatValueModel(model, origin), "value")) return 1;
     std::printf("%s\n", origin.c_str());
     std::printf(
         "%zu games: %zu positions fitted, %zu held out (every 5th game); self-play %.0f s, "
