@@ -16,6 +16,7 @@
 #include "ai/referee.h"
 #include "ai/value_training.h"
 #include "ai/weights_text.h"
+#include "support/search_games.h"
 
 namespace rainet::ai {
 namespace {
@@ -253,16 +254,7 @@ TEST(ValueSearch, LearnedEvalWithoutRolloutsSearchesAndDiffers) {
         SearchConfig c = strongConfig();
         c.eval = eval;
         c.rolloutDepth = rollout;
-        BotPlayer one(std::make_unique<StrongBot>("strong", c), 5);
-        BotPlayer two(std::make_unique<GreedyBot>(), 6);
-        GameOptions go;
-        go.setup[0] = 0x0F;
-        go.setup[1] = 0x33;
-        go.maxPlies = 40;
-        go.budget.nodes = 150;
-        const GameRecord r = playGame(one, two, go);
-        EXPECT_TRUE(r.error.empty()) << r.error;
-        return r.actions;
+        return test::strongAgainstGreedy(c);
     };
     const auto learned = play(LeafEval::Learned, 0);
     EXPECT_EQ(learned, play(LeafEval::Learned, 0));
