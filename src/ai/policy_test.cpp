@@ -20,6 +20,7 @@
 #include "ai/value_training.h"
 #include "ai/weights_text.h"
 #include "support/search_games.h"
+#include "support/source_files.h"
 
 namespace rainet::ai {
 namespace {
@@ -280,13 +281,9 @@ TEST(PolicyTraining, SelfPlayAndFitAreDeterministicForASeed) {
 }
 
 TEST(Policy, CommittedWeightsFileLoadsAsCompiledIn) {
-    const char* src = std::getenv("RAINET_SOURCE_DIR");
-    ASSERT_NE(src, nullptr);
-    std::ifstream f(std::string(src) + "/src/ai/policy_weights.inc");
-    ASSERT_TRUE(f);
-    std::stringstream text;
-    text << f.rdbuf();
-    auto numbers = readWeightNumbers(text.str());
+    const auto text = rainet::test::readSourceFile("src/ai/policy_weights.inc");
+    ASSERT_TRUE(text) << "src/ai/policy_weights.inc (RAINET_SOURCE_DIR)";
+    auto numbers = readWeightNumbers(*text);
     ASSERT_TRUE(numbers.ok()) << numbers.error().message;
     ASSERT_EQ(numbers->size(), static_cast<std::size_t>(kPolicyFeatureCount));
     for (int j = 0; j < kPolicyFeatureCount; ++j)

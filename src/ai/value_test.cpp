@@ -17,6 +17,7 @@
 #include "ai/value_training.h"
 #include "ai/weights_text.h"
 #include "support/search_games.h"
+#include "support/source_files.h"
 
 namespace rainet::ai {
 namespace {
@@ -152,13 +153,9 @@ Result<ValueModel> parseValueModel(const std::string& text) {
 }
 
 TEST(Value, CommittedWeightsFileLoadsAsCompiledIn) {
-    const char* src = std::getenv("RAINET_SOURCE_DIR");
-    ASSERT_NE(src, nullptr);
-    std::ifstream f(std::string(src) + "/src/ai/value_weights.inc");
-    ASSERT_TRUE(f);
-    std::stringstream text;
-    text << f.rdbuf();
-    auto m = parseValueModel(text.str());
+    const auto text = rainet::test::readSourceFile("src/ai/value_weights.inc");
+    ASSERT_TRUE(text) << "src/ai/value_weights.inc (RAINET_SOURCE_DIR)";
+    auto m = parseValueModel(*text);
     ASSERT_TRUE(m.ok()) << m.error().message;
     for (int j = 0; j < kValueFeatureCount; ++j)
         EXPECT_DOUBLE_EQ(m->weights[j], learnedValueModel().weights[j]) << valueFeatureName(j);
