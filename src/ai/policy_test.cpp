@@ -312,8 +312,8 @@ TEST(PolicySearch, LearnedPriorReachesTheTreeAndTheRollouts) {
     EXPECT_EQ(tree, play(S::Learned, S::Heuristic));
     EXPECT_NE(tree, heuristic);
     EXPECT_NE(play(S::Heuristic, S::Learned), heuristic);
-    // strong's default is the heuristic.
-    EXPECT_EQ(strongConfig().prior, S::Heuristic);
+    // strong's default: the learned prior in the tree, the heuristic's argmax in the rollouts.
+    EXPECT_EQ(strongConfig().prior, S::Learned);
     EXPECT_EQ(strongConfig().rolloutPolicy, S::Heuristic);
 }
 
