@@ -2,8 +2,9 @@
 # Runs the libFuzzer targets of fuzz/ (docs/fuzzing.md).
 #   scripts/fuzz.sh short [TARGET...]  ~20 s per target, built by the `asan` preset: the ASan+UBSan
 #                                      build scripts/test.sh has already made (this links them)
-#   scripts/fuzz.sh long [TARGET...]   10^7 executions per target, one core, nice -n 15, built by
-#                                      the `fuzz` preset (the same at -O2: faster per execution)
+#   scripts/fuzz.sh long [TARGET...]   10^7 executions per target, one core, nice -n 15 (or
+#                                      $RAINET_FUZZ_NICE), built by the `fuzz` preset (the same
+#                                      at -O2: faster per execution)
 # The corpus grows in BUILD/corpus/TARGET (seeded from fuzz/corpus/TARGET, which is committed); a
 # crash leaves its input in BUILD/artifacts/ and fails the run. Each target prints the executions
 # it reached.
@@ -15,7 +16,7 @@ all=(position action record engine messages static_path)
 targets=("${@:-${all[@]}}")
 case "$mode" in
   short) budget=(-max_total_time="${RAINET_FUZZ_SECONDS:-20}") niceness="" preset=asan ;;
-  long) budget=(-runs="${RAINET_FUZZ_RUNS:-10000000}") niceness="nice -n 15" preset=fuzz ;;
+  long) budget=(-runs="${RAINET_FUZZ_RUNS:-10000000}") niceness="nice -n ${RAINET_FUZZ_NICE:-15}" preset=fuzz ;;
   *) echo "usage: scripts/fuzz.sh short|long [TARGET...]" >&2; exit 2 ;;
 esac
 
