@@ -64,8 +64,9 @@ ActionList searchActions(const Position& p, const ActionList& legal) {
 }
 
 double Ismcts::prior(ActionPriorSource source, const Position& world, Action a) {
-    return source == ActionPriorSource::Learned ? learnedActionPrior(world, a)
-                                                : actionPrior(world, a);
+    return source == ActionPriorSource::Learned && learnedPriorFits(world.rules())
+               ? learnedActionPrior(world, a)
+               : actionPrior(world, a);
 }
 
 void Ismcts::expand(std::uint32_t node, const Position& world, const ActionList& legal) {

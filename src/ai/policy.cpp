@@ -103,6 +103,10 @@ double learnedActionPrior(const Position& p, Action a, const PolicyModel& model)
     return policyScore(model, policyFeatures(p, a));
 }
 
+bool learnedPriorFits(const Rules& rules) {
+    return !rules.ownExitEntry && !rules.boostedExitToServer && !rules.firewallUnderOwnCard;
+}
+
 std::string formatPolicyModel(const PolicyModel& m, const std::string& origin) {
     std::vector<std::string> names;
     for (int j = 0; j < kPolicyFeatureCount; ++j) names.emplace_back(policyFeatureName(j));

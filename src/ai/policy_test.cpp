@@ -312,9 +312,44 @@ TEST(PolicySearch, LearnedPriorReachesTheTreeAndTheRollouts) {
     EXPECT_EQ(tree, play(S::Learned, S::Heuristic));
     EXPECT_NE(tree, heuristic);
     EXPECT_NE(play(S::Heuristic, S::Learned), heuristic);
-    // strong's default: the learned prior in the tree, the heuristic's argmax in the rollouts.
+    // strong's default: the learned prior in the tree, the heuristic's argmax in the rollouts
+    // (under the rules it was fitted on: below).
     EXPECT_EQ(strongConfig().prior, S::Learned);
     EXPECT_EQ(strongConfig().rolloutPolicy, S::Heuristic);
+}
+
+TEST(PolicySearch, TheLearnedPriorOrdersOnlyUnderTheRulesItWasFittedOn) {
+    // Fitted on the standard preset's games: any rule that allows moves it never saw (official's
+    // three options, each on its own) makes the search order by the heuristic prior.
+    EXPECT_TRUE(learnedPriorFits(Rules::standard()));
+    EXPECT_FALSE(learnedPriorFits(Rules::official()));
+    Rules r = Rules::standard();
+    r.ownExitEntry = true;
+    EXPECT_FALSE(learnedPriorFits(r));
+    r = Rules::standard();
+    r.boostedExitToServer = true;
+    EXPECT_FALSE(learnedPriorFits(r));
+    r = Rules::standard();
+    r.firewallUnderOwnCard = true;
+    EXPECT_FALSE(learnedPriorFits(r));
+    r = Rules::standard();
+    r.noProgressLimit = 60;  // the same moves
+    EXPECT_TRUE(learnedPriorFits(r));
+
+    auto play = [](ActionPriorSource tree, ActionPriorSource rollouts, Rules rules) {
+        SearchConfig c = strongConfig();
+        c.prior = tree;
+        c.rolloutPolicy = rollouts;
+        return test::strongAgainstGreedy(c, rules);
+    };
+    using S = ActionPriorSource;
+    // Official: the learned prior, in the tree or the rollouts, plays the heuristic's game...
+    const auto heuristic = play(S::Heuristic, S::Heuristic, Rules::official());
+    EXPECT_EQ(play(S::Learned, S::Heuristic, Rules::official()), heuristic);
+    EXPECT_EQ(play(S::Learned, S::Learned, Rules::official()), heuristic);
+    // ... while under the standard rules the same game differs.
+    EXPECT_NE(play(S::Learned, S::Heuristic, Rules::standard()),
+              play(S::Heuristic, S::Heuristic, Rules::standard()));
 }
 
 }  // namespace

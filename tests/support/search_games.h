@@ -13,10 +13,12 @@
 
 namespace rainet::ai::test {
 
-inline std::vector<Action> strongAgainstGreedy(const SearchConfig& c) {
+inline std::vector<Action> strongAgainstGreedy(const SearchConfig& c,
+                                               Rules rules = Rules::standard()) {
     BotPlayer one(std::make_unique<StrongBot>("strong", c), 5);
     BotPlayer two(std::make_unique<GreedyBot>(), 6);
     GameOptions go;
+    go.rules = rules;
     go.setup[0] = 0x0F;
     go.setup[1] = 0x33;
     go.maxPlies = 40;
