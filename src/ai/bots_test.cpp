@@ -260,6 +260,55 @@ TEST(Bots, WithThreeVirusesStackedStrongDoesNotTakeAMisreadCard) {
     EXPECT_GE(took, 3);
 }
 
+// Against bait in the official preset (seed 2852, game 45 of `rainet arena strong bait --rules
+// official`), strong, side 1, held three viruses; bait's virus walked along strong's back rank onto
+// its exit d1, and strong took it from e1 (a move onto one's own exit: official only), its fourth
+// virus. Bait is read as surely purposeful, for whom the guard trusted the belief.
+constexpr const char* kOwnExitGame = R"([Preset "official"]
+[Result "*"]
+[Setup1 "VVVLLVLL"]
+[Setup2 "VLLLLVVV"]
+
+1. LB+a1 h8-h7 2. VC+b8 {l} h7-h6 3. FW+f2 e7-e6 4. a1-a3 d7-d6 5. a3-c3 h6-h5
+6. c3-d4 d6-d5 7. d4-f4 h5-g5 8. b1-b2 g5-f5 9. f4-e5 a8-a7 10. c1-c2 a7-a6
+11. d2-d1 a6-a5 12. h1-h2 a5-a4 13. b2-a2 a4-a3 14. e2-e3 f5-e5 {V} 15. LB+c2
+e5-e4 16. e3-f3 e4-e3 17. g1-h1 d5-d4 18. c2-c4 e6-d6 19. c4-d5 d4-d5 {V}
+20. LB+h2 d5-e5 21. h1-g1 e5-f5 22. h2-h3 f5-f4 23. f3-e3 {v} f4-e4 24. e3-e2
+e4-e3 25. e2-e3 {v} d6-d5 26. f1-f2 d5-d4 27. g1-f1 d4-d3 28. e3-d3 {v}
+a3-a2 {V} 29. d3-d4 a2-a1 30. d4-d5 a1-b1 31. d5-d6 b1-c1 32. d1-e1 c1-d1 *
+)";
+
+TEST(Bots, WithThreeVirusesStackedStrongDoesNotTakeACardOnItsOwnExitOnTrust) {
+    const auto record = parseRecord(kOwnExitGame);
+    ASSERT_TRUE(record.ok()) << record.error().message;
+    Position truth = *record->initialPosition();
+    ASSERT_TRUE(truth.rules().ownExitEntry);
+    InfoSet k(View::of(truth, Viewer::Side1));
+    for (Action a : record->actions) {
+        ASSERT_FALSE(k.observe(observe(truth, a, Viewer::Side1)).has_value());
+        truth.doAction(a);
+    }
+    ASSERT_EQ(truth.stack(Side::One).viruses(), 3);
+    const Action fatal = *parseAction("e1-d1");
+    ASSERT_TRUE(truth.isLegal(fatal));
+    ASSERT_FALSE(truth.links(Side::Two) & bit(fatal.to()));  // a virus
+    Budget budget;
+    budget.nodes = strongConfig().iterations;
+    auto play = [&](bool guard, std::uint64_t seed) {
+        SearchConfig c = strongConfig();
+        c.guardFourthVirus = guard;
+        Ismcts search(c);
+        Rng rng(seed);
+        return search.search(k, budget, rng, {}, 0.999).best;  // bait: surely purposeful
+    };
+    int took = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        if (play(false, seed) == fatal) ++took;  // trusting the belief, it takes the card
+        EXPECT_NE(play(true, seed), fatal) << "seed " << seed;
+    }
+    EXPECT_GE(took, 3);
+}
+
 // Against random (seed 3552, game 186 of `rainet arena strong random`), strong, side 2, held three
 // links and three viruses in its stack, random two unidentified cards (a link and a virus, P(virus)
 // 0.5 each): no capture was safe, and strong's links stayed on ranks 6-8 while its viruses moved

@@ -222,14 +222,19 @@ std::uint32_t Ismcts::guardedChoice(const InfoSet& knowledge, const Belief& beli
                                     std::uint32_t chosen, double purposeful) const {
     const View& view = knowledge.view();
     const Side us = view.toMove(), them = opponent(us);
-    if (purposeful >= kGuardTrusted || view.stack(us).viruses() != 3) return chosen;
+    if (view.stack(us).viruses() != 3) return chosen;
+    const Action risky = nodes_[chosen].action;
+    // On our own exit (official) a card is captured only because it may escape next: there the
+    // belief, fitted on standard games where nobody captures on an own exit, is not trusted even
+    // for a purposeful opponent (bait's viruses walked onto strong's exits and were taken).
+    const bool onOwnExit = risky.type() == ActionType::Move && (exitsOf(us) & bit(risky.to()));
+    if (purposeful >= kGuardTrusted && !onOwnExit) return chosen;
     // A capture risks the fourth virus unless every consistent world holds a link there.
     const Belief uniform(knowledge, Evidence::None);
     auto virusChance = [&](const Action a, const Belief& b) {
         if (a.type() != ActionType::Move || !(view.cards(them) & bit(a.to()))) return 0.0;
         return b.virusProbability(a.to());
     };
-    const Action risky = nodes_[chosen].action;
     const double uniformVirus = virusChance(risky, uniform);
     if (uniformVirus <= 0.0) return chosen;
     const Node& root = nodes_[0];

@@ -64,7 +64,9 @@ struct SearchConfig {
     // loses at once) is played only when the alternatives are clearly worse, unless the opponent
     // model is confident that the opponent plays purposefully (then the belief's reading of its
     // cards is trusted as it is). Against random, every loss left was such a capture, of a card
-    // the belief misread as a link or a defensive gamble (docs/ai.md, "The fourth virus").
+    // the belief misread as a link or a defensive gamble (docs/ai.md, "The fourth virus"). A
+    // capture on our own exit (official preset) is guarded whoever the opponent is: bait's viruses
+    // walked onto strong's exits and were taken on trust (docs/ai.md, stop 28).
     bool guardFourthVirus = false;
     // With three viruses in our stack, against an opponent searched as random (with
     // finishAgainstRandom), the no-progress slide counts from where our nearest link could
