@@ -63,17 +63,21 @@ ActionList searchActions(const Position& p, const ActionList& legal) {
     return out.empty() ? legal : out;
 }
 
+ActionPriorSource Ismcts::usablePrior(ActionPriorSource wanted, const Rules& rules) {
+    return learnedPriorFits(rules) ? wanted : ActionPriorSource::Heuristic;
+}
+
 double Ismcts::prior(ActionPriorSource source, const Position& world, Action a) {
-    return source == ActionPriorSource::Learned && learnedPriorFits(world.rules())
-               ? learnedActionPrior(world, a)
-               : actionPrior(world, a);
+    return source == ActionPriorSource::Learned ? learnedActionPrior(world, a)
+                                                : actionPrior(world, a);
 }
 
 void Ismcts::expand(std::uint32_t node, const Position& world, const ActionList& legal) {
     const ActionList actions = searchActions(world, legal);
     std::vector<std::pair<double, Action>> scored;
     scored.reserve(actions.size());
-    for (Action a : actions) scored.emplace_back(prior(config_.prior, world, a), a);
+    const ActionPriorSource source = usablePrior(config_.prior, world.rules());
+    for (Action a : actions) scored.emplace_back(prior(source, world, a), a);
     std::stable_sort(scored.begin(), scored.end(),
                      [](const auto& x, const auto& y) { return x.first > y.first; });
     nodes_[node].expanded = true;
@@ -120,6 +124,7 @@ std::optional<double> Ismcts::rollout(Position& world, Side us, Rng& rng, std::u
                                       Clock::time_point deadline) const {
     ActionList legal;
     const bool timed = deadline != Clock::time_point::max();
+    const ActionPriorSource source = usablePrior(config_.rolloutPolicy, world.rules());
     for (int d = 0; d < config_.rolloutDepth && !world.isOver(); ++d) {
         if (timed && (d & 3) == 3 && Clock::now() >= deadline) return std::nullopt;
         world.legalActions(legal);
@@ -130,7 +135,7 @@ std::optional<double> Ismcts::rollout(Position& world, Side us, Rng& rng, std::u
             double best = -1e18;
             int ties = 0;
             for (Action a : legal) {
-                const double s = prior(config_.rolloutPolicy, world, a);
+                const double s = prior(source, world, a);
                 if (s > best) {
                     best = s;
                     chosen = a;

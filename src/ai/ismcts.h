@@ -118,7 +118,9 @@ class Ismcts {
     // The evaluation after a short heuristic playout; nothing if the deadline passed meanwhile.
     std::optional<double> rollout(Position& world, Side us, Rng& rng, std::uint64_t& plies,
                                   Clock::time_point deadline) const;
-    // The preference for action `a` in `world` by `source`.
+    // The source that serves for `wanted` under `rules`: the learned prior only where it fits.
+    static ActionPriorSource usablePrior(ActionPriorSource wanted, const Rules& rules);
+    // The preference for action `a` in `world` by `source` (a usablePrior).
     static double prior(ActionPriorSource source, const Position& world, Action a);
     // The reward of a world for `us` by the configured evaluation.
     double leafReward(const Position& world, Side us) const;

@@ -172,6 +172,26 @@ TEST(Policy, FeaturesSpanTheHeuristicPrior) {
     for (int k = 0; k < 8; ++k) EXPECT_GT(kinds[k], 0) << "action type " << k;
 }
 
+TEST(Policy, TheSearchsScoreIsTheTrainersDotProduct) {
+    // The search sums only the features that apply (learnedActionPrior); the trainer fits on the
+    // dense vector (policyFeatures, policyScore): the same score, for the committed model and for
+    // one that weighs every feature differently (so that a feature one of them skipped would show).
+    PolicyModel distinct;
+    for (int j = 0; j < kPolicyFeatureCount; ++j) distinct.weights[j] = 1.0 + 1.0 / (j + 2);
+    int actions = 0;
+    for (const Position& p : gamePositions()) {
+        for (Action a : p.legalActions()) {
+            for (const PolicyModel* m :
+                 {&learnedPolicyModel(), static_cast<const PolicyModel*>(&distinct)})
+                ASSERT_NEAR(learnedActionPrior(p, a, *m), policyScore(*m, policyFeatures(p, a)),
+                            1e-12)
+                    << toString(a) << " in " << p.toString();
+            ++actions;
+        }
+    }
+    EXPECT_GT(actions, 1000);
+}
+
 TEST(Policy, FeaturesIgnoreTheOpponentsHiddenIdentities) {
     // Side 2's face-down cards with links and viruses exchanged: every action's features agree.
     const Position p = parse(kLinkOnExit);
