@@ -17,7 +17,11 @@
 #
 # Needs: the release build (scripts/setup.sh: build/rainet and web/dist), dpkg-dev, nginx, python3,
 # curl, openssl, systemd's systemd-analyze, postgresql, redis-server (setup.sh installs them). Refuses to run when a rainet package, user or /var/lib/rainet is
-# there already: it would not leave the machine as it found it.
+# there already: it would not leave the machine as it found it. The one exception is its own
+# leftover: a run killed before its purge (SIGKILL, a machine stopped mid-run: no EXIT trap runs)
+# leaves the package installed, and the next run on that machine must not fail for it. Before it
+# installs, the test writes $marker (root's /var/lib, so no other user can forge it); it removes
+# the marker only once the purge is done. A package found together with the marker is purged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -29,6 +33,16 @@ fail() {
 step() { echo "== package: $*"; }
 
 [[ $(id -u) == 0 ]] || fail "must run as root (it installs a package)"
+# This test's own leftover from a killed run (see above): purge it, then check as usual.
+marker=/var/lib/rainet-package-test.marker
+if [[ -f $marker && ! -L $marker && $(stat -c %u "$marker") == 0 ]]; then
+    step "an earlier run stopped before its purge ($(head -n 1 "$marker")): purging its package"
+    if dpkg-query -W -f='${Status}' rainet 2>/dev/null | grep -q "installed\|config-files"; then
+        out=$(DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq rainet 2>&1) ||
+            { echo "$out" >&2; fail "apt-get purge of the earlier run's package"; }
+    fi
+    rm -f "$marker"
+fi
 for tool in cpack dpkg-shlibdeps apt-get nginx python3 curl openssl setpriv systemd-analyze psql \
     redis-server redis-cli; do
     command -v "$tool" >/dev/null || fail "$tool is missing (bash scripts/setup.sh installs it)"
@@ -72,6 +86,8 @@ cleanup() {
         DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq rainet >"$tmp/purge.log" 2>&1 ||
             cat "$tmp/purge.log" >&2
     fi
+    dpkg-query -W -f='${Status}' rainet 2>/dev/null | grep -q "installed\|config-files" ||
+        rm -f "$marker"
     rm -rf "$tmp"
     exit $rc
 }
@@ -235,6 +251,7 @@ done
     fail "/etc/default/rainet is not a conffile"
 
 step "installing it (apt-get install ./$(basename "$deb"))"
+echo "$(date -u +%FT%TZ) pid $$: scripts/package_test.sh installed the rainet package" >"$marker"
 (cd "$tmp" && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "./$(basename "$deb")" \
     >"$tmp/install.log" 2>&1) || { cat "$tmp/install.log" >&2; fail "apt-get install"; }
 [[ $(getent passwd rainet | cut -d: -f7) == /usr/sbin/nologin ]] || fail "no rainet system user"
