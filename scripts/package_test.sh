@@ -31,15 +31,22 @@ fail() {
     exit 1
 }
 step() { echo "== package: $*"; }
+# dpkg knows the package: installed (wholly or in part) or its configuration files left.
+package_known() { dpkg-query -W -f='${Status}' rainet 2>/dev/null | grep -q "installed\|config-files"; }
+# Purges it; apt's output is shown only when the purge fails.
+purge_package() {
+    local out
+    out=$(DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq rainet 2>&1) ||
+        { echo "$out" >&2; return 1; }
+}
 
 [[ $(id -u) == 0 ]] || fail "must run as root (it installs a package)"
 # This test's own leftover from a killed run (see above): purge it, then check as usual.
 marker=/var/lib/rainet-package-test.marker
 if [[ -f $marker && ! -L $marker && $(stat -c %u "$marker") == 0 ]]; then
     step "an earlier run stopped before its purge ($(head -n 1 "$marker")): purging its package"
-    if dpkg-query -W -f='${Status}' rainet 2>/dev/null | grep -q "installed\|config-files"; then
-        out=$(DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq rainet 2>&1) ||
-            { echo "$out" >&2; fail "apt-get purge of the earlier run's package"; }
+    if package_known; then
+        purge_package || fail "apt-get purge of the earlier run's package"
     fi
     rm -f "$marker"
 fi
@@ -82,12 +89,8 @@ cleanup() {
     for u in "${!unit_pid[@]}"; do stop_unit "$u"; done
     [[ -n $redis_pid ]] && kill "$redis_pid" 2>/dev/null && wait "$redis_pid" 2>/dev/null
     [[ -n $pgdir ]] && bash "$repo/scripts/postgres.sh" stop "$pgdir"
-    if dpkg-query -W -f='${Status}' rainet 2>/dev/null | grep -q "ok installed\|config-files"; then
-        DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq rainet >"$tmp/purge.log" 2>&1 ||
-            cat "$tmp/purge.log" >&2
-    fi
-    dpkg-query -W -f='${Status}' rainet 2>/dev/null | grep -q "installed\|config-files" ||
-        rm -f "$marker"
+    package_known && purge_package
+    package_known || rm -f "$marker"
     rm -rf "$tmp"
     exit $rc
 }
@@ -435,9 +438,8 @@ stop_unit "rainet@$p1.service"
 stop_unit "rainet@$p2.service"
 
 step "purging the package"
-DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq rainet >"$tmp/purge.log" 2>&1 ||
-    { cat "$tmp/purge.log" >&2; fail "apt-get purge"; }
-! dpkg-query -W -f='${Status}' rainet 2>/dev/null | grep -q "installed\|config-files" ||
+purge_package || fail "apt-get purge"
+! package_known ||
     fail "rainet is still known to dpkg"
 ! getent passwd rainet >/dev/null || fail "the rainet user is left"
 ! getent group rainet >/dev/null || fail "the rainet group is left"
