@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Answer times of `rainet engine` over a pipe (docs/performance.md, "AI: time management").
+"""Answer times of `rainet engine` over a pipe (docs/performance.md, "Time management").
 
 Sends `go ARGS` N times on an opening position and times each from sending `go` to reading its
 `bestaction`, then prints the quantiles (ms) and how many answers came later than LIMIT ms.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The level ladder (docs/ai.md, "Levels"): each level against the one below, by the real level
-# names, in both presets, on the seeds and game counts of the committed table, pooled per step.
+# The level ladder (docs/ai.md, "The level ladder"): each level against the one below, by the
+# real level names, in both presets, on the seeds and game counts of the committed table, pooled
+# per step.
 #   scripts/bench/ladder.sh                 # the whole table: many hours of one core
 #   QUICK=20 scripts/bench/ladder.sh        # 20 games of each step's first seed (minutes)
 #   scripts/bench/ladder.sh '5 vs 4'        # only the lines that match (grep -E)
