@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Strong against the yardsticks (docs/ai.md, "Strong against the yardsticks"): `strong` at its
-# default budget against random, greedy and bait, and at equal time against ismcts-v1, in both presets, on the seeds and
-# game counts of the committed table, pooled per line; then `rainet bench`.
+# default budget against random, greedy and bait, and at equal time against ismcts-v1, in both
+# presets, on the seeds and game counts of the committed table, pooled per line; then `rainet bench`.
 #   scripts/bench/ai_strength.sh              # the whole table: several hours of one core
 #   QUICK=20 scripts/bench/ai_strength.sh     # 20 games of each line's first seed (minutes)
 #   scripts/bench/ai_strength.sh greedy       # only the lines that match (grep -E)
