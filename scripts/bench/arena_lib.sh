@@ -2,7 +2,8 @@
 # markdown row per line of a plan, pooling the seeds of the line.
 #
 # A plan line: LABEL|PLAYER_A|PLAYER_B|PRESET|SEEDS|GAMES_PER_SEED  (SEEDS space-separated)
-# Each match: `nice -n 10 build/rainet arena A B --games G --seed S --concurrency 1 [--rules official]`.
+# Each match: `nice -n 10 build/rainet arena A B --games G --seed S --concurrency 1 [--rules official]`
+# (RAINET=PATH plays another build).
 # Node-limited players give the same games whatever the load; a match only gets slower.
 # The score counts draws half, with a 95% interval by the normal approximation
 # p +- 1.96 sqrt(p (1 - p) / n); "established" means the whole interval is above THRESHOLD %.
@@ -20,7 +21,7 @@ play_plan() {
     for s in $seeds; do
       local rules=(); [[ "$preset" == official ]] && rules=(--rules official)
       local line
-      line=$(nice -n 10 build/rainet arena "$a" "$b" --games "$games" --seed "$s" --concurrency 1 \
+      line=$(nice -n 10 "${RAINET:-build/rainet}" arena "$a" "$b" --games "$games" --seed "$s" --concurrency 1 \
         "${rules[@]}" 2>/dev/null | grep -m1 ': games ')
       # "A vs B: games N  W w  D d  L l  score s/N (p%)"
       read -r mw md ml < <(awk '{for (i = 1; i <= NF; i++) { if ($i == "W") w = $(i+1); if ($i == "D") d = $(i+1); if ($i == "L") l = $(i+1) } print w, d, l}' <<< "$line")
