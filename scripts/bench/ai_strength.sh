@@ -19,4 +19,4 @@ ismcts-v1, equal time|strong:nodes=550|ismcts-v1:nodes=300|standard|3134 3135|20
 ismcts-v1, equal time|strong:nodes=550|ismcts-v1:nodes=300|official|2861 2862|200
 PLAN
 )
-nice -n 10 build/rainet bench | tail -4
+nice -n 10 "${RAINET:-build/rainet}" bench | tail -4
