@@ -45,6 +45,12 @@ field() {
     /^loadtest CPU  /         { v["ccpu_pct"] = $3 }
     /^server RSS/             { v["rss"] = $3 }
     /^load /                  { v["load"] = $2 }
-    END { x = v[want]; if (x == "") x = "-"; else if (x ~ /^[0-9.]+$/ && want == "rate") x = sprintf("%.0f", x); print x }
+    END {
+      x = v[want]
+      if (x == "") x = "-"
+      else if (want == "rate") x = sprintf("%.0f", x)
+      else if (want == "scpu" || want == "ccpu" || want == "cpu") x = sprintf("%.1f", x)
+      print x
+    }
   ' <<< "$1"
 }
