@@ -21,7 +21,7 @@ pgdir=""
 cleanup() { [[ -n "$pgdir" ]] && bash scripts/postgres.sh stop "$pgdir" >/dev/null 2>&1; rm -rf "$tmp"; }
 trap cleanup EXIT
 if [[ "${DB:-sqlite}" == pg ]]; then
-  pgdir="$tmp/pg"
+  pgdir=$(mktemp -u /tmp/rainet-closed-loop-pg.XXXXXX)  # its own folder: the postgres user owns it
   base=$(bash scripts/postgres.sh start "$pgdir")
 fi
 dbfor() {  # a fresh database for round $1, binary $2
