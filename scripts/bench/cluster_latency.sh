@@ -41,7 +41,7 @@ trap cleanup EXIT
 if [[ -n ${RAINET_TEST_PG:-} ]]; then
     pg=$RAINET_TEST_PG
 else
-    own_pg=$tmp/pg
+    own_pg=$(mktemp -u /tmp/rainet-latency-pg.XXXXXX)  # its own folder: the postgres user owns it
     pg=$(bash scripts/postgres.sh start "$own_pg")
 fi
 # A database of its own in that cluster, so that earlier runs' games do not count.
