@@ -66,7 +66,7 @@ struct Server {
     // As `rainet serve` stops: the commits still queued are made and their callbacks run while
     // the rooms' io_context exists. (Without this, a room kept by a pending commit callback was
     // destroyed with the store, after the io_context, its timers calling a destroyed service:
-    // UBSan's invalid vptr in asio's io_object_impl, found by the long run of stop 26.)
+    // UBSan's invalid vptr in asio's io_object_impl, found by a long fuzzing run.)
     ~Server() {
         store->stopThreads();
         drain();

@@ -1,4 +1,4 @@
-// libFuzzer target: the HTTP static file resolver (issue 10 part 1). A web root with a file, a
+// libFuzzer target: the HTTP static file resolver. A web root with a file, a
 // hidden file, a subfolder, a symlink leading out of the root and one staying inside is made once
 // under /tmp; whatever the request path, the answer is nothing or a regular file strictly inside
 // the canonical root, never the secret beside the root.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates web/src/protocol.gen.ts from the message tables of src/protocol (issue 11): run it
+# Regenerates web/src/protocol.gen.ts from the message tables of src/protocol: run it
 # after changing a server message, and commit the result (protocol_tests fails until then).
 set -eu
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #pragma once
-// Analysis of a finished game for one side (issue 13): at every ply, what the AI makes of the
+// Analysis of a finished game for one side: at every ply, what the AI makes of the
 // position knowing only what that side knew then (its information set at that ply: its own
 // cards, the identities revealed so far, the public history), never the truth of the game's end.
 // Per ply: the belief P(virus) of each unidentified opponent card, the win chance of the side,

@@ -2,7 +2,7 @@
 // A yardstick, not a strong player: it pushes its viruses towards the opponent's cards to be taken
 // and keeps its links back, running one only when the way to an exit is short and unguarded. A
 // bot that treats every approaching card as a likely virus wins against it; one that takes
-// whatever approaches loses by its fourth virus (issue 14: today's strong bot scored about half).
+// whatever approaches loses by its fourth virus (the former strong bot scored about half).
 #include "ai/bot.h"
 
 namespace rainet::ai {

@@ -384,7 +384,7 @@ TEST(Bots, WithThreeVirusesStackedAgainstRandomStrongRunsALinkForTheExits) {
     EXPECT_GE(now, 6);
 }
 
-// The table of docs/ai.md, "Levels" (calibrated in "Calibration, stop 25"): level, iterations,
+// The table of docs/ai.md, "Levels" (calibrated by arena, "The level ladder"): level, iterations,
 // evaluation after the rollout, rollout plies, the tree's action prior.
 //   2     80  heuristic  12  heuristic
 //   3    800  heuristic  12  heuristic
@@ -418,7 +418,7 @@ TEST(Bots, LevelsAreStrongsSearchAtTheDocumentedBudgets) {
         // Everything else is strong's: belief, type hiding (but level 2's), setups, opponent
         // model, guard.
         EXPECT_EQ(c.evidence, strong.evidence) << name;
-        // Level 2 alone plays its cards openly (no type hiding; "Calibration, stop 27").
+        // Level 2 alone plays its cards openly (no type hiding; docs/ai.md, "The players").
         EXPECT_EQ(c.concealment, level == 2 ? 0.0 : strong.concealment) << name;
         EXPECT_EQ(c.concealBelow, strong.concealBelow) << name;
         EXPECT_EQ(c.uniformSetups, strong.uniformSetups) << name;

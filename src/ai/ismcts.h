@@ -66,7 +66,7 @@ struct SearchConfig {
     // cards is trusted as it is). Against random, every loss left was such a capture, of a card
     // the belief misread as a link or a defensive gamble (docs/ai.md, "The fourth virus"). A
     // capture on our own exit (official preset) is guarded whoever the opponent is: bait's viruses
-    // walked onto strong's exits and were taken on trust (docs/ai.md, stop 28).
+    // walked onto strong's exits and were taken on trust (docs/ai.md, "The guards").
     bool guardFourthVirus = false;
     // With three viruses in our stack, against an opponent searched as random (with
     // finishAgainstRandom), the no-progress slide counts from where our nearest link could
@@ -200,7 +200,7 @@ int escapePlies(const Position& p, Side us);
 double recountedCapture(double mean, double searchedVirus, double virus);
 
 // The configuration of `strong`. SearchConfig{} is `ismcts-v1`, the strong bot as it was before
-// issue 14 (heuristic belief), kept selectable as a frozen yardstick.
+// the learned models (heuristic belief), kept selectable as a frozen yardstick.
 SearchConfig strongConfig();
 // The iteration cap of player level 2..5 (0 for any other level: level 1 is no search).
 std::uint64_t levelNodes(int level);

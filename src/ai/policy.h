@@ -64,7 +64,7 @@ double learnedActionPrior(const Position& p, Action a,
 // preset's self-play, so it never saw a capture on one's own exit, a boosted exit-to-server step
 // or a firewall under an own card; under rules that allow them (official) the search orders by the
 // heuristic prior instead: there the learned prior kept capturing bait's viruses on strong's own
-// exit (docs/ai.md, "Learned policy prior", stop 28).
+// exit (docs/ai.md, "Learned policy prior").
 bool learnedPriorFits(const Rules& rules);
 
 // The model as the C++ initializer of policy_weights.inc, with a comment naming its origin.

@@ -56,7 +56,7 @@ SearchConfig strongConfig() {
 }
 
 std::uint64_t levelNodes(int level) {
-    // Chosen by arena (docs/ai.md, "Calibration, stop 25"). Above about 200 iterations a tenfold
+    // Chosen by arena (docs/ai.md, "The level ladder"). Above about 200 iterations a tenfold
     // budget of the same search buys only 60-70%, so the levels also differ in the evaluation
     // (levelConfig); within the heuristic levels 2 and 3 the budget is tenfold. Level 1 is greedy
     // with half its actions random.
@@ -92,11 +92,11 @@ SearchConfig levelConfig(int level) {
     // Level 2 does not hide its cards' types: level 3 reads it with the learned belief and wins
     // more (official preset, level 3 against level 2: 70.9% with hiding, the step not established;
     // 86.2% in screening without), while level 1 reads only with greedy's heuristic evidence and
-    // gains less (docs/ai.md, "Calibration, stop 27").
+    // gains less (docs/ai.md, "The players").
     if (level == 2) c.concealment = 0.0;
     // Every level keeps the heuristic prior it was calibrated with: level 5 with strong's learned
     // prior scored 74.0% against level 4 over 300 official games (69.0-79.0), no wider than with
-    // the heuristic (74.4% over 600), so not established ("Calibration, stop 28").
+    // the heuristic (74.4% over 600), so not established (docs/ai.md, "The level ladder").
     c.prior = ActionPriorSource::Heuristic;
     return c;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// `rainet play --local` (issue 13): pass and play at one terminal, no server. The core rules
+// `rainet play --local`: pass and play at one terminal, no server. The core rules
 // engine referees the game in-process; each side sees only its own view (the same GameState and
 // rendering as `rainet play`), and before each setup and each turn a hand-over prompt on a cleared
 // screen waits for Enter, then the screen is cleared again before the board of the side due is

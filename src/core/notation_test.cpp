@@ -94,7 +94,7 @@ TEST(PositionString, SemanticChecks) {
             .ok());
 }
 
-// Regression (issue 10, found by fuzzing): the parser accepts up to 16 cards per stack and
+// Regression (found by fuzzing): the parser accepts up to 16 cards per stack and
 // Position::parse hashed before validating, so a stack of more than 8 of one kind indexed past the
 // hash's key table (UBSan: index out of bounds in computeHash). Now the semantic check comes
 // first and these are plain errors.

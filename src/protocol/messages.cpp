@@ -151,7 +151,7 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
         return bad("unknown message type");
     }
     if (j.contains("id") && !validId(j["id"]))
-        return bad("'id' must be an integer or a string of 1 to 64 characters");
+        return bad("'id' must be an integer or a string of 1 to 64 bytes (UTF-8)");
     if (needsId(m.type) && m.id.is_null()) return bad("missing 'id'");
     if (usesGame(m.type) && m.game.empty()) return bad("missing or malformed 'game'");
 

@@ -120,7 +120,7 @@ TEST(Messages, AccountMessages) {
     EXPECT_FALSE(validPassword(std::string(129, 'p')));
 }
 
-// Issue 10 part 6: a setup of the wrong size is a bad arrangement, not a malformed message.
+// A setup of the wrong size is a bad arrangement, not a malformed message.
 TEST(Messages, SetupOfTheWrongSizeIsBadSetup) {
     EXPECT_EQ(failCode(R"({"type":"setup","id":1,"game":"g1","links":["a1","b1"]})"),
               ErrorCode::BadSetup);
@@ -148,7 +148,7 @@ std::string repeat(const std::string& s, int n) {
     return out;
 }
 
-// Issue 10 part 6: limits count code points; controls and bidi overrides are refused.
+// Names and chat count code points; controls and bidi overrides are refused.
 TEST(Messages, NamesAndChatCountCodePointsAndRefuseControls) {
     const std::string emoji = "\xF0\x9F\x98\x80";  // U+1F600, 4 bytes
     const std::string cjk = "\xE6\xBC\xA2";        // U+6F22, 3 bytes
@@ -178,6 +178,26 @@ TEST(Messages, NamesAndChatCountCodePointsAndRefuseControls) {
                             "a\x1B[2J", "\xE2\x81\xA9"})
         EXPECT_EQ(chatOf(bad), "<refused>") << bad;
     EXPECT_EQ(chatOf("\xE3\x80\x80"), "<refused>");  // only an ideographic space
+}
+
+// A request id is a key the server keeps per player: its bound is in bytes (UTF-8), not characters.
+TEST(Messages, StringIdsAreBoundedInBytes) {
+    const std::string emoji = "\xF0\x9F\x98\x80";  // U+1F600, 4 bytes
+    auto id = [](const std::string& s) {
+        return Json{{"type", "act"}, {"id", s}, {"game", "g1"}, {"action", "d2-d3"}}.dump();
+    };
+    for (const std::string& ok : {std::string(1, 'a'), std::string(64, 'a'), repeat(emoji, 16)}) {
+        auto r = parseClientMessage(id(ok));
+        ASSERT_TRUE(std::holds_alternative<ClientMessage>(r)) << ok;
+        EXPECT_EQ(std::get<ClientMessage>(r).id, ok);
+    }
+    for (const std::string& bad : {std::string(), std::string(65, 'a'), repeat(emoji, 17)}) {
+        auto r = parseClientMessage(id(bad));
+        ASSERT_TRUE(std::holds_alternative<Failure>(r)) << bad;
+        EXPECT_EQ(std::get<Failure>(r).code, ErrorCode::BadMessage);
+        EXPECT_EQ(std::get<Failure>(r).message,
+                  "'id' must be an integer or a string of 1 to 64 bytes (UTF-8)");
+    }
 }
 
 TEST(Messages, InvalidUtf8IsRefused) {

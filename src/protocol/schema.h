@@ -1,5 +1,5 @@
 #pragma once
-// The field tables of the server's messages (issue 11). Every message and shared object is a struct
+// The field tables of the server's messages. Every message and shared object is a struct
 // with one `describe(visitor)` that names its fields in wire order:
 //     w.constant("type", "presence");  // a literal (the discriminators `type` and `kind`)
 //     w.field("game", game);           // always present; a std::optional is written as null

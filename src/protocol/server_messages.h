@@ -1,6 +1,6 @@
 #pragma once
 // Every server -> client message of docs/protocol.md §5-6 as a value with one serializer
-// (issue 11; lila-ws's ClientOut). Each struct's describe() is its field table (schema.h): the
+// (as lila-ws's ClientOut). Each struct's describe() is its field table (schema.h): the
 // JSON text (render), the test validator (tests/support/protocol_validate.h) and
 // web/src/protocol.gen.ts (typescript.h) all come from it. The text is byte for byte what the
 // former tree-and-dump rendering gave (server_messages_test.cpp), so that the leak tests'

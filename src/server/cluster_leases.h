@@ -1,5 +1,5 @@
 #pragma once
-// The leases a cluster node holds (issue 12; docs/scaling.md): which live games this node owns,
+// The leases a cluster node holds (docs/scaling.md): which live games this node owns,
 // by a lease in the database with an epoch. The keeper acquires a game's lease before the node
 // accepts an action for it, renews every held lease (renewAll, run every ttl/3 by ClusterNode),
 // hands out the fence each action write carries, and tells whether a lease is still live by the

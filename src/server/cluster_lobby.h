@@ -1,5 +1,5 @@
 #pragma once
-// The lobby's open games across the nodes of a cluster (issue 12; docs/scaling.md, "The lobby
+// The lobby's open games across the nodes of a cluster (docs/scaling.md, "The lobby
 // across nodes"): with --redis each open game's entry is also kept in Redis (the hash
 // `rainet:lobby:games`, game id -> entry, written by the game's owner when it lists or unlists
 // it), every change is published on `rainet:lobby`, and every node mirrors the hash into its own

@@ -1,5 +1,5 @@
 #pragma once
-// This node's part in a cluster (`rainet serve --redis`, issue 12; docs/scaling.md): its id, the
+// This node's part in a cluster (`rainet serve --redis`; docs/scaling.md): its id, the
 // leases of the games it owns (server/cluster_leases.h), and one background thread that every
 // ttl/3 renews them (a lost one: the hub evicts the room), takes over orphaned games (a lease
 // expired: its node died or stalled) by opening them, and checks the Redis and database links

@@ -1,5 +1,5 @@
 #pragma once
-// Quick pairing across the nodes of a cluster (issue 12; docs/scaling.md, "Quick pairing"): with
+// Quick pairing across the nodes of a cluster (docs/scaling.md, "Quick pairing"): with
 // --redis the seeks waiting live in Redis instead of each node's SeekQueue, so that a seek on
 // node A pairs with a compatible one on node B, and every node's lobby shows the cluster's seek
 // summary.

@@ -1,5 +1,5 @@
 #pragma once
-// Forwarding between the nodes of a cluster (issue 12 stage B; docs/scaling.md): a client
+// Forwarding between the nodes of a cluster (docs/scaling.md): a client
 // connected to node N whose game is owned by node O plays it through Redis. Every node
 // subscribes to its own inbox channel (`rainet:n:<id>`) and plays both parts:
 //  - N (the client's node): a session whose game is held elsewhere forwards that game's messages

@@ -1,5 +1,5 @@
 #pragma once
-// Per-address limits counted across the nodes of a cluster (`serve --redis`, issue 12;
+// Per-address limits counted across the nodes of a cluster (`serve --redis`;
 // docs/scaling.md): connections per client address (admission.h), new identities per address and
 // failed logins (throttle.h) are counted in Redis, so that a client spreading its connections or
 // its guesses over several nodes meets the same caps as on one node.

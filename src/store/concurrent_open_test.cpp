@@ -1,4 +1,4 @@
-// Several nodes starting at the same moment on one empty database (issue 12): each migrates or
+// Several nodes starting at the same moment on one empty database (a cluster): each migrates or
 // waits for the one that does, and all of them open it without error.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Which node owns a live game in a cluster (issue 12; docs/scaling.md): a lease in the database
+// Which node owns a live game in a cluster (docs/scaling.md): a lease in the database
 // with an owner, an epoch and an expiry. Taking over an expired lease (or one released) raises
 // the epoch, and every action a node writes for the game is fenced by the epoch it holds: once
 // another node has taken over, the old owner's writes fail, however late they arrive.

@@ -1,4 +1,4 @@
-// Game leases and fenced writes (issue 12), on both backends.
+// Game leases and fenced writes, on both backends.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -230,7 +230,7 @@ TEST_P(GameLeaseTest, ABatchRenewsTheHeldLeasesAndLeavesOutATakenOverOne) {
 
 // A node's renewal round and its batches of actions lock the same lease rows: both in game order,
 // or PostgreSQL finds a deadlock, aborts one of them after a second (deadlock_timeout), and a
-// renewal lost that way let a loaded node's leases expire (found by scripts/cluster_latency.sh).
+// renewal lost that way let a loaded node's leases expire (found by a cluster latency run).
 // The batches here come in the reverse order of the games, the renewals run all the while.
 TEST_P(GameLeaseTest, RenewalsAndBatchesOverManyGamesNeverDeadlock) {
     constexpr int kGames = 40, kRounds = 30;

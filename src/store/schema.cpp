@@ -26,7 +26,7 @@ CREATE INDEX players_ranked ON players(rating DESC, rated_games DESC, id) WHERE 
 // Migration 5, the same in both dialects.
 constexpr const char* kBotFlag = "ALTER TABLE players ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;";
 
-// Migration 6 (issue 12): which node owns each live game in a cluster (store/game_lease.h).
+// Migration 6: which node owns each live game in a cluster (store/game_lease.h).
 // The games row is not touched, so a game's writes and its lease's renewals never contend.
 #define RAINET_GAME_LEASES(collate)        \
     "CREATE TABLE game_leases (\n"         \
@@ -242,7 +242,7 @@ ALTER TABLE players ADD COLUMN rated_at BIGINT NOT NULL DEFAULT 0;
     // 5: bot accounts (players.bot = 1): accounts played by a program through `rainet bot`,
     // flagged in every player object of the protocol (docs/bot.md).
     {kBotFlag, kBotFlag},
-    // 6: game leases for a cluster of nodes (issue 12).
+    // 6: game leases for a cluster of nodes.
     {kGameLeasesSqlite, kGameLeasesPostgres},
 };
 

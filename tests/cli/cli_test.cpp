@@ -113,7 +113,7 @@ TEST(CliReplay, ValidRecordAndBadRecord) {
     EXPECT_EQ(run("replay").status, 2);
 }
 
-// Regression (issue 10): a stack of more than 8 cards once made the position parser read past
+// Regression: a stack of more than 8 cards once made the position parser read past
 // the hash's key table; from every door (--position, replay's [Position] tag) it is a clear error.
 TEST(CliReplay, OversizedStackIsAClearError) {
     CliRun r = run("perft 1 --position '8/8/8/8/8/8/8/8 1 - LLLLLLLLL/- 0 0'");

@@ -1,5 +1,5 @@
 // Two `rainet serve --redis` nodes on one throwaway PostgreSQL database and one throwaway
-// redis-server (issue 12, docs/scaling.md): a game whose owner is killed (-9) is taken over by
+// redis-server (docs/scaling.md): a game whose owner is killed (-9) is taken over by
 // the other node after its lease and goes on with nothing acknowledged lost, nothing applied
 // twice and the clock of the side to move not charged for the gap; an owner stopped (SIGSTOP)
 // past its lease and woken again commits and sends nothing more for the game. Skipped when
@@ -365,7 +365,7 @@ TEST_F(Cluster, AnOwnerStoppedPastItsLeaseCommitsAndSendsNothingOnceWoken) {
     EXPECT_EQ(storedActions(g), stored + 1);
 }
 
-// --- Forwarding (stage B): clients on a node that does not own their game ---
+// --- Forwarding: clients on a node that does not own their game ---
 
 // The messages of `p` from index `from` on, acks left out (a player's acks go to the connection
 // that acted only).
@@ -562,7 +562,7 @@ TEST_F(Cluster, AForwardedClientOfAKilledOwnerIsClosedAndResumesWhereTheGameMove
     EXPECT_EQ(storedActions(g), 5);
 }
 
-// Issue 12: "Restart Redis mid-game: games resume, nothing lost; clients may see a reconnect,
+// "Restart Redis mid-game: games resume, nothing lost; clients may see a reconnect,
 // never a wrong state". The owner a keeps serving its local player (PostgreSQL is the truth);
 // the forwarded player on b is closed to reconnect when the link drops, a forward while Redis is
 // away is refused the same way (not queued into the void), and once Redis is back on the same
@@ -637,7 +637,7 @@ int closeCodeWithin(WsClient& ws, int seconds) {
     return 0;
 }
 
-// Issue 12: "restart PostgreSQL mid-game: games resume, nothing lost", on two nodes, the database
+// "Restart PostgreSQL mid-game: games resume, nothing lost", on two nodes, the database
 // away for longer than a lease. An action sent meanwhile is answered with an error, never an ack.
 // Both nodes' renewals fail; the owner a gives its lease up before it expires (at the failed
 // round after which it would be dead locally: cluster_leases.h), evicts the room and closes its
@@ -682,7 +682,7 @@ TEST_F(Cluster, APostgresRestartMidGameLosesNothingAndTheGameResumes) {
     EXPECT_GE(a->logCount("store_reconnected"), 1);
 }
 
-// Issue 12: a node that loses PostgreSQL while another still reaches it. Node a's store fails on
+// A node that loses PostgreSQL while another still reaches it. Node a's store fails on
 // demand (test mode: POST /api/test/store?fail=1, as when its link to the database is cut): an
 // action there is answered with an error, never an ack; a's renewals fail and it gives the lease
 // up before it expires, evicting the room: its clients are closed with 1012 and sent nothing
@@ -735,7 +735,7 @@ TEST_F(Cluster, ANodeCutOffFromPostgresEvictsItsGamesAndAnotherTakesThemOver) {
     EXPECT_EQ(storedActions(g), static_cast<long>(acked.size()));
 }
 
-// Issue 12: PostgreSQL stalls without closing anything (every process of the test's private
+// PostgreSQL stalls without closing anything (every process of the test's private
 // cluster SIGSTOPped: the kernel still accepts and acknowledges, nothing answers) while node a
 // owns a game. The store's waits are bounded (the URI sets statement_timeout to 1 s, so an answer
 // is awaited 2 s at most, and connect_timeout to 2 s): the action sent meanwhile is never

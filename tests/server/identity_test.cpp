@@ -1,4 +1,4 @@
-// Issue 10 part 4, identities: a hello stores nothing until the guest does something that needs a
+// Identities: a hello stores nothing until the guest does something that needs a
 // row; new guests and registrations are limited per client address; password hashing runs on a
 // bounded queue (overload: `busy`) that shutdown drops; failed logins are throttled per address
 // and per (address, username) with backoff, so that nobody can lock another player out.

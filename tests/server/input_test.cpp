@@ -1,4 +1,4 @@
-// Issue 10 part 6: the input edges a black-box client found. Names and chat count code points and
+// The input edges a black-box client found. Names and chat count code points and
 // refuse control and bidi-override characters, a name of spaces is refused by hello as by rename,
 // a repeated chat id is delivered once, a setup of the wrong size is bad_setup, an over-long token
 // is an unknown one, binary frames get bad_json and invalid UTF-8 closes with 1007.

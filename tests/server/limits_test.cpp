@@ -1,4 +1,4 @@
-// Issue 10 part 4: every resource a client can make the server hold is bounded. Connection caps
+// Every resource a client can make the server hold is bounded. Connection caps
 // (503 with Retry-After), the hello timeout, the accept loop's backoff when out of descriptors,
 // the write queue's bound in bytes (close code 1013), flood control (every rate_limited delivered
 // before the 1008 close), X-Forwarded-For from trusted proxies only, and HTTP 414 / 431.

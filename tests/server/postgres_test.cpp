@@ -75,7 +75,7 @@ TEST_F(OnPostgres, SigkillMidGameLosesNoAcknowledgedAction) {
     EXPECT_EQ(a.game(g).status, "finished");
 }
 
-// Issue 12: "restart PostgreSQL mid-game: games resume, nothing lost". While the database is
+// "Restart PostgreSQL mid-game: games resume, nothing lost". While the database is
 // away an action is answered with an `internal` error (never an ack) and changes nothing, for the
 // actor or the opponent; once it is back the server reconnects by itself (each connection of its
 // pool at its next statement), the same action is acknowledged and the game is played to its end.

@@ -4,9 +4,9 @@
 // and cardPicture where there is room for the card itself.
 import { h, ICON, svg } from './dom.ts';
 import { t } from './i18n.ts';
-import type { TerminalKind } from './ui.ts';
 
-export type { TerminalKind };
+/** The four terminal cards (RULES.md §3): Line Boost, Firewall, Virus Checker, 404 Not Found. */
+export type TerminalKind = 'LB' | 'FW' | 'VC' | 'NF';
 export const TERMINAL_KINDS: TerminalKind[] = ['LB', 'FW', 'VC', 'NF'];
 
 const ICONS: Record<TerminalKind, string> = { LB: ICON.boost, FW: ICON.wall, VC: ICON.check, NF: ICON.notfound };

@@ -3,7 +3,7 @@
 // the lobby feed and keep-alive pings. Transport, time and storage are injected for unit tests.
 import { Backoff, ReconnectingSocket, VersionTracker, type ConnState, type SocketLike, type Timers, realTimers } from './socket.ts';
 import { addChat, applyEvent, fromSnapshot, lastChat, type GameState } from './game.ts';
-import type { ErrorMessage, LobbyEntry, Player, PlayerGame, SeekEntry, ServerMessage } from './protocol.gen.ts';
+import type { AckMessage, ErrorMessage, LobbyEntry, Player, PlayerGame, SeekEntry, ServerMessage, WelcomeMessage } from './protocol.gen.ts';
 
 export interface StorageLike {
   getItem(k: string): string | null;
@@ -25,9 +25,12 @@ export interface ClientOptions {
 /** A request refused by the server (its `error` message without `type`). */
 export type ServerError = Omit<ErrorMessage, 'type'>;
 
+/** What answers a request: its `ack`, or for a login the `welcome` carrying the request's id. */
+export type Answer = AckMessage | WelcomeMessage;
+
 interface Pending {
   msg: Record<string, unknown> & { id: string };
-  resolve: (ack: any) => void;
+  resolve: (answer: Answer) => void;
   reject: (err: ServerError) => void;
 }
 
@@ -158,12 +161,15 @@ export class Client {
     if (this.authed) this.raw({ type: on ? 'lobby_subscribe' : 'lobby_unsubscribe' });
   }
 
-  /** Sends a state-changing message with a fresh id; resolves with its ack, rejects with its error. */
-  request(msg: Record<string, unknown>): Promise<any> {
+  /**
+   * Sends a state-changing message with a fresh id; resolves with its ack (a login's: its welcome,
+   * `request<WelcomeMessage>`), rejects with its error.
+   */
+  request<T extends Answer = AckMessage>(msg: Record<string, unknown>): Promise<T> {
     const id = `${this.prefix}-${++this.seq}`;
     const full = { ...msg, id };
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { msg: full, resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { msg: full, resolve: (a) => resolve(a as T), reject });
       if (this.authed) this.raw(full);
     });
   }
@@ -188,13 +194,13 @@ export class Client {
   }
 
   /** Plays an action in a game, carrying the last version seen. */
-  act(game: string, action: string): Promise<any> {
+  act(game: string, action: string): Promise<AckMessage> {
     const v = this.games.get(game)?.tracker.version;
     return this.request({ type: 'act', game, action, ...(v !== undefined ? { v } : {}) });
   }
 
   /** Registers the current player as an account; resolves with the ack (its `player`). */
-  async register(username: string, password: string): Promise<any> {
+  async register(username: string, password: string): Promise<AckMessage> {
     const ack = await this.request({ type: 'register', username, password });
     if (ack.player) {
       this.player = ack.player;
@@ -205,8 +211,8 @@ export class Client {
   }
 
   /** Logs in: the answer is a welcome with a token of this browser for the account's player. */
-  login(username: string, password: string): Promise<any> {
-    return this.request({ type: 'login', username, password });
+  login(username: string, password: string): Promise<WelcomeMessage> {
+    return this.request<WelcomeMessage>({ type: 'login', username, password });
   }
 
   /** Revokes this browser's token, forgets it, and starts again as a new guest. */

@@ -90,7 +90,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
       if (opponent === 'computer') msg.level = form.level;
       else msg.rated = form.rated;
       const ack = await client.request(msg);
-      client.follow(ack.game);
+      client.follow(ack.game!); // a create's ack names its game
       app.navigate(`/game/${ack.game}`);
     } catch (e: any) {
       error = t('home.error.create', { error: e.message ?? e.code ?? e });

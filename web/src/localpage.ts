@@ -1,4 +1,4 @@
-// Pass and play (issue 13): two people at one device, as at a real table. /local asks for the two
+// Pass and play: two people at one device, as at a real table. /local asks for the two
 // names; /local/<game> plays the game. The server stays the rules authority and the keeper of
 // hidden information: each seat is its own guest connection (a Client with its own stored token),
 // so each receives only its own side's view, exactly as two browsers would. Between turns and

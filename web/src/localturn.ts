@@ -1,4 +1,4 @@
-// Pass and play (issue 13): whose screen is due on a shared device. Both seats of a local game are
+// Pass and play: whose screen is due on a shared device. Both seats of a local game are
 // played from one browser; the board of a side is shown only after its player took the device
 // (the hand-over screen), so this decides when the device must change hands. Pure: state in, side out.
 import type { GameState, SideId } from './game.ts';

@@ -2,6 +2,7 @@
 // and per-stream event versioning (lichess style): an event whose version is not the next one is
 // either a duplicate (ignored) or follows a gap (the stream asks the server to resume from the
 // last version it applied). Time and the WebSocket are injected so that all of it is unit-tested.
+import type { ServerMessage } from './protocol.gen.ts';
 
 export type ConnState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -88,8 +89,8 @@ export interface ReconnectingSocketOptions {
   create: (url: string) => SocketLike;
   timers?: Timers;
   backoff?: Backoff;
-  /** Called with every parsed JSON message. */
-  onMessage: (msg: any) => void;
+  /** Called with every parsed JSON message, typed as the server's messages (protocol.gen.ts). */
+  onMessage: (msg: ServerMessage) => void;
   /** Called at every state change; `open` is also reported after a successful reconnect. */
   onState?: (state: ConnState, info: { attempt: number; delay?: number }) => void;
   /** Called after each (re)open, before queued messages are flushed: e.g. to subscribe again. */
@@ -194,7 +195,7 @@ export class ReconnectingSocket {
       } catch {
         return; // not JSON: ignore
       }
-      this.opts.onMessage(msg);
+      this.opts.onMessage(msg as ServerMessage); // the server sends only these (docs/protocol.md §5)
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;

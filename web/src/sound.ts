@@ -1,4 +1,4 @@
-// Sounds of the game (issue 13): a short synthesized tone (WebAudio oscillators, no audio files)
+// Sounds of the game: a short synthesized tone (WebAudio oscillators, no audio files)
 // for a move, a capture, a terminal card, the end of the game, and once per game when the
 // player's own clock runs under ten seconds. Which sound an event makes is decided by `SoundCues`
 // (pure, unit tested); `SoundPlayer` only makes the noise, and not at all when switched off (the

@@ -302,7 +302,7 @@ export function renderTutorial(app: App, lessonId?: string): { el: HTMLElement; 
     draw();
     try {
       const ack = await app.client.request({ type: 'create', preset: 'standard', side: '1', opponent: 'computer', level: 1, clock: null });
-      app.client.follow(ack.game);
+      app.client.follow(ack.game!); // a create's ack names its game
       app.navigate(`/game/${ack.game}`);
     } catch (e: any) {
       st.error = t('learn.playError', { error: e?.message ?? e?.code ?? String(e) });

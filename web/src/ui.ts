@@ -1,7 +1,7 @@
 // Shared pieces of the screens: the app context, terminal-card hands, stacks, player bars.
 import type { Client } from './client.ts';
 import { h } from './dom.ts';
-import { TERMINAL_KINDS, cardExplanation, handCardContent } from './cards.ts';
+import { TERMINAL_KINDS, type TerminalKind, cardExplanation, handCardContent } from './cards.ts';
 import { t } from './i18n.ts';
 import { cardFace } from './board.ts';
 import { type Hand, type Side, type StackCard, type ViewModel, stackCounts } from './view.ts';
@@ -14,7 +14,7 @@ export interface App {
   origin: string;
 }
 
-export type TerminalKind = 'LB' | 'FW' | 'VC' | 'NF';
+export type { TerminalKind };
 
 
 /** Where each terminal card of a side is: in hand, on the board (LB/FW), or used (VC/NF). */

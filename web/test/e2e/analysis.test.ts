@@ -1,4 +1,4 @@
-// End to end, the analysis of a finished game (issue 13): two players play a short game through
+// End to end, the analysis of a finished game: two players play a short game through
 // the UI and one resigns; the live game could not be analysed meanwhile; its replay's Analysis
 // panel shows the win-chance graph (a click jumps to that ply), the virus probability on each
 // unidentified opponent card (the server's numbers), the best actions highlighted on the board

@@ -1,4 +1,4 @@
-// Pass and play (issue 13), through the UI only: two people at one browser set up behind hand-over
+// Pass and play, through the UI only: two people at one browser set up behind hand-over
 // screens and play a game to the end; while a hand-over screen is shown no card identity of either
 // side is in the document, and each seat's connection receives only its own side's hidden facts
 // (frame level, as leaks.ts checks for two browsers). The four window sizes, axe-core, the

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The cross-node figures of docs/scaling.md (issue 12): two `rainet serve --redis` nodes on one
-# PostgreSQL database and one redis-server, and `rainet loadtest` run against them alternately
-# with both players on node a ("same node") and with side 2 and the spectators on node b ("cross
-# node": every action and event goes through Redis), so that both see the same machine load.
+# The cross-node figures of docs/scaling.md ("Figures") and docs/performance.md ("Cluster"): two
+# `rainet serve --redis` nodes on one PostgreSQL database and one redis-server, and `rainet
+# loadtest` run against them alternately with both players on node a ("same node") and with side 2
+# and the spectators on node b ("cross node": every action and event goes through Redis), so that
+# both see the same machine load.
 #
-#   scripts/cluster_latency.sh [GAMES] [PACE_MS] [SECONDS] [ROUNDS] [SPECTATORS] [RAMP]
+#   scripts/bench/cluster_latency.sh [GAMES] [PACE_MS] [SECONDS] [ROUNDS] [SPECTATORS] [RAMP]
 #
 # GAMES x 1000 / PACE_MS is the action rate (default 500 games at 500 ms: 1000 actions/s). RAMP
 # games are started per second (default 50): on PostgreSQL every new guest, game, join and setup
@@ -15,7 +16,7 @@
 # p50/p99 of act -> opponent's event per configuration, and each node's CPU seconds. KEEP=1
 # keeps the nodes' logs (the folder is printed).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 games=${1:-500}
 pace=${2:-500}
@@ -40,7 +41,7 @@ trap cleanup EXIT
 if [[ -n ${RAINET_TEST_PG:-} ]]; then
     pg=$RAINET_TEST_PG
 else
-    own_pg=$tmp/pg
+    own_pg=$(mktemp -u /tmp/rainet-latency-pg.XXXXXX)  # its own folder: the postgres user owns it
     pg=$(bash scripts/postgres.sh start "$own_pg")
 fi
 # A database of its own in that cluster, so that earlier runs' games do not count.

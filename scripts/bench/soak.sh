@@ -2,10 +2,10 @@
 # Soak test of `rainet serve` (docs/performance.md, "Soak"): a server with short expiry delays and
 # `rainet loadtest` playing games that start, end and are abandoned (open, in setup, in play) for a
 # long time, sampling the server's RSS, open descriptors and database size every minute.
-#   scripts/soak.sh [SECONDS] [GAMES] [PACE_MS] [ABANDON_PERCENT]   (defaults: 3600 1000 1000 20)
+#   scripts/bench/soak.sh [SECONDS] [GAMES] [PACE_MS] [ABANDON_PERCENT]   (defaults: 3600 1000 1000 20)
 # Output: the samples and the loadtest summary on stdout; the server's log in $OUT/server.log.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 SECONDS_TOTAL=${1:-3600}
 GAMES=${2:-1000}
 PACE=${3:-1000}
