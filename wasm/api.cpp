@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ai/analysis.h"
+#include "ai/bench.h"
 #include "ai/bot.h"
 #include "ai/engine_protocol.h"
 #include "core/perft.h"
@@ -290,6 +291,20 @@ std::string analyse(const Args& a) {
     return out + "]}";
 }
 
+// `rainet bench`'s search (strong's, fixed positions and seed): the node count is the same
+// natively and in WebAssembly; the time is the machine's.
+std::string bench(const Args& a) {
+    if (a.size() != 2) return errorAnswer("usage: bench ITERATIONS");
+    auto iterations = parseNumber(a[1], "iterations");
+    if (!iterations) return errorAnswer(iterations.error().message);
+    if (*iterations == 0 || *iterations > 100000) return errorAnswer("iterations: from 1 to 100000");
+    const ai::BenchResult r = ai::runBench(*iterations, 1, ai::strongConfig());
+    std::string out = "{\"iterations\":" + std::to_string(r.iterations);
+    out += ",\"nodes\":" + std::to_string(r.nodes) + ",\"seconds\":";
+    number(out, r.seconds);
+    return out + "}";
+}
+
 }  // namespace
 
 std::string call(std::string_view request) {
@@ -304,6 +319,7 @@ std::string call(std::string_view request) {
     if (command == "setup") return setup(a);
     if (command == "think") return think(a);
     if (command == "analyse") return analyse(a);
+    if (command == "bench") return bench(a);
     return errorAnswer("unknown command '" + std::string(command) + "'");
 }
 

@@ -15,6 +15,7 @@
 //                                          `view F1 .. F6 [moves OBS ...]` (docs/engine-protocol.md)
 //   analyse SIDE NODES RECORD              the analysis of a full record, as the server's
 //                                          GET /api/games/{id}/analysis answers it
+//   bench   ITERATIONS                     `rainet bench`'s search: iterations, nodes, seconds
 //
 // Every answer is one line of JSON; a bad request is answered {"error":"..."} and changes nothing
 // (the engine keeps no state between calls).
