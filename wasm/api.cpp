@@ -62,8 +62,8 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
     std::size_t from = 0;
     while (true) {
         const std::size_t at = s.find(sep, from);
-        parts.push_back(s.substr(from, at == std::string_view::npos ? std::string_view::npos
-                                                                     : at - from));
+        parts.push_back(
+            s.substr(from, at == std::string_view::npos ? std::string_view::npos : at - from));
         if (at == std::string_view::npos) return parts;
         from = at + 1;
     }
@@ -154,7 +154,8 @@ std::string apply(const Args& a) {
     if (!action) return errorAnswer(action.error().message);
     if (p->isOver()) return errorAnswer("the game is over");
     if (!p->isLegal(*action))
-        return errorAnswer("not a legal action for side " + std::to_string(sideNumber(p->toMove())));
+        return errorAnswer("not a legal action for side " +
+                           std::to_string(sideNumber(p->toMove())));
     const Side mover = p->toMove();
     std::string out = "{\"observed\":[";
     for (Side s : {Side::One, Side::Two}) {
@@ -297,7 +298,8 @@ std::string bench(const Args& a) {
     if (a.size() != 2) return errorAnswer("usage: bench ITERATIONS");
     auto iterations = parseNumber(a[1], "iterations");
     if (!iterations) return errorAnswer(iterations.error().message);
-    if (*iterations == 0 || *iterations > 100000) return errorAnswer("iterations: from 1 to 100000");
+    if (*iterations == 0 || *iterations > 100000)
+        return errorAnswer("iterations: from 1 to 100000");
     const ai::BenchResult r = ai::runBench(*iterations, 1, ai::strongConfig());
     std::string out = "{\"iterations\":" + std::to_string(r.iterations);
     out += ",\"nodes\":" + std::to_string(r.nodes) + ",\"seconds\":";

@@ -12,7 +12,8 @@
 //   setup   RULES SIDE BOT SEED            a bot's arrangement
 //   think   RULES SIDE BOT NODES SEED KNOWLEDGE
 //                                          a bot's action; KNOWLEDGE is the engine protocol's
-//                                          `view F1 .. F6 [moves OBS ...]` (docs/engine-protocol.md)
+//                                          `view F1 .. F6 [moves OBS ...]`
+//                                          (docs/engine-protocol.md)
 //   analyse SIDE NODES RECORD              the analysis of a full record, as the server's
 //                                          GET /api/games/{id}/analysis answers it
 //   bench   ITERATIONS                     `rainet bench`'s search: iterations, nodes, seconds
