@@ -30,6 +30,16 @@ await esbuild.build({
   outfile: join(dist, 'engine', 'worker.js'),
   logLevel: 'warning',
 });
+// The service worker (src/sw.ts): at the root, so that it controls every page.
+await esbuild.build({
+  entryPoints: [join(root, 'src/sw.ts')],
+  bundle: true,
+  format: 'iife',
+  target: 'es2020',
+  minify: true,
+  outfile: join(dist, 'sw.js'),
+  logLevel: 'warning',
+});
 const wasmDir = process.env.RAINET_WASM_DIR ?? join(root, '..', 'build-wasm', 'wasm');
 if (existsSync(join(wasmDir, 'rainet_engine.wasm'))) {
   for (const f of ['rainet_engine.js', 'rainet_engine.wasm']) cpSync(join(wasmDir, f), join(dist, 'engine', f));

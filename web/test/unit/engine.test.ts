@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { parseAnswer, requests, type Answers, type BotName, type RulesName, type SideNumber } from '../../src/engineapi.ts';
 import { writeRecord } from '../../src/localrecord.ts';
 
@@ -187,4 +188,11 @@ test('a sample agrees with the rainet CLI (legal, view, perft, apply) and rainet
     const best = String(r.stdout).split('\n').filter((l) => l.startsWith('bestaction ')).map((l) => l.slice('bestaction '.length));
     assert.deepEqual(best, sample.map((p, k) => parseAnswer<Answers['think']>(call(requests.think(p.rules, p.toMove, bot, 300, 5 + k, p.knowledge))).action), bot);
   }
+});
+
+test('the engine\'s download (module, glue, worker) is at most 400 KB compressed', () => {
+  const bytes = ['rainet_engine.wasm', 'rainet_engine.js', 'worker.js']
+    .map((f) => gzipSync(readFileSync(join(ENGINE_DIR, f)), { level: 9 }).length)
+    .reduce((a, b) => a + b, 0);
+  assert.ok(bytes > 10_000 && bytes <= 400 * 1024, `${bytes} bytes gzipped`);
 });
