@@ -1,6 +1,6 @@
 // Bundles src/main.ts into dist/app.js and copies the static files (index.html, style.css) to dist/.
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +43,8 @@ await esbuild.build({
 const wasmDir = process.env.RAINET_WASM_DIR ?? join(root, '..', 'build-wasm', 'wasm');
 if (existsSync(join(wasmDir, 'rainet_engine.wasm'))) {
   for (const f of ['rainet_engine.js', 'rainet_engine.wasm']) cpSync(join(wasmDir, f), join(dist, 'engine', f));
+  // emscripten's glue is a CommonJS script for Node (the tests and the benchmark), not a module.
+  writeFileSync(join(dist, 'engine', 'package.json'), '{ "type": "commonjs" }\n');
 } else {
   console.warn(`web: no engine in ${wasmDir} (cmake --preset wasm && cmake --build --preset wasm): playing offline is off`);
 }
