@@ -60,7 +60,7 @@ interface Live {
 export function renderPractice(app: App): Screen {
   const el = h('main.narrow.practice');
   let live: Live | null = null;
-  let status: 'form' | 'loading' | 'thinking' | 'handover' | 'turn' | 'over' | 'analysing' = 'form';
+  let status: 'form' | 'loading' | 'moving' | 'thinking' | 'handover' | 'turn' | 'over' | 'analysing' = 'form';
   // Pass and play: the side whose board is on the screen (after its player tapped the hand-over).
   let shown: SideNumber | null = null;
   let error = '';
@@ -149,6 +149,9 @@ export function renderPractice(app: App): Screen {
   async function human(action: string): Promise<void> {
     const l = live!;
     if (status !== 'turn' || !l.legal.includes(action)) return;
+    status = 'moving'; // no second action while this one is applied
+    selected = null;
+    draw();
     l.game.actions.push(action);
     await play(l, action);
     save(l.game);
@@ -239,11 +242,11 @@ export function renderPractice(app: App): Screen {
     const pick = h('select', { 'data-field': 'practice-action', 'aria-label': t('practice.allActions') },
       l.legal.map((a) => h('option', { value: a }, a))) as HTMLSelectElement;
     return h('div.stack-col',
-      h('p', { role: 'status', 'aria-live': 'polite' }, status === 'thinking' ? t('practice.thinking') : status === 'turn' ? t('practice.yourTurn') : t('practice.loading')),
+      h('p', { role: 'status', 'aria-live': 'polite' }, status === 'thinking' ? t('practice.thinking') : status === 'turn' ? t('practice.yourTurn') : status === 'moving' ? '' : t('practice.loading')),
       status === 'turn' ? h('div.row', h('label.field', h('span', t('practice.allActions')), pick),
         h('button.btn', { type: 'button', 'data-action': 'practice-play', on: { click: () => void human(pick.value).catch(fail) } }, t('practice.play'))) : null,
       h('button.btn.small', { type: 'button', 'data-action': 'practice-resign', disabled: status !== 'turn',
-        on: { click: () => { l.game.resigned = viewer(l); save(l.game); void advance().catch(fail); } } }, t('practice.resign')));
+        on: { click: () => { l.game.resigned = viewer(l); save(l.game); status = 'moving'; draw(); void advance().catch(fail); } } }, t('practice.resign')));
   }
 
   async function analyse(l: Live, rec: string): Promise<void> {
@@ -260,7 +263,7 @@ export function renderPractice(app: App): Screen {
 
   /** Pass and play: the hand-over screen, with nothing of either side's cards in the document. */
   function handover(l: Live): HTMLElement {
-    const go = () => { shown = l.state.to_move; void advance().catch(fail); };
+    const go = () => { shown = l.state.to_move; status = 'moving'; draw(); void advance().catch(fail); };
     return h('div.practice-handover.panel.stack-col', { 'data-handover': l.state.to_move },
       h('h2', t('practice.handover', { n: l.state.to_move })),
       h('p', t('practice.handover.hide')),

@@ -27,7 +27,9 @@ async function playOne(page: Page, rnd: () => number): Promise<void> {
   const legal = await page.$$eval('select[data-field="practice-action"] option', (os) => os.map((o) => (o as HTMLOptionElement).value));
   assert.ok(legal.length > 0);
   await page.selectOption('select[data-field="practice-action"]', chooseAction(view, legal, me, rnd));
+  const played = (await stored(page)).actions.length;
   await page.click('[data-action="practice-play"]');
+  await page.waitForFunction((n) => JSON.parse(localStorage.getItem('rainet.practice')!).actions.length > n, played);
 }
 
 test('a game against the computer: started online; offline, reloaded, resumed, finished and analysed', async () => {
@@ -56,24 +58,29 @@ test('a game against the computer: started online; offline, reloaded, resumed, f
   await p.page.waitForFunction(() => navigator.serviceWorker?.controller !== null, null, { timeout: 30000 });
   await env.server.stop();
   await p.ctx.setOffline(true);
-  await p.page.reload();
-  assert.equal(await settled(p.page), 'turn');
-  assert.deepEqual((await stored(p.page)).actions, before.actions, 'the game resumed where it was');
-  assert.ok(await p.page.locator('.practice-game [data-square]').count() > 0, 'the board is back');
+  try {
+    await p.page.reload();
+    assert.equal(await settled(p.page), 'turn');
+    assert.deepEqual((await stored(p.page)).actions, before.actions, 'the game resumed where it was');
+    assert.ok(await p.page.locator('.practice-game [data-square]').count() > 0, 'the board is back');
 
-  let plies = 0;
-  while ((await settled(p.page)) === 'turn') {
-    await playOne(p.page, rnd);
-    assert.ok(++plies < 400, 'the game ends');
+    let plies = 0;
+    while ((await settled(p.page)) === 'turn') {
+      await playOne(p.page, rnd);
+      assert.ok(++plies < 400, 'the game ends');
+    }
+    const result = await p.page.getAttribute('[data-practice-result]', 'data-practice-result', { timeout: 5000 }).catch(async () => {
+      throw new Error(await p.page.evaluate(() => document.querySelector('main')!.outerHTML.slice(0, 3000)));
+    });
+    assert.match(result ?? '', /^(1-0|0-1|1\/2-1\/2)$/);
+    const done = await stored(p.page);
+    await p.page.click('[data-action="practice-analyse"]');
+    await p.page.waitForSelector('[data-practice-analysis]', { timeout: 120000 });
+    assert.equal(Number(await p.page.getAttribute('[data-practice-analysis]', 'data-practice-analysis')), done.actions.length + 1, 'one point per position');
+  } finally {
+    await p.ctx.setOffline(false);
+    await env.server.run();
   }
-  const result = await p.page.getAttribute('[data-practice-result]', 'data-practice-result');
-  assert.match(result ?? '', /^(1-0|0-1|1\/2-1\/2)$/);
-  const done = await stored(p.page);
-  await p.page.click('[data-action="practice-analyse"]');
-  await p.page.waitForSelector('[data-practice-analysis]', { timeout: 120000 });
-  assert.equal(Number(await p.page.getAttribute('[data-practice-analysis]', 'data-practice-analysis')), done.actions.length + 1, 'one point per position');
-  await p.ctx.setOffline(false);
-  await env.server.run();
 });
 
 test('official rules with the computer as side 1: it opens, and its action is kept', async () => {
