@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fails, listing them, when C++ files (*.h, *.cpp under src/ tests/ bench/ fuzz/ tools/) are not
-# as clang-format makes them with the repository's .clang-format. Only those files: never CMake
+# Fails, listing them, when C++ files (*.h, *.cpp under src/ tests/ bench/ fuzz/ tools/ wasm/) are
+# not as clang-format makes them with the repository's .clang-format. Only those files: never CMake
 # or anything else. `scripts/format-check.sh FILE...` checks the files given instead.
 # Fix one with `clang-format -i FILE`.
 set -euo pipefail
@@ -9,7 +9,8 @@ if (($#)); then
   files=("$@")
 else
   mapfile -t files < <(git ls-files -- 'src/*.h' 'src/*.cpp' 'tests/*.h' 'tests/*.cpp' \
-                         'bench/*.h' 'bench/*.cpp' 'fuzz/*.h' 'fuzz/*.cpp' 'tools/*.h' 'tools/*.cpp')
+                         'bench/*.h' 'bench/*.cpp' 'fuzz/*.h' 'fuzz/*.cpp' 'tools/*.h' 'tools/*.cpp' \
+                         'wasm/*.h' 'wasm/*.cpp')
 fi
 bad=()
 for f in "${files[@]}"; do

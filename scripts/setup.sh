@@ -12,6 +12,7 @@ packages=(g++ cmake ninja-build pkg-config libgtest-dev libgmock-dev libbenchmar
           clang libclang-rt-14-dev  # the fuzz targets (fuzz/): clang's libFuzzer and sanitizers
           clang-format  # scripts/format-check.sh (.clang-format)
           fonts-ipafont-gothic  # Japanese glyphs in the browser tests' screenshots
+          emscripten binaryen  # the engine for the browser (wasm/, the wasm preset)
           # The Debian package and its test (scripts/package_test.sh): dpkg-shlibdeps computes its
           # Depends; nginx, python3 (a WebSocket probe), curl and openssl test the deployment;
           # systemd (not as PID 1) for systemd-analyze verify.
@@ -29,6 +30,10 @@ if ((${#missing[@]})); then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# The engine for the browser (wasm/), before the web client: its build copies it into web/dist.
+cmake --preset wasm >/dev/null
+cmake --build --preset wasm -j "$(nproc)"
 
 if [[ -f web/package.json ]]; then
   if [[ ! -d web/node_modules || web/package.json -nt web/node_modules/.stamp ]]; then

@@ -226,6 +226,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     h('div.hero-text',
       h('h1#hero-title', t('home.title')),
       h('p.lead', tNodes('home.lead', { links: h('b.l', t('home.lead.links')), viruses: h('b.v', t('home.lead.viruses')) })),
+      h('p', h('a', { href: '/practice', 'data-link': '', 'data-action': 'practice' }, t('home.practice'))),
       renderLangSwitch()),
     h('div.big-actions',
       h('div.big-card', h('button.big-btn.primary', { type: 'button', 'data-action': 'play-computer', on: { click: () => void create(null, 'computer') } },

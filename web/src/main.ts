@@ -6,6 +6,7 @@ import { h, svg, ICON } from './dom.ts';
 import { renderGamePage } from './gamepage.ts';
 import { lang, onLangChange, t } from './i18n.ts';
 import { renderLocalGame, renderLocalStart } from './localpage.ts';
+import { renderPractice } from './practicepage.ts';
 import { renderLobby } from './lobby.ts';
 import { renderLeaderboard, renderPlayerPage } from './playerspages.ts';
 import { renderReplayPage } from './replaypage.ts';
@@ -66,6 +67,7 @@ function route(): void {
   else if ((m = path.match(/^\/player\/([A-Za-z0-9]+)\/?$/))) screen = renderPlayerPage(app, m[1]);
   else if ((m = path.match(/^\/local\/([A-Za-z0-9]+)\/?$/))) screen = renderLocalGame(app, m[1]);
   else if (/^\/local\/?$/.test(path)) screen = renderLocalStart(app);
+  else if (/^\/practice\/?$/.test(path)) screen = renderPractice(app);
   else if (/^\/leaderboard\/?$/.test(path)) screen = renderLeaderboard(app);
   else if (/^\/account\/?$/.test(path)) screen = renderAccountPage(app);
   else if (/^\/rules\/?$/.test(path)) screen = renderRulesPage();
@@ -126,3 +128,6 @@ client.subscribe(() => {
 (window as unknown as { rainet: unknown }).rainet = { client };
 client.start();
 route();
+// The service worker (sw.ts) that keeps the client and the engine for offline visits: registered
+// once the first page is drawn, so the home page never waits for what it fetches.
+if ('serviceWorker' in navigator) window.addEventListener('load', () => void navigator.serviceWorker.register('/sw.js').catch(() => {}));
