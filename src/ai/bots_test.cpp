@@ -191,6 +191,13 @@ TEST(Bots, OpenPositionsAgainstRandomSlideToTheDrawNearTheNoProgressLimit) {
     // The old behaviour (finish off), and no no-progress rule: no slide.
     EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 99, 100, false), 0.3 + 0.7 * 0.7);
     EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 99, 0, true), 0.3 + 0.7 * 0.7);
+    // Against a purposeful opponent (pressForProgress): a lead and a deficit both slide to the
+    // draw over the limit's second half.
+    EXPECT_DOUBLE_EQ(pressedReward(0.8, 50, 100), 0.8);
+    EXPECT_DOUBLE_EQ(pressedReward(0.8, 75, 100), 0.65);
+    EXPECT_DOUBLE_EQ(pressedReward(0.8, 100, 100), 0.5);
+    EXPECT_DOUBLE_EQ(pressedReward(0.2, 75, 100), 0.35);
+    EXPECT_DOUBLE_EQ(pressedReward(0.8, 99, 0), 0.8);
     // At the limit, the draw; on the way, strictly less with every ply without progress.
     EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 100, 100, true), 0.5);
     double previous = openPositionReward(0.3, 0.7, 50, 100, true);
