@@ -149,14 +149,14 @@ double boostScore(const ActionFacts& f, const CardUse& use) {
     return use.boost * ready + 0.3 * (8 - f.exitBefore) - 2;
 }
 
-// FW on the way to our exits (within two steps of them: the squares next to them hold our
-// cards at the start), the nearer the attacker the better.
+// FW next to our exits, the nearer the attacker the better; when eager, anywhere within two steps
+// of them (the squares next to them hold our cards at the start).
 double firewallScore(const Position& p, const ActionFacts& f, const GameFacts& g,
                      double eagerness) {
     if (eagerness == 0) return kUnused;
     if (f.type == ActionType::FirewallRemove) return -3 * eagerness;
     const Bitboard ourExits = exitsOf(g.us);
-    if (exitDistance(f.action.from(), ourExits) > 2) return -2;
+    if (exitDistance(f.action.from(), ourExits) > (eagerness > 2 ? 2 : 1)) return -2;
     const int attacker = nearestTo(p.cards(opponent(g.us)), ourExits);
     const int near = attacker < 0 ? 9 : distance(f.action.from(), static_cast<Square>(attacker));
     return eagerness - 1 + (g.danger <= 4 ? 5 - g.danger : 0) - 0.3 * near;
