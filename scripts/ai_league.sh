@@ -45,7 +45,8 @@ for m in "${members[@]}"; do
       mu = (w + 0.5 * d) / n
       var = (w * (1 - mu) ^ 2 + d * (0.5 - mu) ^ 2 + l * mu ^ 2) / n
       half = 1.96 * sqrt(var / n)
+      lo = mu - half < 0 ? 0 : mu - half; hi = mu + half > 1 ? 1 : mu + half
       printf "| %s | %d | %d | %d | %d | %.1f%% (%.1f-%.1f) | %.1f%% | %.1f%% |\n", m, n, w, d, l,
-        100 * mu, 100 * (mu - half), 100 * (mu + half), 100 * np / n, 100 * fv / n
+        100 * mu, 100 * lo, 100 * hi, 100 * np / n, 100 * fv / n
     }' "$file"
 done
