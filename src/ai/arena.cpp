@@ -98,6 +98,12 @@ Result<PlayerSpec> parsePlayerSpec(const std::string& text) {
         } else if (key == "escape" && searches) {
             if (value > 1) return Error{"player '" + text + "': escape is 0 or 1"};
             spec.escape = value == 1;
+        } else if (key == "guardall" && searches) {
+            if (value > 1) return Error{"player '" + text + "': guardall is 0 or 1"};
+            spec.guardAll = value == 1;
+        } else if (key == "press" && searches) {
+            if (value > 1) return Error{"player '" + text + "': press is 0 or 1"};
+            spec.press = value == 1;
         } else {
             return Error{"player '" + text + "': unknown option '" + key + "'"};
         }
@@ -142,6 +148,8 @@ std::optional<SearchConfig> searchConfigOf(const PlayerSpec& spec) {
     if (spec.finish) c.finishAgainstRandom = *spec.finish;
     if (spec.guard) c.guardFourthVirus = *spec.guard;
     if (spec.escape) c.escapeWithThreeViruses = *spec.escape;
+    if (spec.guardAll) c.guardPurposeful = *spec.guardAll;
+    if (spec.press) c.pressForProgress = *spec.press;
     return c;
 }
 
@@ -266,9 +274,12 @@ Score playMatch(const PlayerSpec& a, const PlayerSpec& b, const MatchOptions& op
                 ++score.wins;
             } else if (bWon) {
                 ++score.losses;
+                if (r.reason == EndReason::FourViruses) ++score.fourthVirusLosses;
             } else {
                 ++score.draws;
+                if (r.reason == EndReason::NoProgress) ++score.noProgressDraws;
             }
+            score.plies += static_cast<long>(r.actions.size());
             if (!r.error.empty() && r.outcome != Outcome::Ongoing) ++score.errors;
             ++done;
             if (progress) progress(done, options.games, score);

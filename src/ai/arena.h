@@ -27,7 +27,8 @@ namespace rainet::ai {
 // "oppmodel=0|1" (SearchConfig::opponentModel, the in-game opponent model; 1 by default) and
 // "finish=0|1" (SearchConfig::finishAgainstRandom; 1 by default), "guard=0|1"
 // (SearchConfig::guardFourthVirus; 1 by default) and "escape=0|1"
-// (SearchConfig::escapeWithThreeViruses; 1 by default).
+// (SearchConfig::escapeWithThreeViruses; 1 by default), "guardall=0|1"
+// (SearchConfig::guardPurposeful) and "press=0|1" (SearchConfig::pressForProgress).
 struct PlayerSpec {
     std::string label;
     std::string botName;        // empty for an engine
@@ -45,6 +46,8 @@ struct PlayerSpec {
     std::optional<bool> finish;         // "finish=0|1": SearchConfig::finishAgainstRandom
     std::optional<bool> guard;          // "guard=0|1": SearchConfig::guardFourthVirus
     std::optional<bool> escape;         // "escape=0|1": SearchConfig::escapeWithThreeViruses
+    std::optional<bool> guardAll;       // "guardall=0|1": SearchConfig::guardPurposeful
+    std::optional<bool> press;          // "press=0|1": SearchConfig::pressForProgress
 };
 Result<PlayerSpec> parsePlayerSpec(const std::string& text);
 // The search configuration a tree-search bot's description gives (its bot's, with the options
@@ -71,6 +74,10 @@ struct MatchOptions {
 
 struct Score {
     int wins = 0, draws = 0, losses = 0, errors = 0;  // from player A's view
+    // How games ended: draws by the no-progress rule, and A's losses by a fourth virus in its own
+    // stack (taken, or its own escaped); the plies of all games.
+    int noProgressDraws = 0, fourthVirusLosses = 0;
+    long plies = 0;
     // Answer times of A [0] and B [1], in milliseconds: longest, total, and every one.
     double maxThinkMs[2] = {0, 0}, totalThinkMs[2] = {0, 0};
     long moves[2] = {0, 0};

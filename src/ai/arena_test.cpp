@@ -157,6 +157,13 @@ TEST(Arena, SearchOptionsOfTreeSearchBots) {
     EXPECT_TRUE(searchConfigOf(parsePlayerSpec("strong").value())->escapeWithThreeViruses);
     EXPECT_FALSE(searchConfigOf(parsePlayerSpec("ismcts-v1").value())->escapeWithThreeViruses);
     EXPECT_FALSE(parsePlayerSpec("strong:escape=2").ok());
+    EXPECT_TRUE(searchConfigOf(parsePlayerSpec("strong:guardall=1").value())->guardPurposeful);
+    EXPECT_FALSE(searchConfigOf(parsePlayerSpec("strong:guardall=0").value())->guardPurposeful);
+    EXPECT_FALSE(parsePlayerSpec("strong:guardall=2").ok());
+    EXPECT_FALSE(parsePlayerSpec("greedy:guardall=1").ok());
+    EXPECT_TRUE(searchConfigOf(parsePlayerSpec("strong:press=1").value())->pressForProgress);
+    EXPECT_FALSE(searchConfigOf(parsePlayerSpec("strong:press=0").value())->pressForProgress);
+    EXPECT_FALSE(parsePlayerSpec("strong:press=2").ok());
     // The options reach the bot: a uniform belief plays differently from the learned one.
     auto player = [](const char* text) { return makePlayer(parsePlayerSpec(text).value(), 3); };
     std::vector<std::string> moves[2];
@@ -195,6 +202,22 @@ TEST(Arena, GreedyBeatsRandom) {
     EXPECT_EQ(s.games(), 40);
     EXPECT_EQ(s.errors, 0);
     EXPECT_GE(s.fraction(), 0.8);
+}
+
+TEST(Arena, CountsNoProgressDrawsAndFourthVirusLosses) {
+    // A trader takes whatever approaches, bait offers its viruses: the trader's losses come by
+    // its own fourth virus. Two fortresses offer nothing: their games end by no progress.
+    MatchOptions options;
+    options.games = 10;
+    const Score traded = playMatch(*parsePlayerSpec("trader"), *parsePlayerSpec("bait"), options);
+    EXPECT_GT(traded.fourthVirusLosses, 0);
+    EXPECT_LE(traded.fourthVirusLosses, traded.losses);
+    EXPECT_GT(traded.plies, 10L * 8);
+    const Score walled =
+        playMatch(*parsePlayerSpec("fortress"), *parsePlayerSpec("fortress"), options);
+    EXPECT_GT(walled.noProgressDraws, 0);
+    EXPECT_LE(walled.noProgressDraws, walled.draws);
+    EXPECT_EQ(walled.fourthVirusLosses, 0);
 }
 
 TEST(Arena, MatchIsDeterministicAndWritesRecords) {

@@ -1,8 +1,7 @@
 #include "ai/bait_bot.h"
 
-#include <vector>
-
 #include "ai/eval.h"
+#include "ai/style.h"
 
 namespace rainet::ai {
 
@@ -49,22 +48,10 @@ double baitScore(const Position& p, Action a) {
 }
 
 Action BaitBot::chooseAction(const InfoSet& knowledge, const Budget&, Rng& rng) {
-    const ActionList legal = knowledge.view().legalActions();
     // Any consistent world will do: the score reads only our own identities and public ones.
     const Position world = knowledge.world(0, 0);
-    double best = -1e18;
-    std::vector<Action> ties;
-    for (Action a : legal) {
-        // A little noise so that the bait does not always come from the same card.
-        const double s = baitScore(world, a) + 0.5 * rng.uniform();
-        if (s > best) {
-            best = s;
-            ties = {a};
-        } else if (s == best) {
-            ties.push_back(a);
-        }
-    }
-    return ties[rng.below(static_cast<std::uint32_t>(ties.size()))];
+    return noisyBest(knowledge.view().legalActions(), rng,
+                     [&](Action a) { return baitScore(world, a); });
 }
 
 }  // namespace rainet::ai

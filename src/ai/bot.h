@@ -54,7 +54,8 @@ class Bot {
     InfoCallback info_;
 };
 
-// A bot by name ("random", "greedy", "strong", "level1".."level5"); nullptr for an unknown name.
+// A bot by name ("random", "greedy", "strong", "level1".."level5", the league's styles of
+// league.h); nullptr for an unknown name.
 std::unique_ptr<Bot> makeBot(std::string_view name);
 std::vector<std::string> botNames();
 

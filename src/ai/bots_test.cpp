@@ -191,6 +191,13 @@ TEST(Bots, OpenPositionsAgainstRandomSlideToTheDrawNearTheNoProgressLimit) {
     // The old behaviour (finish off), and no no-progress rule: no slide.
     EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 99, 100, false), 0.3 + 0.7 * 0.7);
     EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 99, 0, true), 0.3 + 0.7 * 0.7);
+    // Against a purposeful opponent (pressForProgress): a lead and a deficit both slide to the
+    // draw over the limit's second half.
+    EXPECT_DOUBLE_EQ(pressedReward(0.8, 50, 100), 0.8);
+    EXPECT_DOUBLE_EQ(pressedReward(0.8, 75, 100), 0.65);
+    EXPECT_DOUBLE_EQ(pressedReward(0.8, 100, 100), 0.5);
+    EXPECT_DOUBLE_EQ(pressedReward(0.2, 75, 100), 0.35);
+    EXPECT_DOUBLE_EQ(pressedReward(0.8, 99, 0), 0.8);
     // At the limit, the draw; on the way, strictly less with every ply without progress.
     EXPECT_DOUBLE_EQ(openPositionReward(0.3, 0.7, 100, 100, true), 0.5);
     double previous = openPositionReward(0.3, 0.7, 50, 100, true);
@@ -278,35 +285,71 @@ e4-e3 25. e2-e3 {v} d6-d5 26. f1-f2 d5-d4 27. g1-f1 d4-d3 28. e3-d3 {v}
 a3-a2 {V} 29. d3-d4 a2-a1 30. d4-d5 a1-b1 31. d5-d6 b1-c1 32. d1-e1 c1-d1 *
 )";
 
-TEST(Bots, WithThreeVirusesStackedStrongDoesNotTakeACardOnItsOwnExitOnTrust) {
-    const auto record = parseRecord(kOwnExitGame);
-    ASSERT_TRUE(record.ok()) << record.error().message;
-    Position truth = *record->initialPosition();
-    ASSERT_TRUE(truth.rules().ownExitEntry);
+// Side 1's knowledge at the end of a record; `truth` is the full position there.
+InfoSet sideOneKnowledge(const char* text, Position& truth) {
+    const auto record = parseRecord(text);
+    EXPECT_TRUE(record.ok()) << record.error().message;
+    truth = *record->initialPosition();
     InfoSet k(View::of(truth, Viewer::Side1));
     for (Action a : record->actions) {
-        ASSERT_FALSE(k.observe(observe(truth, a, Viewer::Side1)).has_value());
+        EXPECT_FALSE(k.observe(observe(truth, a, Viewer::Side1)).has_value());
         truth.doAction(a);
     }
+    return k;
+}
+
+// In how many of seeds 1-4 strong, as `configure` leaves it, plays `action` in `k` against an
+// opponent read as surely purposeful (as bait and the league's styles are).
+template <class Configure>
+int timesPlayed(const InfoSet& k, Action action, Configure configure) {
+    Budget budget;
+    budget.nodes = strongConfig().iterations;
+    int played = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        SearchConfig c = strongConfig();
+        configure(c);
+        Ismcts search(c);
+        Rng rng(seed);
+        played += search.search(k, budget, rng, {}, 0.999).best == action ? 1 : 0;
+    }
+    return played;
+}
+
+TEST(Bots, WithThreeVirusesStackedStrongDoesNotTakeACardOnItsOwnExitOnTrust) {
+    Position truth;
+    const InfoSet k = sideOneKnowledge(kOwnExitGame, truth);
+    ASSERT_TRUE(truth.rules().ownExitEntry);
     ASSERT_EQ(truth.stack(Side::One).viruses(), 3);
     const Action fatal = *parseAction("e1-d1");
     ASSERT_TRUE(truth.isLegal(fatal));
     ASSERT_FALSE(truth.links(Side::Two) & bit(fatal.to()));  // a virus
-    Budget budget;
-    budget.nodes = strongConfig().iterations;
-    auto play = [&](bool guard, std::uint64_t seed) {
-        SearchConfig c = strongConfig();
-        c.guardFourthVirus = guard;
-        Ismcts search(c);
-        Rng rng(seed);
-        return search.search(k, budget, rng, {}, 0.999).best;  // bait: surely purposeful
-    };
-    int took = 0;
-    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-        if (play(false, seed) == fatal) ++took;  // trusting the belief, it takes the card
-        EXPECT_NE(play(true, seed), fatal) << "seed " << seed;
-    }
-    EXPECT_GE(took, 3);
+    // Trusting the belief it takes the card; guarded, in none of the seeds.
+    EXPECT_GE(timesPlayed(k, fatal, [](SearchConfig& c) { c.guardFourthVirus = false; }), 3);
+    EXPECT_EQ(timesPlayed(k, fatal, [](SearchConfig&) {}), 0);
+}
+
+// `strong:nodes=4000 bluffer --seed 11`, game 1: the bluffer boosted a virus (LB+c5) and strong,
+// three viruses stacked, took it with its own boosted card, trusting the belief's reading of a
+// boosted card as a link (docs/ai.md, "The league").
+constexpr const char* kBoostedBaitGame = R"([Preset "standard"]
+[Result "*"]
+[Setup1 "LVVLLVVL"]
+[Setup2 "LVVLLVLV"]
+
+1. LB+h1 h8-h7 2. VC+g8 {l} NF+b8g8:swap 3. FW+c2 h7-h6 4. h1-h3 h6-h5
+5. h3-h5 {v} g8-g7 6. h5-h6 c8-c7 7. h6-g7 {v} e7-e6 8. g7-g5 LB+e6 9. g5-f4
+e6-e5 10. f4-e5 {v} c7-c6 11. e2-f2 c6-c5 12. c1-c2 LB+c5 *
+)";
+
+TEST(Bots, GuardPurposefulKeepsTheGuardAgainstABoostedBait) {
+    Position truth;
+    const InfoSet k = sideOneKnowledge(kBoostedBaitGame, truth);
+    ASSERT_EQ(truth.stack(Side::One).viruses(), 3);
+    const Action fatal = *parseAction("e5-c5");
+    ASSERT_TRUE(truth.isLegal(fatal));
+    ASSERT_FALSE(truth.links(Side::Two) & bit(fatal.to()));  // a virus
+    EXPECT_GE(timesPlayed(k, fatal, [](SearchConfig&) {}), 3);
+    EXPECT_EQ(timesPlayed(k, fatal, [](SearchConfig& c) { c.guardPurposeful = true; }), 0);
 }
 
 // Against random (seed 3552, game 186 of `rainet arena strong random`), strong, side 2, held three

@@ -168,6 +168,12 @@ double openPositionReward(double v, double winShare, int noProgress, int limit, 
     return open + (0.5 - open) * slide;
 }
 
+double pressedReward(double v, int noProgress, int limit) {
+    if (limit <= 0) return v;
+    const double half = 0.5 * limit;
+    return v + (0.5 - v) * std::clamp((noProgress - half) / half, 0.0, 1.0);
+}
+
 int escapePlies(const Position& p, Side us) {
     // With three viruses in our stack every capture of an unidentified card risks the fourth, so
     // the progress left to us is an escape: our nearest link's steps to the opponent's exits (two
@@ -191,7 +197,10 @@ double Ismcts::leafReward(const Position& world, Side us) const {
                                                        : evaluateReward(world, us, config_.squash);
     if (world.isOver()) return v;
     int noProgress = world.noProgress();
-    if (config_.escapeWithThreeViruses && winShare_ > 0.0) noProgress += escapePlies(world, us);
+    const bool press = config_.pressForProgress && winShare_ == 0.0;
+    if (config_.escapeWithThreeViruses && (winShare_ > 0.0 || press))
+        noProgress += escapePlies(world, us);
+    if (press) return pressedReward(v, noProgress, world.rules().noProgressLimit);
     return openPositionReward(v, winShare_, noProgress, world.rules().noProgressLimit,
                               config_.finishAgainstRandom);
 }
@@ -233,7 +242,7 @@ std::uint32_t Ismcts::guardedChoice(const InfoSet& knowledge, const Belief& beli
     // belief, fitted on standard games where nobody captures on an own exit, is not trusted even
     // for a purposeful opponent (bait's viruses walked onto strong's exits and were taken).
     const bool onOwnExit = risky.type() == ActionType::Move && (exitsOf(us) & bit(risky.to()));
-    if (purposeful >= kGuardTrusted && !onOwnExit) return chosen;
+    if (purposeful >= kGuardTrusted && !onOwnExit && !config_.guardPurposeful) return chosen;
     // A capture risks the fourth virus unless every consistent world holds a link there.
     const Belief uniform(knowledge, Evidence::None);
     auto virusChance = [&](const Action a, const Belief& b) {

@@ -73,6 +73,16 @@ struct SearchConfig {
     // escape (the counter plus escapePlies), so that links run for the exits: an escape is the
     // only safe progress, and strong kept them home until the draw (docs/ai.md, "Escaping").
     bool escapeWithThreeViruses = false;
+    // The fourth-virus guard (guardFourthVirus) holds against a purposeful opponent too: the
+    // belief's reading of its cards is not trusted over the uniform chance of a virus (docs/ai.md,
+    // "The league": baiters of styles strong never met won by strong's fourth virus).
+    bool guardPurposeful = false;
+    // Against a purposeful opponent an open position slides towards the draw (0.5) over the
+    // second half of the no-progress limit, counted with three viruses stacked from where our
+    // nearest link could escape, as finishAgainstRandom does against random: a lead is pressed
+    // instead of waited out (docs/ai.md, "The league": fortresses and baiters drew by no
+    // progress), and a position behind holds on to the draw.
+    bool pressForProgress = false;
 };
 
 // One child of the root after a search: how often it was tried and its summed reward (from the
@@ -188,6 +198,9 @@ class Ismcts {
 // `finish`, sliding linearly from there at noProgress = limit / 2 to the draw's 0.5 at the limit
 // (limit 0: no such rule).
 double openPositionReward(double v, double winShare, int noProgress, int limit, bool finish);
+// The same against a purposeful opponent (SearchConfig::pressForProgress): v until noProgress =
+// limit / 2, then sliding linearly to the draw's 0.5 at the limit.
+double pressedReward(double v, int noProgress, int limit);
 
 // With three viruses in `us`'s stack, the plies at best before our nearest link on the board has
 // escaped (two per step to the opponent's exits, one to enter): the progress left when no capture

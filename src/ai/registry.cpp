@@ -4,6 +4,7 @@
 #include "ai/bot.h"
 #include "ai/greedy_bot.h"
 #include "ai/ismcts.h"
+#include "ai/league.h"
 #include "ai/random_bot.h"
 
 namespace rainet::ai {
@@ -115,12 +116,14 @@ std::unique_ptr<Bot> makeBot(std::string_view name) {
         const std::string label = "level" + std::to_string(level);
         if (name == label) return std::make_unique<StrongBot>(label, levelConfig(level));
     }
-    return nullptr;
+    return makeLeagueBot(name);
 }
 
 std::vector<std::string> botNames() {
-    return {"random", "greedy", "bait",   "strong", "ismcts-v1",
-            "level1", "level2", "level3", "level4", "level5"};
+    std::vector<std::string> names = {"random", "greedy", "bait",   "strong", "ismcts-v1",
+                                      "level1", "level2", "level3", "level4", "level5"};
+    for (auto& name : leagueNames()) names.push_back(std::move(name));
+    return names;
 }
 
 }  // namespace rainet::ai

@@ -76,6 +76,14 @@ int run(const Args& args) {
                 players[0].c_str(), players[1].c_str(), s.games(), s.wins, s.draws, s.losses,
                 s.points(), s.games(), 100.0 * s.fraction());
     std::printf("Elo difference: %+.0f (95%%: %+.0f .. %+.0f)\n", e.elo, e.low, e.high);
+    if (s.games()) {
+        const double n = s.games();
+        std::printf(
+            "Endings: %d no-progress draws (%.1f%%), %d losses of %s by its fourth virus (%.1f%%); "
+            "%.1f plies a game\n",
+            s.noProgressDraws, 100.0 * s.noProgressDraws / n, s.fourthVirusLosses,
+            players[0].c_str(), 100.0 * s.fourthVirusLosses / n, static_cast<double>(s.plies) / n);
+    }
     const ai::PlayerSpec* specs[2] = {&*a, &*b};
     for (int p = 0; p < 2; ++p) {
         if (!s.moves[p]) continue;

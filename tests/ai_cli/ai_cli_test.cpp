@@ -268,6 +268,18 @@ TEST(CliArena, PlaysAndWritesRecords) {
         EXPECT_TRUE(std::filesystem::exists(dir + "/game-0000" + std::to_string(g) + ".txt"));
 }
 
+TEST(CliArena, LeagueMembersByNameAndHowGamesEnded) {
+    // Two fortresses offer nothing: their games end by the no-progress rule, and the arena says
+    // so; nobody lost by a fourth virus.
+    const CliRun r = run("arena fortress fortress --games 2 --seed 1");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("Endings: 2 no-progress draws (100.0%), 0 losses of fortress by its "
+                         "fourth virus (0.0%)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(run("arena fortres random --games 2").status, 2);
+}
+
 TEST(CliArena, ExternalEngineAgainstABot) {
     const CliRun r = run(std::string("arena 'engine:") + RAINET_BIN +
                          " engine --bot greedy' random --games 2 --seed 4");
