@@ -244,12 +244,16 @@ for lib in libc6 libsqlite3 libpq5 libsodium libjemalloc2; do
     [[ $depends == *"$lib"* ]] || fail "Depends ($depends) lacks $lib: shlibdeps did not run"
 done
 dpkg-deb -c "$deb" | awk '{print $6}' >"$tmp/contents"
-for f in ./usr/bin/rainet ./usr/share/rainet/web/index.html ./usr/share/rainet/web/app.js \
-    ./usr/lib/systemd/system/rainet.service ./usr/lib/systemd/system/rainet@.service \
+for f in ./usr/bin/rainet ./usr/share/rainet/web/index.html \
+    ./usr/share/rainet/web/manifest.webmanifest ./usr/lib/systemd/system/rainet.service \
+    ./usr/lib/systemd/system/rainet@.service ./usr/lib/systemd/system/rainet-backup.service \
+    ./usr/lib/systemd/system/rainet-backup.timer \
     ./etc/default/rainet ./usr/share/rainet/nginx/rainet.conf \
     ./usr/share/rainet/nginx/rainet-proxy.conf ./usr/share/doc/rainet/deploy.md; do
     grep -qxF "$f" "$tmp/contents" || fail "the package lacks $f"
 done
+grep -qE '^\./usr/share/rainet/web/app\.[0-9a-f]{12}\.js$' "$tmp/contents" ||
+    fail "the package lacks the content-hashed app.<hash>.js"
 [[ $(dpkg-deb --info "$deb" conffiles 2>/dev/null) == /etc/default/rainet ]] ||
     fail "/etc/default/rainet is not a conffile"
 
@@ -266,7 +270,8 @@ grep -q '^ExecStart=/usr/bin/rainet serve ' /usr/lib/systemd/system/rainet.servi
 # Unknown keys and bad values in the units (systemd-analyze needs no running systemd; it prints
 # them as warnings, so any output fails).
 systemd-analyze verify /usr/lib/systemd/system/rainet.service \
-    /usr/lib/systemd/system/rainet@8081.service >"$tmp/verify.log" 2>&1 ||
+    /usr/lib/systemd/system/rainet@8081.service /usr/lib/systemd/system/rainet-backup.service \
+    /usr/lib/systemd/system/rainet-backup.timer >"$tmp/verify.log" 2>&1 ||
     { cat "$tmp/verify.log" >&2; fail "systemd-analyze verify"; }
 if grep -q . "$tmp/verify.log"; then
     cat "$tmp/verify.log" >&2
@@ -279,7 +284,23 @@ sed -i "s/^RAINET_LISTEN=.*/RAINET_LISTEN=127.0.0.1:$port/" /etc/default/rainet
 start_unit rainet.service
 await_health "$port" rainet.service
 curl -fsS "http://127.0.0.1:$port/" | grep -q '<script' || fail "/ does not serve the web client"
-curl -fsS "http://127.0.0.1:$port/app.js" >/dev/null || fail "/app.js is not served"
+app=$(curl -fsS "http://127.0.0.1:$port/" | sed -n 's|.*<script type="module" src="\(/app\.[0-9a-f]*\.js\)".*|\1|p')
+[[ -n $app ]] || fail "index.html names no content-hashed script"
+[[ $(curl -fsS -o /dev/null -H 'Accept-Encoding: br' -w '%{content_type} %{header_json}' \
+    "http://127.0.0.1:$port$app") == *'"content-encoding":["br"]'* ]] ||
+    fail "$app is not served brotli-compressed"
+[[ $(systemctl is-enabled rainet-backup.timer 2>/dev/null) != enabled ]] ||
+    fail "the backup timer is enabled by the package: it is off until the operator turns it on"
+# What the backup timer runs: a copy of the live database (its restore is tested by the server
+# suite's restore drill).
+runuser -u rainet -- /usr/bin/rainet backup --db /var/lib/rainet/rainet.db \
+    --to /var/lib/rainet/backup-test.db >"$tmp/backup.log" 2>&1 ||
+    { cat "$tmp/backup.log" >&2; fail "rainet backup of the running service's database"; }
+[[ $(head -c 15 /var/lib/rainet/backup-test.db) == "SQLite format 3" ]] ||
+    fail "the backup is not a SQLite database"
+[[ $(stat -c '%U %a' /var/lib/rainet/backup-test.db) == "rainet 600" ]] ||
+    fail "the backup is not private to rainet: $(stat -c '%U %a' /var/lib/rainet/backup-test.db)"
+rm -f /var/lib/rainet/backup-test.db
 [[ $(stat -c %U /var/lib/rainet/rainet.db) == rainet ]] ||
     fail "the database is not /var/lib/rainet/rainet.db owned by rainet"
 play_games "$port" "rainet.service" rainet.service
@@ -309,9 +330,11 @@ p2=$(free_port)
 while [[ $p2 == "$p1" ]]; do p2=$(free_port); done
 # Node 1 believes nginx's X-Forwarded-For (as docs/deploy.md configures it), node 2 does not. A short hello timeout makes a node
 # close a silent connection soon, logging the client address it believed (hello_timeout).
-echo "RAINET_OPTIONS=--trust-proxy 127.0.0.1/32 ::1/128 --hello-timeout 1 $cluster --node-id n$p1" \
+m1=$(free_port)
+m2=$(free_port)
+echo "RAINET_OPTIONS=--trust-proxy 127.0.0.1/32 ::1/128 --hello-timeout 1 $cluster --node-id n$p1 --metrics-listen 127.0.0.1:$m1" \
     >"/etc/default/rainet-$p1"
-echo "RAINET_OPTIONS=--hello-timeout 1 $cluster --node-id n$p2" >"/etc/default/rainet-$p2"
+echo "RAINET_OPTIONS=--hello-timeout 1 $cluster --node-id n$p2 --metrics-listen 127.0.0.1:$m2" >"/etc/default/rainet-$p2"
 start_unit "rainet@$p1.service"
 start_unit "rainet@$p2.service"
 await_health "$p1" "rainet@$p1.service"
@@ -327,9 +350,24 @@ done
 # Players on different nodes: one creates each game on node 1, the other joins it on node 2, and
 # every action of the joiner is forwarded to the owner.
 play_games "$p1" "across the nodes" --join-port "$p2" "rainet@$p1.service" "rainet@$p2.service"
-forwarded=$(curl -fsS "http://127.0.0.1:$p2/metrics" | awk '/^rainet_forwarded_out_total /{print $2}')
+forwarded=$(curl -fsS "http://127.0.0.1:$m2/metrics" | awk '/^rainet_forwarded_out_total /{print $2}')
 ((${forwarded:-0} > 0)) || fail "node 2 forwarded nothing to node 1 (rainet_forwarded_out_total ${forwarded:-none})"
 echo "across the nodes: node 2 forwarded $forwarded messages to the games' owner"
+
+# docs/deploy.md's PostgreSQL backup and restore: pg_dump of the live database, pg_restore into
+# an empty one; the games and accounts are all there.
+pg_url() { echo "postgresql://rainet@/$1?host=$pgdir"; }
+pg_dump --format=custom --file="$tmp/rainet.dump" "$(pg_url rainet)" 2>"$tmp/pgdump.log" ||
+    { cat "$tmp/pgdump.log" >&2; fail "pg_dump"; }
+psql -q -v ON_ERROR_STOP=1 "$(cat "$tmp/pg.url")" -c 'CREATE DATABASE rainet_restored OWNER rainet' \
+    >"$tmp/psql.log" 2>&1 || { cat "$tmp/psql.log" >&2; fail "creating rainet_restored"; }
+pg_restore --no-owner --exit-on-error --dbname="$(pg_url rainet_restored)" "$tmp/rainet.dump" \
+    2>"$tmp/pgrestore.log" || { cat "$tmp/pgrestore.log" >&2; fail "pg_restore"; }
+rows='SELECT g.id, g.status, count(a.ply) FROM games g LEFT JOIN actions a ON a.game = g.id GROUP BY g.id, g.status ORDER BY g.id'
+[[ -n $(psql -At "$(pg_url rainet)" -c "$rows") &&
+    $(psql -At "$(pg_url rainet)" -c "$rows") == "$(psql -At "$(pg_url rainet_restored)" -c "$rows")" ]] ||
+    fail "the restored PostgreSQL database lacks games or actions"
+echo "pg_dump/pg_restore: $(psql -At "$(pg_url rainet_restored)" -c 'SELECT count(*) FROM games') games restored"
 
 # The full site file (TLS, HTTP redirect) must be valid: with a throwaway certificate.
 mkdir -p "$tmp/full/snippets"
@@ -381,9 +419,18 @@ for _ in $(seq 300); do
 done
 [[ $(curl -fsS "http://127.0.0.1:$pn/healthz") == *'"role":"cluster"'* ]] || fail "/healthz through nginx"
 curl -fsS "http://127.0.0.1:$pn/" | grep -q '<script' || fail "/ through nginx"
-[[ $(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$pn/metrics") == 403 ]] ||
+[[ $(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$pn/metrics") == 404 ]] ||
     fail "/metrics is not refused through nginx"
-curl -fsS "http://127.0.0.1:$p1/metrics" | grep -q '^rainet_' || fail "/metrics on the node itself"
+[[ $(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$p1/metrics") == 404 ]] ||
+    fail "/metrics is served on a node's public address"
+curl -fsS "http://127.0.0.1:$m1/metrics" | grep -q '^rainet_' || fail "/metrics on --metrics-listen"
+# HSTS: from the node that trusts its proxy's X-Forwarded-Proto: https, never from the other.
+curl -fsS -D - -o /dev/null -H 'X-Forwarded-Proto: https' "http://127.0.0.1:$p1/" |
+    grep -qi '^strict-transport-security: max-age=' || fail "no HSTS behind a trusted TLS proxy"
+! curl -fsS -D - -o /dev/null -H 'X-Forwarded-Proto: https' "http://127.0.0.1:$p2/" |
+    grep -qi '^strict-transport-security' || fail "HSTS believed from an untrusted peer"
+curl -fsS -D - -o /dev/null "http://127.0.0.1:$pn/" | grep -qi "^content-security-policy: default-src 'none'" ||
+    fail "no Content-Security-Policy through nginx"
 play_games "$pn" "through nginx" "rainet@$p1.service" "rainet@$p2.service"
 
 # hello_timeout addresses a node logged.

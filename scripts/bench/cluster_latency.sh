@@ -57,9 +57,10 @@ for _ in $(seq 100); do [[ -S $tmp/redis.sock ]] && break; sleep 0.05; done
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 pa=$(free_port)
 pb=$(free_port)
+# /metrics of a node on PORT: --metrics-listen on PORT + 1 (docs/deployment.md).
 start_node() {  # ID PORT
     "$bin" serve --db "$uri" --redis "unix:$tmp/redis.sock" --node-id "$1" \
-        --listen "127.0.0.1:$2" --web web/dist --max-per-address 100000 \
+        --listen "127.0.0.1:$2" --metrics-listen "127.0.0.1:$(($2 + 1))" --web web/dist --max-per-address 100000 \
         --identities-per-minute 0 --rate 1000 >"$tmp/$1.log" 2>&1 &
     pids+=($!)
     eval "pid_$1=$!"
@@ -80,7 +81,7 @@ redis_stats() {
     redis-cli -s "$tmp/redis.sock" info stats | tr -d '\r' |
         awk -F: '/^total_commands_processed|^total_net_input_bytes|^total_net_output_bytes/ {printf "%s ", $2}'
 }
-actions_of() { curl -fsS "http://127.0.0.1:$1/metrics" | awk '/^rainet_actions_total / {print $2}'; }
+actions_of() { curl -fsS "http://127.0.0.1:$(($1 + 1))/metrics" | awk '/^rainet_actions_total / {print $2}'; }
 pg_stats() {
     psql -qtA -F' ' "$pg" -c "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted FROM pg_stat_database WHERE datname = '$db'"
 }
@@ -111,9 +112,9 @@ for round in $(seq "$rounds"); do
             "$(echo "($ri1 - $ri0 + $ro1 - $ro0) / $n" | bc) bytes;" \
             "postgresql $(echo "scale=2; ($px1 - $px0) / $n" | bc) commits," \
             "$(echo "scale=2; ($pr1 - $pr0) / $n" | bc) rows"
-        echo "metrics b: $(curl -fsS "http://127.0.0.1:$pb/metrics" | grep -E '^rainet_(forwarded_out|delivered_in)_total')" | tr '\n' ' '
+        echo "metrics b: $(curl -fsS "http://127.0.0.1:$((pb + 1))/metrics" | grep -E '^rainet_(forwarded_out|delivered_in)_total')" | tr '\n' ' '
         echo
     done
 done
 echo "== publish latency on a (owner):"
-curl -fsS "http://127.0.0.1:$pa/metrics" | grep -E '^rainet_publish_seconds'
+curl -fsS "http://127.0.0.1:$((pa + 1))/metrics" | grep -E '^rainet_publish_seconds'

@@ -15,7 +15,8 @@ PORT=${PORT:-18790}
 mkdir -p "$OUT"
 rm -f "$OUT"/soak.db*
 # Every load client comes from 127.0.0.1: lift the per-address connection and identity caps.
-./build/rainet serve --listen 127.0.0.1:$PORT --db "$OUT/soak.db" --web /nonexistent \
+MPORT=$((PORT + 1))  # /metrics: --metrics-listen (docs/deployment.md)
+./build/rainet serve --listen 127.0.0.1:$PORT --metrics-listen 127.0.0.1:$MPORT --db "$OUT/soak.db" --web /nonexistent \
   --expire-open 60 --expire-setup 120 --expire-abandoned 120 --expire-computer 60 \
   --max-connections 0 --max-per-address 0 --identities-per-minute 0 \
   > "$OUT/server.log" 2>&1 &
@@ -26,13 +27,13 @@ echo "soak: commit $(git rev-parse --short HEAD), $(uptime)"
 # Games in memory by state, and how many expired, every minute.
 ( start=$(date +%s)
   while sleep 60; do
-    m=$(curl -s http://127.0.0.1:$PORT/metrics || true)
+    m=$(curl -s http://127.0.0.1:$MPORT/metrics || true)
     echo "metrics t $(( $(date +%s) - start )) s  $(echo "$m" | grep -E '^rainet_(games\{|games_expired_total|bots |connections )' | sed 's/rainet_//; s/games{state="\([a-z]*\)"}/\1/' | tr '\n' ' ')  load $(cut -d' ' -f1 /proc/loadavg)"
   done ) &
 SAMPLER=$!
 trap 'kill $SERVER $SAMPLER 2>/dev/null || true' EXIT
 ./build/rainet loadtest --port $PORT --games "$GAMES" --pace "$PACE" --abandon "$ABANDON" \
   --seconds "$SECONDS_TOTAL" --ramp 200 --sample 60 --server-pid $SERVER --db-file "$OUT/soak.db"
-echo "soak: games in memory at the end: $(curl -s http://127.0.0.1:$PORT/metrics | grep '^rainet_games{' | tr '\n' ' ')"
-echo "soak: expired: $(curl -s http://127.0.0.1:$PORT/metrics | grep '^rainet_games_expired_total')"
+echo "soak: games in memory at the end: $(curl -s http://127.0.0.1:$MPORT/metrics | grep '^rainet_games{' | tr '\n' ' ')"
+echo "soak: expired: $(curl -s http://127.0.0.1:$MPORT/metrics | grep '^rainet_games_expired_total')"
 echo "soak: $(uptime)"

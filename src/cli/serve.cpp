@@ -16,7 +16,8 @@ const Command kServe{
     "serve [--listen HOST:PORT] [--db FILE|postgresql://URI] [--web DIR] [--threads N] "
     "[--grace SECONDS] [--rate MSGS_PER_S] [--sync off|normal|full] [--max-connections N] "
     "[--max-per-address N] [--hello-timeout SECONDS] [--identities-per-minute N] "
-    "[--trust-proxy CIDR...] [--password-cost interactive|min] [--expire-open SECONDS] "
+    "[--trust-proxy CIDR...] [--metrics-listen HOST:PORT] [--password-cost interactive|min] "
+    "[--expire-open SECONDS] "
     "[--expire-setup SECONDS] [--expire-abandoned SECONDS] [--expire-computer SECONDS] "
     "[--redis redis://HOST[:PORT][/DB]|unix:PATH [--node-id ID] [--lease-ms N]] [--test-mode]",
     "run the multiplayer server (WebSocket protocol: docs/protocol.md)", run};
@@ -35,6 +36,8 @@ int run(const Args& args) {
                     "proxies (CIDR ranges) whose X-Forwarded-For is believed")
         ->expected(1, CLI::detail::expected_max_vector_size)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app->add_option("--metrics-listen", c.metricsListen,
+                    "serve /metrics here, for Prometheus (e.g. 127.0.0.1:9100; default: nowhere)");
     auto* redis = app->add_option("--redis", c.redis,
                                   "join a cluster through this Redis (needs a postgresql:// --db; "
                                   "docs/scaling.md)");

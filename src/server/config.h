@@ -33,6 +33,9 @@ struct Config {
     int identitiesPerMinute = 10;
     // Reverse proxies whose X-Forwarded-For names the client (CIDR ranges); others are clients.
     std::vector<std::string> trustProxy;
+    // Where /metrics is served (HOST:PORT; empty: nowhere), never on `listen`: the counters are
+    // for the operator's Prometheus, not the internet. Test mode serves them on `listen` too.
+    std::string metricsListen;
     // Password hashing: Argon2id at libsodium's interactive cost, or its minimum (the default
     // in test mode only: tests register many accounts).
     std::string passwordCost;  // "interactive", "min"; empty: min in test mode, else interactive

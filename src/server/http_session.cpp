@@ -7,6 +7,8 @@
 #include <boost/asio/post.hpp>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <utility>
 
@@ -14,6 +16,8 @@
 #include "server/archive.h"
 #include "server/cluster_node.h"
 #include "server/hex_digit.h"
+#include "server/http_negotiation.h"
+#include "server/site_headers.h"
 #include "server/static_files.h"
 #include "store/log.h"
 
@@ -61,25 +65,10 @@ int intParam(std::string_view query, std::string_view key, int fallback, int lo,
     return std::clamp(std::stoi(v), lo, hi);
 }
 
-const char* mimeType(const std::string& path) {
-    const auto dot = path.rfind('.');
-    const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
-    if (ext == ".html") return "text/html; charset=utf-8";
-    if (ext == ".js" || ext == ".mjs") return "text/javascript; charset=utf-8";
-    if (ext == ".css") return "text/css; charset=utf-8";
-    if (ext == ".json" || ext == ".map") return "application/json";
-    if (ext == ".svg") return "image/svg+xml";
-    if (ext == ".png") return "image/png";
-    if (ext == ".ico") return "image/x-icon";
-    if (ext == ".woff2") return "font/woff2";
-    if (ext == ".wasm") return "application/wasm";
-    return "application/octet-stream";
-}
-
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
   public:
-    HttpSession(tcp::socket&& socket, Hub& hub, Registry& registry)
-        : stream_(std::move(socket)), hub_(hub), registry_(registry) {}
+    HttpSession(tcp::socket&& socket, Hub& hub, Registry& registry, HttpRole role)
+        : stream_(std::move(socket)), hub_(hub), registry_(registry), role_(role) {}
     void run() {
         asio::dispatch(stream_.get_executor(),
                        beast::bind_front_handler(&HttpSession::doRead, shared_from_this()));
@@ -109,6 +98,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             return respond(req, http::status::uri_too_long, "text/plain", "target too long\n");
         }
         const std::string path = target.substr(0, target.find('?'));
+        tls_ = false;
+        if (!registry_.trusted.empty()) {
+            beast::error_code pe;
+            const auto peer = stream_.socket().remote_endpoint(pe);
+            std::string proto;  // every X-Forwarded-Proto header, in order, as one list
+            for (auto [it, end] = req.equal_range("X-Forwarded-Proto"); it != end; ++it)
+                proto += (proto.empty() ? "" : ",") + std::string(it->value());
+            tls_ = !pe && tlsInFront(peer.address(), proto, registry_.trusted);
+        }
+        if (role_ == HttpRole::Metrics) return metricsOnly(req, path);
         if (websocket::is_upgrade(req)) {
             if (path != "/ws")
                 return respond(req, http::status::not_found, "text/plain", "not found\n");
@@ -143,7 +142,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             logEvent("connection_refused", {{"address", address}});
             auto res = std::make_shared<http::response<http::string_body>>(
                 http::status::service_unavailable, req.version());
-            res->set(http::field::server, "rainet");
+            stamp(*res);
             res->set(http::field::content_type, "text/plain");
             res->set(http::field::retry_after, "10");
             res->keep_alive(false);
@@ -164,7 +163,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         auto res = std::make_shared<http::response<http::string_body>>(
             target ? http::status::uri_too_long : http::status::request_header_fields_too_large,
             11);
-        res->set(http::field::server, "rainet");
+        tls_ = false;  // the headers were not read whole: no X-Forwarded-Proto to believe
+        stamp(*res);
         res->set(http::field::content_type, "text/plain");
         res->keep_alive(false);
         res->body() = target ? "target too long\n" : "header block too large\n";
@@ -203,7 +203,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void respond(const http::request<http::string_body>& req, http::status status, const char* type,
                  std::string body, const std::string& disposition = {}) {
         auto res = std::make_shared<http::response<http::string_body>>(status, req.version());
-        res->set(http::field::server, "rainet");
+        stamp(*res);
         res->set(http::field::content_type, type);
         if (!disposition.empty()) res->set(http::field::content_disposition, disposition);
         res->set(http::field::cache_control, "no-store");
@@ -270,9 +270,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                 req, cluster->healthy() ? http::status::ok : http::status::service_unavailable,
                 "application/json", protocol::render(cluster->health()) + "\n");
         }
-        if (path == "/metrics")
-            return respond(req, http::status::ok, "text/plain; version=0.0.4",
-                           hub_.metrics().render());
+        // On the public listener only in test mode (the suite reads it there); an operator's
+        // Prometheus scrapes --metrics-listen.
+        if (path == "/metrics") {
+            if (hub_.config().testMode) return sendMetrics(req);
+            return respond(req, http::status::not_found, "text/plain", "not found\n");
+        }
         if (path == "/api/games" || path == "/api/games/") {
             const std::string status = queryParam(query, "status");
             if (!status.empty() && status != "active" && !parseGameStatus(status))
@@ -384,7 +387,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void busy(const http::request<http::string_body>& req) {
         auto res = std::make_shared<http::response<http::string_body>>(
             http::status::service_unavailable, req.version());
-        res->set(http::field::server, "rainet");
+        stamp(*res);
         res->set(http::field::content_type, "application/json");
         res->set(http::field::cache_control, "no-store");
         res->set(http::field::retry_after, "5");
@@ -451,31 +454,98 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         respond(req, http::status::bad_request, "application/json", R"({"error":"bad_cursor"})");
     }
 
+    // Every answer's first headers: who answers, and the site's security headers.
+    template <class Res>
+    void stamp(Res& res) {
+        res.set(http::field::server, "rainet");
+        addSiteHeaders(res, tls_);
+    }
+
+    void sendMetrics(const http::request<http::string_body>& req) {
+        respond(req, http::status::ok, "text/plain; version=0.0.4", hub_.metrics().render());
+    }
+    // The --metrics-listen address: GET /metrics and nothing else.
+    void metricsOnly(const http::request<http::string_body>& req, const std::string& path) {
+        if (req.method() != http::verb::get && req.method() != http::verb::head)
+            return respond(req, http::status::method_not_allowed, "text/plain",
+                           "method not allowed\n");
+        if (path != "/metrics")
+            return respond(req, http::status::not_found, "text/plain", "not found\n");
+        sendMetrics(req);
+    }
+
+    // A file of the web root (static_files.h), as its copy compressed at build time when the
+    // client accepts one (brotli, then gzip), with a validator: an ETag made of the size and the
+    // modification time of the bytes sent, answered 304 by If-None-Match. Names carrying their
+    // content's hash are cached for a year; everything else (index.html and the client's routes
+    // above all) is revalidated on every use.
     void serveStatic(const http::request<http::string_body>& req, const std::string& path) {
+        namespace fs = std::filesystem;
+        const auto& root = hub_.config().web;
         // One answer for every refusal and every missing file: a 404 tells nothing about what
         // exists outside the root (static_files.h).
-        const auto file = resolveStaticFile(hub_.config().web, path);
+        const auto file = resolveStaticFile(root, path);
         if (!file) return respond(req, http::status::not_found, "text/plain", "not found\n");
+        const auto joined = [&req](http::field f) {
+            std::string all;
+            for (auto [it, end] = req.equal_range(f); it != end; ++it)
+                all += (all.empty() ? "" : ",") + std::string(it->value());
+            return all;
+        };
+        const std::string accept = joined(http::field::accept_encoding);
+        fs::path send = *file;
+        std::string coding;
+        for (const auto& [c, suffix] : {std::pair{"br", ".br"}, std::pair{"gzip", ".gz"}}) {
+            if (!acceptsEncoding(accept, c)) continue;
+            if (auto copy = precompressedCopy(root, *file, suffix)) {
+                send = *copy;
+                coding = c;
+                break;
+            }
+        }
         http::file_body::value_type body;
         beast::error_code bec;
-        body.open(file->c_str(), beast::file_mode::scan, bec);
-        if (bec) return respond(req, http::status::not_found, "text/plain", "not found\n");
+        body.open(send.c_str(), beast::file_mode::scan, bec);
+        std::error_code ec;
+        const auto modified = fs::last_write_time(send, ec);
+        if (bec || ec) return respond(req, http::status::not_found, "text/plain", "not found\n");
         const auto size = body.size();
-        auto res = std::make_shared<http::response<http::file_body>>(
-            std::piecewise_construct, std::make_tuple(std::move(body)),
-            std::make_tuple(http::status::ok, req.version()));
-        res->set(http::field::server, "rainet");
-        res->set(http::field::content_type, mimeType(file->string()));
-        res->content_length(size);
-        res->keep_alive(req.keep_alive());
+        char tag[64];
+        std::snprintf(tag, sizeof tag, "\"%llx-%llx%s%s\"", static_cast<unsigned long long>(size),
+                      static_cast<unsigned long long>(modified.time_since_epoch().count()),
+                      coding.empty() ? "" : "-", coding.c_str());
+        const std::string etag = tag;
+        const char* cache =
+            contentHashedName(file->string()) ? "public, max-age=31536000, immutable" : "no-cache";
+        const auto headers = [&](auto& res) {
+            stamp(res);
+            res.set(http::field::etag, etag);
+            res.set(http::field::cache_control, cache);
+            res.set(http::field::vary, "Accept-Encoding");
+            res.keep_alive(req.keep_alive());
+        };
+        if (noneMatchHits(joined(http::field::if_none_match), etag)) {
+            auto res = std::make_shared<http::response<http::empty_body>>(
+                http::status::not_modified, req.version());
+            headers(*res);
+            return write(res);
+        }
+        const auto described = [&](auto& res) {
+            headers(res);
+            res.set(http::field::content_type, contentType(file->string()));
+            if (!coding.empty()) res.set(http::field::content_encoding, coding);
+            res.content_length(size);
+        };
         if (req.method() == http::verb::head) {
             auto head =
                 std::make_shared<http::response<http::empty_body>>(http::status::ok, req.version());
-            head->set(http::field::content_type, mimeType(file->string()));
-            head->content_length(size);
-            head->keep_alive(req.keep_alive());
+            described(*head);
             return write(head);
         }
+        auto res = std::make_shared<http::response<http::file_body>>(
+            std::piecewise_construct, std::make_tuple(std::move(body)),
+            std::make_tuple(http::status::ok, req.version()));
+        described(*res);
         write(res);
     }
 
@@ -484,12 +554,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     std::optional<http::request_parser<http::string_body>> parser_;
     Hub& hub_;
     Registry& registry_;
+    HttpRole role_;
+    bool tls_ = false;  // the request being answered came over TLS (site_headers.h)
 };
 
 }  // namespace
 
-void startHttpSession(tcp::socket&& socket, Hub& hub, Registry& registry) {
-    std::make_shared<HttpSession>(std::move(socket), hub, registry)->run();
+void startHttpSession(tcp::socket&& socket, Hub& hub, Registry& registry, HttpRole role) {
+    std::make_shared<HttpSession>(std::move(socket), hub, registry, role)->run();
 }
 
 }  // namespace rainet::server

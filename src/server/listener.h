@@ -15,8 +15,9 @@ namespace rainet::server {
 // kernel's backlog meanwhile.
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
-    Listener(asio::io_context& io, tcp::acceptor& acceptor, Hub& hub, Registry& registry)
-        : io_(io), acceptor_(acceptor), hub_(hub), registry_(registry), backoff_(io) {}
+    Listener(asio::io_context& io, tcp::acceptor& acceptor, Hub& hub, Registry& registry,
+             HttpRole role = HttpRole::Public)
+        : io_(io), acceptor_(acceptor), hub_(hub), registry_(registry), role_(role), backoff_(io) {}
     void run() { doAccept(); }
     void stop() { backoff_.cancel(); }
 
@@ -42,7 +43,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
         }
         wait_ = {};
         socket.set_option(tcp::no_delay(true), ec);  // small frames: no Nagle delay
-        startHttpSession(std::move(socket), hub_, registry_);
+        startHttpSession(std::move(socket), hub_, registry_, role_);
         doAccept();
     }
     std::chrono::milliseconds wait_{0};
@@ -50,6 +51,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     tcp::acceptor& acceptor_;
     Hub& hub_;
     Registry& registry_;
+    HttpRole role_;
     asio::steady_timer backoff_;
 };
 

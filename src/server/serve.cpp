@@ -25,19 +25,48 @@ using protocol::ErrorCode;
 using protocol::Json;
 using protocol::MsgType;
 
-int serve(const Config& config) {
-    const auto colon = config.listen.rfind(':');
+namespace {
+
+// HOST:PORT as an endpoint, or nothing (the message said).
+std::optional<tcp::endpoint> endpointOf(const std::string& text, const char* option) {
+    const auto colon = text.rfind(':');
     if (colon == std::string::npos) {
-        std::cerr << "rainet serve: --listen must be HOST:PORT\n";
-        return 2;
+        std::cerr << "rainet serve: " << option << " must be HOST:PORT\n";
+        return std::nullopt;
     }
     beast::error_code ec;
-    const auto address = asio::ip::make_address(config.listen.substr(0, colon), ec);
-    if (ec) {
-        std::cerr << "rainet serve: bad address " << config.listen << "\n";
-        return 2;
+    std::string host = text.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+        host = host.substr(1, host.size() - 2);
+    const auto address = asio::ip::make_address(host, ec);
+    const int port = std::atoi(text.c_str() + colon + 1);
+    if (ec || port < 0 || port > 65535) {
+        std::cerr << "rainet serve: bad address " << text << "\n";
+        return std::nullopt;
     }
-    const int port = std::atoi(config.listen.c_str() + colon + 1);
+    return tcp::endpoint(address, static_cast<unsigned short>(port));
+}
+
+// Opens, binds and listens; the error otherwise.
+beast::error_code listenOn(tcp::acceptor& acceptor, const tcp::endpoint& endpoint) {
+    beast::error_code ec;
+    acceptor.open(endpoint.protocol(), ec);
+    if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor.bind(endpoint, ec);
+    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    return ec;
+}
+
+}  // namespace
+
+int serve(const Config& config) {
+    const auto endpoint = endpointOf(config.listen, "--listen");
+    if (!endpoint) return 2;
+    std::optional<tcp::endpoint> metricsEndpoint;
+    if (!config.metricsListen.empty()) {
+        metricsEndpoint = endpointOf(config.metricsListen, "--metrics-listen");
+        if (!metricsEndpoint) return 2;
+    }
     if (auto exposed = databaseExposure(config.db, config.web)) {
         std::cerr << "rainet serve: " << *exposed << "\n";
         return 2;
@@ -118,16 +147,18 @@ int serve(const Config& config) {
         Analyses analyses(config.analysisNodes);
         registry.analyses = &analyses;
         tcp::acceptor acceptor(io);
-        const tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
-        acceptor.open(endpoint.protocol(), ec);
-        if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-        if (!ec) acceptor.bind(endpoint, ec);
-        if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-        if (ec) {
+        if (const auto ec = listenOn(acceptor, *endpoint)) {
             std::cerr << "rainet serve: cannot listen on " << config.listen << ": " << ec.message()
                       << "\n";
             return 1;
         }
+        tcp::acceptor metricsAcceptor(io);
+        if (metricsEndpoint)
+            if (const auto ec = listenOn(metricsAcceptor, *metricsEndpoint)) {
+                std::cerr << "rainet serve: cannot listen on " << config.metricsListen << ": "
+                          << ec.message() << "\n";
+                return 1;
+            }
         if (cluster) {
             // No game is loaded wholesale: each is served under its lease; the first round
             // takes over those nobody owns (all of them when the cluster starts).
@@ -145,6 +176,14 @@ int serve(const Config& config) {
                                  {"web", config.web}});
         auto listener = std::make_shared<Listener>(io, acceptor, hub, registry);
         listener->run();
+        std::shared_ptr<Listener> metricsListener;
+        if (metricsEndpoint) {
+            metricsListener =
+                std::make_shared<Listener>(io, metricsAcceptor, hub, registry, HttpRole::Metrics);
+            metricsListener->run();
+            logEvent("metrics_listening", {{"address", config.metricsListen},
+                                           {"port", metricsAcceptor.local_endpoint().port()}});
+        }
         logEvent("listening", {{"address", config.listen},
                                {"port", acceptor.local_endpoint().port()},
                                {"db", store::redactTarget(config.db)},
@@ -163,6 +202,10 @@ int serve(const Config& config) {
             beast::error_code ignored;
             acceptor.close(ignored);
             listener->stop();
+            if (metricsListener) {
+                metricsAcceptor.close(ignored);
+                metricsListener->stop();
+            }
             hub.stop();  // drops queued password work
             for (auto& r : hub.rooms()) r->run([](GameRoom& room) { room.stop(); });
             closeWsSessions(registry);

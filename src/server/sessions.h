@@ -44,8 +44,11 @@ struct Registry {
     Forwarder* forwarder = nullptr;
 };
 
+// What a listener serves: the site (files, API, WebSocket), or /metrics alone (--metrics-listen).
+enum class HttpRole { Public, Metrics };
 // Starts an HTTP session on an accepted socket.
-void startHttpSession(tcp::socket&& socket, Hub& hub, Registry& registry);
+void startHttpSession(tcp::socket&& socket, Hub& hub, Registry& registry,
+                      HttpRole role = HttpRole::Public);
 // Starts a WebSocket session on the socket of an admitted upgrade request `req`.
 void startWsSession(tcp::socket&& socket, Hub& hub, Registry& registry, std::string address,
                     std::unique_ptr<Admission::Ticket> ticket,

@@ -76,6 +76,65 @@ std::optional<fs::path> resolveStaticFile(const fs::path& root, std::string_view
     return regularInside(canonicalRoot / "index.html", canonicalRoot);
 }
 
+std::optional<fs::path> precompressedCopy(const fs::path& root, const fs::path& file,
+                                          std::string_view suffix) {
+    std::error_code ec;
+    const fs::path canonicalRoot = fs::canonical(root, ec);
+    if (ec) return std::nullopt;
+    fs::path candidate = file;
+    candidate += suffix;
+    auto copy = regularInside(candidate, canonicalRoot);
+    if (!copy) return std::nullopt;
+    const auto copied = fs::last_write_time(*copy, ec);
+    if (ec) return std::nullopt;
+    const auto original = fs::last_write_time(file, ec);
+    if (ec || copied < original) return std::nullopt;
+    return copy;
+}
+
+const char* contentType(std::string_view path) {
+    const auto slash = path.rfind('/');
+    const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    const auto dot = name.rfind('.');
+    const std::string_view ext = dot == std::string_view::npos ? "" : name.substr(dot);
+    static constexpr std::pair<std::string_view, const char*> kTypes[] = {
+        {".html", "text/html; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"},
+        {".css", "text/css; charset=utf-8"},
+        {".json", "application/json"},
+        {".map", "application/json"},
+        {".webmanifest", "application/manifest+json"},
+        {".wasm", "application/wasm"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".webp", "image/webp"},
+        {".ico", "image/x-icon"},
+        {".woff2", "font/woff2"},
+        {".txt", "text/plain; charset=utf-8"},
+    };
+    for (const auto& [e, type] : kTypes)
+        if (e == ext) return type;
+    return "application/octet-stream";
+}
+
+bool contentHashedName(std::string_view path) {
+    const auto slash = path.rfind('/');
+    std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    const auto last = name.rfind('.');
+    if (last == std::string_view::npos) return false;
+    name = name.substr(0, last);  // the extension is not the hash
+    for (auto dot = name.find('.'); dot != std::string_view::npos; dot = name.find('.')) {
+        name.remove_prefix(dot + 1);
+        const std::string_view part = name.substr(0, name.find('.'));
+        if (part.size() >= 8 && std::all_of(part.begin(), part.end(), [](char c) {
+                return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+            }))
+            return true;
+    }
+    return false;
+}
+
 std::optional<std::string> databaseExposure(const std::string& db, const std::string& web) {
     if (store::isPostgresTarget(db)) return std::nullopt;
     std::error_code ec;

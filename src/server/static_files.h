@@ -24,6 +24,21 @@ namespace rainet::server {
 std::optional<std::filesystem::path> resolveStaticFile(const std::filesystem::path& root,
                                                        std::string_view path);
 
+// The copy of `file` (a path resolveStaticFile returned) compressed at build time, `file` +
+// `suffix` (".br", ".gz"), when it is a regular file inside `root` no older than `file`; a stale
+// copy (the file edited after the build) is never served in its place.
+std::optional<std::filesystem::path> precompressedCopy(const std::filesystem::path& root,
+                                                       const std::filesystem::path& file,
+                                                       std::string_view suffix);
+
+// The Content-Type of a file by its extension (application/octet-stream when unknown).
+const char* contentType(std::string_view path);
+
+// True when the file's name carries its content's hash (web/scripts/build.mjs names them
+// `app.<hash>.js`): one dot-separated part of 8 or more lowercase hex digits before the extension.
+// Such a file never changes under its name, and is cached for a year as immutable.
+bool contentHashedName(std::string_view path);
+
 // Why `serve` must not start with this database and web root, or nothing: a SQLite file (or its
 // -wal, -shm or -journal) inside the web root could be fetched by anyone. PostgreSQL targets are
 // never files.

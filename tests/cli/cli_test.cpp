@@ -151,9 +151,9 @@ SplitRun runSplit(const std::string& args) {
     return r;
 }
 
-const char* const kCommands[] = {"apply",  "arena", "belief",   "bench", "bot",
-                                 "engine", "legal", "loadtest", "perft", "play",
-                                 "replay", "serve", "value",    "view"};
+const char* const kCommands[] = {"apply", "arena",  "backup", "belief",   "bench",
+                                 "bot",   "engine", "legal",  "loadtest", "perft",
+                                 "play",  "replay", "serve",  "value",    "view"};
 
 // Every subcommand reads its flags the same way: --help is its usage and options, on stdout.
 TEST(CliFlags, EverySubcommandHasHelpOnStdout) {
@@ -169,7 +169,7 @@ TEST(CliFlags, EverySubcommandHasHelpOnStdout) {
     for (const char* flag :
          {"--listen", "--db", "--web", "--threads", "--grace", "--rate", "--sync",
           "--max-connections", "--max-per-address", "--hello-timeout", "--identities-per-minute",
-          "--trust-proxy", "--password-cost", "--expire-open", "--expire-setup",
+          "--trust-proxy", "--metrics-listen", "--password-cost", "--expire-open", "--expire-setup",
           "--expire-abandoned", "--expire-computer", "--test-mode"})
         EXPECT_NE(serve.out.find(flag), std::string::npos) << flag;
     EXPECT_NE(serve.out.find("127.0.0.1:8080"), std::string::npos) << serve.out;

@@ -49,7 +49,7 @@ export function cardMini(k: TerminalKind): Element {
   const markup =
     `<svg class="cardmini" data-cardpic="${k}" viewBox="0 0 20 28" aria-hidden="true">` +
     `<rect x="1" y="1" width="18" height="26" rx="3" fill="#141e2a" stroke="${c}" stroke-width="1.5"/>` +
-    `<g transform="translate(3 7) scale(0.583)" style="color:${c}">${ICONS[k]}</g>` +
+    `<g transform="translate(3 7) scale(0.583)" color="${c}">${ICONS[k]}</g>` +
     `</svg>`;
   const tpl = document.createElement('template');
   tpl.innerHTML = markup;
@@ -65,7 +65,7 @@ export function cardPicture(k: TerminalKind, width = 96): Element {
     `<defs><linearGradient id="cp-${k}" x1="0" y1="0" x2="0.4" y2="1"><stop offset="0" stop-color="#243244"/><stop offset="1" stop-color="#0e151e"/></linearGradient></defs>` +
     `<rect x="3" y="3" width="94" height="134" rx="12" fill="url(#cp-${k})" stroke="${c}" stroke-width="3"/>` +
     `<rect x="10" y="10" width="80" height="86" rx="8" fill="none" stroke="${c}" stroke-opacity="0.35" stroke-dasharray="3 3"/>` +
-    `<g transform="translate(20 23) scale(2.5)" style="color:${c}">${ICONS[k]}</g>` +
+    `<g transform="translate(20 23) scale(2.5)" color="${c}">${ICONS[k]}</g>` +
     `<text x="50" y="116" text-anchor="middle" fill="${c}" font-family="ui-monospace, DejaVu Sans Mono, monospace" font-weight="700" font-size="${name.length > 12 ? 9 : 11}">${name}</text>` +
     `<text x="50" y="130" text-anchor="middle" fill="#7d8da0" font-family="ui-monospace, DejaVu Sans Mono, monospace" font-size="9">${k}</text>` +
     `</svg>`;

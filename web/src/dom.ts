@@ -18,6 +18,9 @@ export function h(tag: string, attrs?: Attrs | Child, ...children: Child[]): HTM
         for (const c of String(v).split(/\s+/)) if (c) el.classList.add(c);
       } else if (k === 'style' && typeof v === 'object') {
         Object.assign(el.style, v);
+      } else if (k === 'style') {
+        // Through the CSSOM: a style attribute would be refused by the Content-Security-Policy.
+        el.style.cssText = String(v);
       } else if (v === true) {
         el.setAttribute(k, '');
       } else if (v !== false && v !== null && v !== undefined) {
