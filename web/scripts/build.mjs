@@ -95,18 +95,9 @@ await esbuild.build({
   outfile: join(dist, 'engine', 'worker.js'),
   logLevel: 'warning',
 });
-// The service worker (src/sw.ts): at the root, so that it controls every page.
-await esbuild.build({
-  entryPoints: [join(root, 'src/sw.ts')],
-  bundle: true,
-  format: 'iife',
-  target: 'es2020',
-  minify: true,
-  outfile: join(dist, 'sw.js'),
-  logLevel: 'warning',
-});
 const wasmDir = process.env.RAINET_WASM_DIR ?? join(root, '..', 'build-wasm', 'wasm');
-if (existsSync(join(wasmDir, 'rainet_engine.wasm'))) {
+const haveEngine = existsSync(join(wasmDir, 'rainet_engine.wasm'));
+if (haveEngine) {
   for (const f of ['rainet_engine.js', 'rainet_engine.wasm']) cpSync(join(wasmDir, f), join(dist, 'engine', f));
   // emscripten's glue is a CommonJS script for Node (the tests and the benchmark), not a module.
   writeFileSync(join(dist, 'engine', 'package.json'), '{ "type": "commonjs" }\n');
@@ -114,6 +105,20 @@ if (existsSync(join(wasmDir, 'rainet_engine.wasm'))) {
   console.warn(`web: no engine in ${wasmDir} (cmake --preset wasm && cmake --build --preset wasm): playing offline is off`);
 }
 
+// The service worker (src/sw.ts): at the root, so that it controls every page.
+await esbuild.build({
+  entryPoints: [join(root, 'src/sw.ts')],
+  // What it fetches on install: the shell under its content-hashed names, and the engine.
+  define: {
+    SHELL_FILES: JSON.stringify(['/', ...Object.values(names), ...(haveEngine ? ['/engine/worker.js', '/engine/rainet_engine.js', '/engine/rainet_engine.wasm'] : [])]),
+  },
+  bundle: true,
+  format: 'iife',
+  target: 'es2020',
+  minify: true,
+  outfile: join(dist, 'sw.js'),
+  logLevel: 'warning',
+});
 // Compressed copies of every text file (and WebAssembly), made once here at the highest levels.
 const compressible = /\.(html|js|mjs|css|svg|json|map|webmanifest|wasm|txt)$/;
 function compressAll(dir) {

@@ -5,7 +5,9 @@
 // registers this worker on `load`). The API, the WebSocket and other origins are left alone; a
 // game in progress lives in localStorage, which an update does not touch.
 const CACHE = 'rainet-client';
-const SHELL = ['/', '/app.js', '/style.css', '/learn.css', '/favicon.svg', '/engine/worker.js', '/engine/rainet_engine.js', '/engine/rainet_engine.wasm'];
+// The shell's names carry their content's hash: the build writes the list (web/scripts/build.mjs).
+declare const SHELL_FILES: string[];
+const SHELL = SHELL_FILES;
 
 interface FetchEventLike extends Event {
   request: Request;
