@@ -10,20 +10,30 @@ namespace rainet::tournament {
 bool Arena::finished(std::int64_t nowMs) const {
     if (!over(nowMs)) return false;
     return std::none_of(games_.begin(), games_.end(),
-                        [](const ArenaGameRecord& g) { return !g.outcome; });
+                        [](const ArenaGameRecord& g) { return !g.over; });
 }
 
-std::optional<std::string_view> Arena::join(PlayerKey p, int rating, std::int64_t nowMs,
-                                            int maxPlayers) {
+std::optional<std::string_view> Arena::joinRefusal(PlayerKey p, std::int64_t nowMs,
+                                                   int maxPlayers) const {
     if (over(nowMs)) return "tournament_over";
     auto it = players_.find(p);
     if (it != players_.end()) {
         if (it->second.state == EntrantState::Withdrawn) return "withdrawn";
         if (it->second.state == EntrantState::Active) return "already_joined";
-        it->second.state = EntrantState::Active;
         return std::nullopt;
     }
     if (static_cast<int>(players_.size()) >= maxPlayers) return "tournament_full";
+    return std::nullopt;
+}
+
+std::optional<std::string_view> Arena::join(PlayerKey p, int rating, std::int64_t nowMs,
+                                            int maxPlayers) {
+    if (auto why = joinRefusal(p, nowMs, maxPlayers)) return why;
+    auto it = players_.find(p);
+    if (it != players_.end()) {
+        it->second.state = EntrantState::Active;
+        return std::nullopt;
+    }
     ArenaPlayer a;
     a.player = p;
     a.rating = rating;
@@ -81,17 +91,18 @@ std::optional<std::string_view> Arena::berserk(const std::string& game, PlayerKe
     ArenaGameRecord& g = games_[it->second];
     const int side = g.player[0] == p ? 0 : g.player[1] == p ? 1 : -1;
     if (side < 0) return "not_a_player";
-    if (auto why = berserkRefusal(!g.outcome, g.berserk[side], ownActions)) return why;
+    if (auto why = berserkRefusal(!g.over, g.berserk[side], ownActions)) return why;
     g.berserk[side] = true;
     return std::nullopt;
 }
 
-bool Arena::gameEnded(const std::string& game, GameOutcome outcome, const int actions[2],
-                      std::int64_t endedMs) {
+bool Arena::gameEnded(const std::string& game, std::optional<GameOutcome> outcome,
+                      const int actions[2], std::int64_t endedMs) {
     auto it = gameIndex_.find(game);
     if (it == gameIndex_.end()) return false;
     ArenaGameRecord& g = games_[it->second];
-    if (g.outcome) return false;
+    if (g.over) return false;
+    g.over = true;
     g.outcome = outcome;
     g.actions[0] = actions[0];
     g.actions[1] = actions[1];
@@ -170,12 +181,12 @@ Arena Arena::rebuild(std::int64_t startsMs, std::int64_t endsMs,
     }
     std::vector<const ArenaGameRecord*> ended;
     for (const ArenaGameRecord& g : games) {
-        if (g.outcome) ended.push_back(&g);
+        if (g.over) ended.push_back(&g);
     }
     std::stable_sort(
         ended.begin(), ended.end(),
         [](const ArenaGameRecord* x, const ArenaGameRecord* y) { return x->ended < y->ended; });
-    for (const ArenaGameRecord* g : ended) a.gameEnded(g->game, *g->outcome, g->actions, g->ended);
+    for (const ArenaGameRecord* g : ended) a.gameEnded(g->game, g->outcome, g->actions, g->ended);
     return a;
 }
 

@@ -40,7 +40,8 @@ struct ArenaGameRecord {
     std::int64_t started = 0;
     bool berserk[2] = {false, false};
     int actions[2] = {0, 0};
-    std::optional<GameOutcome> outcome;  // none while in play
+    bool over = false;                   // ended (or aborted)
+    std::optional<GameOutcome> outcome;  // none while in play, and for an aborted game
     std::int64_t ended = 0;
     bool counted = false;  // scored (it started before the end)
 };
@@ -60,6 +61,9 @@ class Arena {
     // "tournament_over", "withdrawn" (withdrew for good), "tournament_full".
     std::optional<std::string_view> join(PlayerKey p, int rating, std::int64_t nowMs,
                                          int maxPlayers);
+    // What join would answer, changing nothing (to check before storing the join).
+    [[nodiscard]] std::optional<std::string_view> joinRefusal(PlayerKey p, std::int64_t nowMs,
+                                                              int maxPlayers) const;
     // Stops being paired; a game in play goes on and counts. Join again to come back.
     // Refusals: "not_joined", "tournament_over".
     std::optional<std::string_view> pause(PlayerKey p, std::int64_t nowMs);
@@ -75,10 +79,11 @@ class Arena {
     // Berserk by `p` in `game`, before their first action (`ownActions` 0). Refusals:
     // "unknown_game", "not_a_player", and berserkRefusal's codes.
     std::optional<std::string_view> berserk(const std::string& game, PlayerKey p, int ownActions);
-    // A game ended: scored if it started before the end. False if the game is unknown or
-    // already ended (a repeated end changes nothing).
-    bool gameEnded(const std::string& game, GameOutcome outcome, const int actions[2],
-                   std::int64_t endedMs);
+    // A game ended: scored if it started before the end; `outcome` none for an aborted game,
+    // which frees its players and scores nothing. False if the game is unknown or already
+    // ended (a repeated end changes nothing).
+    bool gameEnded(const std::string& game, std::optional<GameOutcome> outcome,
+                   const int actions[2], std::int64_t endedMs);
 
     [[nodiscard]] const std::map<PlayerKey, ArenaPlayer>& players() const { return players_; }
     [[nodiscard]] const ArenaPlayer* player(PlayerKey p) const;

@@ -21,11 +21,18 @@ Arena fourPlayers() {
     return a;
 }
 
+// "g<n>" (built by append: g++ 12 warns wrongly about "g" + string at -O3).
+std::string gameName(int n) {
+    std::string id(1, 'g');
+    id.append(std::to_string(n));
+    return id;
+}
+
 // Starts a game for each pairing, named g<n>, and returns their ids in order.
 std::vector<std::string> startAll(Arena& a, std::int64_t now, int& counter) {
     std::vector<std::string> ids;
     for (const Pairing& p : a.pairings(now)) {
-        ids.push_back("g" + std::to_string(++counter));
+        ids.push_back(gameName(++counter));
         a.gameStarted(ids.back(), p, now);
     }
     return ids;
@@ -163,6 +170,29 @@ TEST(Arena, AGameStartedAtTheEndDoesNotCount) {
     EXPECT_EQ(a.player(1)->sheet.games(), 0);
 }
 
+TEST(Arena, AnAbortedGameFreesItsPlayersAndScoresNothing) {
+    Arena a = fourPlayers();
+    int n = 0;
+    const auto games = startAll(a, kStart, n);
+    ASSERT_TRUE(a.gameEnded(games[0], std::nullopt, kActions, kStart + 1));
+    const ArenaGameRecord* g = a.game(games[0]);
+    EXPECT_TRUE(g->over);
+    EXPECT_FALSE(g->counted);
+    EXPECT_TRUE(a.player(g->player[0])->game.empty());
+    EXPECT_EQ(a.player(g->player[0])->sheet.games(), 0);
+    EXPECT_EQ(a.pairings(kStart + 1).size(), 1u);
+}
+
+TEST(Arena, JoinRefusalAnswersAsJoinWithoutJoining) {
+    Arena a(kStart, kEnd);
+    EXPECT_EQ(a.joinRefusal(1, 0, kMax), std::nullopt);
+    EXPECT_TRUE(a.players().empty());
+    ASSERT_EQ(a.join(1, 1500, 0, kMax), std::nullopt);
+    EXPECT_EQ(a.joinRefusal(1, 0, kMax), "already_joined");
+    EXPECT_EQ(a.joinRefusal(2, kEnd, kMax), "tournament_over");
+    EXPECT_EQ(a.joinRefusal(2, 0, 1), "tournament_full");
+}
+
 TEST(Arena, ARepeatedOrUnknownEndChangesNothing) {
     Arena a = fourPlayers();
     int n = 0;
@@ -182,7 +212,7 @@ TEST(Arena, StandingsGoByPointsAndFireDoublesAfterTwoWins) {
     for (int i = 0; i < 3; ++i) {
         const auto p = a.pairings(kStart + i);
         ASSERT_EQ(p.size(), 1u);
-        const std::string id = "g" + std::to_string(i);
+        const std::string id = gameName(i);
         a.gameStarted(id, p[0], kStart + i);
         const bool oneIsFirst = p[0].first == 1;
         ASSERT_TRUE(a.gameEnded(id, oneIsFirst ? GameOutcome::FirstWins : GameOutcome::SecondWins,
