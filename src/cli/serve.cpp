@@ -16,7 +16,8 @@ const Command kServe{
     "serve [--listen HOST:PORT] [--db FILE|postgresql://URI] [--web DIR] [--threads N] "
     "[--grace SECONDS] [--rate MSGS_PER_S] [--sync off|normal|full] [--max-connections N] "
     "[--max-per-address N] [--hello-timeout SECONDS] [--identities-per-minute N] "
-    "[--trust-proxy CIDR...] [--password-cost interactive|min] [--expire-open SECONDS] "
+    "[--trust-proxy CIDR...] [--password-cost interactive|min] [--arena-schedule SPEC...] "
+    "[--expire-open SECONDS] "
     "[--expire-setup SECONDS] [--expire-abandoned SECONDS] [--expire-computer SECONDS] "
     "[--redis redis://HOST[:PORT][/DB]|unix:PATH [--node-id ID] [--lease-ms N]] [--test-mode]",
     "run the multiplayer server (WebSocket protocol: docs/protocol.md)", run};
@@ -33,6 +34,12 @@ int run(const Args& args) {
         ->check(CLI::IsMember({"interactive", "min"}));
     app->add_option("--trust-proxy", c.trustProxy,
                     "proxies (CIDR ranges) whose X-Forwarded-For is believed")
+        ->expected(1, CLI::detail::expected_max_vector_size)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app->add_option(
+           "--arena-schedule", c.arenaSchedule,
+           "recurring arenas: INITIAL_MIN+INCREMENT_S@EVERY_MIN/LENGTH_MIN, e.g. 3+2@60/30 "
+           "(docs/protocol.md)")
         ->expected(1, CLI::detail::expected_max_vector_size)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     auto* redis = app->add_option("--redis", c.redis,
