@@ -441,6 +441,17 @@ bool Tournaments::isTournamentGame(const std::string& game) {
     return games_.count(game) > 0;
 }
 
+bool Tournaments::berserked(const std::string& game, std::int64_t player) {
+    std::lock_guard lock(mu_);
+    auto g = games_.find(game);
+    if (g == games_.end()) return false;
+    auto t = live_.find(g->second);
+    if (t == live_.end()) return false;
+    const tournament::ArenaGameRecord* r = t->second->arena.game(game);
+    if (!r) return false;
+    return (r->player[0] == player && r->berserk[0]) || (r->player[1] == player && r->berserk[1]);
+}
+
 void Tournaments::gameEnded(const store::GameRow& row, const int actions[2]) {
     std::lock_guard lock(mu_);
     auto g = games_.find(row.id);

@@ -167,6 +167,7 @@ TEST(Tournament, ARestartInMidArenaKeepsThePointsAndGoesOn) {
         ASSERT_EQ(b.request({{"type", "resign"}, {"game", g}})["type"], "ack");
         game = takeMatched(a);  // paired again at once
         EXPECT_EQ(takeMatched(b), game);
+        ASSERT_EQ(a.request({{"type", "berserk"}, {"game", game}})["type"], "ack");
         tokenA = a.token();
         tokenB = b.token();
         server.kill(SIGKILL);
@@ -178,9 +179,20 @@ TEST(Tournament, ARestartInMidArenaKeepsThePointsAndGoesOn) {
     EXPECT_EQ(state["tournament"]["status"], "running");
     EXPECT_EQ(standingOf(state, a.id())["points"], 2);
     EXPECT_EQ(standingOf(state, a.id())["game"], game);
-    // The game in play resumes and its result counts: a on a streak of two.
+    // The game in play resumes, a's berserk kept: half a clock when play starts.
     a.ws().send(Json{{"type", "watch"}, {"game", game}});
-    a.take([&](const Json& j) { return j["type"] == "snapshot" && j["game"] == game; });
+    const Json snap =
+        a.take([&](const Json& j) { return j["type"] == "snapshot" && j["game"] == game; });
+    const std::string aSide = snap["players"]["1"]["id"] == a.id() ? "1" : "2";
+    const std::string bSide = aSide == "1" ? "2" : "1";
+    for (Player* p : {&a, &b})
+        ASSERT_EQ(p->request({{"type", "setup"}, {"game", game}, {"random", true}})["type"], "ack");
+    const Json start = a.take([&](const Json& j) {
+        return j["type"] == "event" && j["game"] == game && j["kind"] == "start";
+    });
+    EXPECT_EQ(start["clocks"][aSide], 9000) << start.dump();
+    EXPECT_EQ(start["clocks"][bSide], 18000) << start.dump();
+    // Its result counts: a on a streak of two.
     ASSERT_EQ(b.request({{"type", "resign"}, {"game", game}})["type"], "ack");
     state = w.take(
         [&](const Json& j) { return isTournament(j) && standingOf(j, a.id())["points"] == 4; });
