@@ -4,7 +4,7 @@
 #   - a header of a rainet layer that its target does not link (a higher layer, or a sibling such
 #     as store from protocol), or a folder that is no layer;
 #   - a third-party header (Boost, nlohmann, SQLite, libpq, libsodium) its target does not link;
-#   - Boost or a network header in core or ai, whatever the link lines say (STYLE.md);
+#   - Boost or a network header in core, ai or tournament, whatever the link lines say (STYLE.md);
 # and when a target links a rainet layer that none of its files includes (a chain, not a graph).
 # The link lines are read from src/CMakeLists.txt (rainet_layer) and src/cli/CMakeLists.txt.
 # *_test.cpp files may also include the test support folder (support/).
@@ -13,7 +13,7 @@ if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<repository> -P scripts/check_layers.cmake")
 endif()
 
-set(layers core ai protocol store bus wsclient client loadgen server cli)
+set(layers core ai tournament protocol store bus wsclient client loadgen server cli)
 set(problems "")
 
 # The link list of each target, as one string.
@@ -55,7 +55,7 @@ function(check_file file self links)
       endif()
     elseif(line MATCHES "^#include <([^>]+)>")
       set(header "${CMAKE_MATCH_1}")
-      if(self STREQUAL "core" OR self STREQUAL "ai")
+      if(self STREQUAL "core" OR self STREQUAL "ai" OR self STREQUAL "tournament")
         if(header MATCHES "^(boost/|sys/socket\\.h|netinet/|arpa/|netdb\\.h)")
           list(APPEND problems "${rel}: <${header}>: no Boost or network in ${self}")
         endif()

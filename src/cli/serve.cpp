@@ -17,6 +17,7 @@ const Command kServe{
     "[--grace SECONDS] [--rate MSGS_PER_S] [--sync off|normal|full] [--max-connections N] "
     "[--max-per-address N] [--hello-timeout SECONDS] [--identities-per-minute N] "
     "[--trust-proxy CIDR...] [--metrics-listen HOST:PORT] [--password-cost interactive|min] "
+    "[--arena-schedule SPEC...] "
     "[--expire-open SECONDS] "
     "[--expire-setup SECONDS] [--expire-abandoned SECONDS] [--expire-computer SECONDS] "
     "[--redis redis://HOST[:PORT][/DB]|unix:PATH [--node-id ID] [--lease-ms N]] [--test-mode]",
@@ -38,6 +39,12 @@ int run(const Args& args) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app->add_option("--metrics-listen", c.metricsListen,
                     "serve /metrics here, for Prometheus (e.g. 127.0.0.1:9100; default: nowhere)");
+    app->add_option(
+           "--arena-schedule", c.arenaSchedule,
+           "recurring arenas: INITIAL_MIN+INCREMENT_S@EVERY_MIN/LENGTH_MIN, e.g. 3+2@60/30 "
+           "(docs/protocol.md)")
+        ->expected(1, CLI::detail::expected_max_vector_size)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     auto* redis = app->add_option("--redis", c.redis,
                                   "join a cluster through this Redis (needs a postgresql:// --db; "
                                   "docs/scaling.md)");

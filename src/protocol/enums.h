@@ -104,6 +104,14 @@ struct EnumInfo<ErrorCode> {
                                                                              "username_taken",
                                                                              "already_registered",
                                                                              "busy",
+                                                                             "unknown_tournament",
+                                                                             "already_joined",
+                                                                             "not_joined",
+                                                                             "tournament_over",
+                                                                             "tournament_full",
+                                                                             "withdrawn",
+                                                                             "berserk_refused",
+                                                                             "too_many_tournaments",
                                                                              "internal"};
 };
 

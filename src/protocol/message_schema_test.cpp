@@ -52,7 +52,7 @@ TEST(MessageSchema, EveryMessageHasItsOwnTypeAndKind) {
         EXPECT_TRUE(seen.insert({d.type, d.kind}).second) << d.type << " " << d.kind;
         EXPECT_EQ(findMessage(d.type, d.kind), &d);
     }
-    EXPECT_EQ(seen.size(), 21u);
+    EXPECT_EQ(seen.size(), 23u);
     EXPECT_EQ(findMessage("event", "nonsense"), nullptr);
 }
 
@@ -61,8 +61,35 @@ TEST(MessageSchema, DefaultValuesRenderValid) {
                         ChatMessage, SpectatorsMessage, MatchedMessage, PongMessage, HiddenEvent,
                         JoinedEvent, SetupEvent, StartEvent, ActionEvent, DrawOfferEvent,
                         DrawDeclineEvent, RematchOfferEvent, RematchDeclineEvent, EndEvent,
-                        RematchEvent>();
-    EXPECT_EQ(verdict(Ack{7, "g1", 3, std::nullopt}), std::nullopt);
+                        RematchEvent, TournamentMessage, TournamentsMessage>();
+    EXPECT_EQ(verdict(Ack{7, "g1", 3, std::nullopt, std::nullopt}), std::nullopt);
+}
+
+// The tournament message as docs/protocol.md shows it.
+TEST(MessageSchema, TournamentRendersAsDocumented) {
+    TournamentMessage m;
+    m.now = 1765000000000;
+    m.tournament = {"tR2K8QW1",       "Evening arena", "arena", "running",
+                    Preset::Standard, {18000, 200},    true,    false,
+                    1764999000000,    1765002600000,   4};
+    StandingEntry e;
+    e.rank = 1;
+    e.player = Player{"pA1", "alice", {}, std::optional<std::int64_t>(1532), {}, {}, {}};
+    e.points = 4;
+    e.performance = 1900;
+    e.games = 2;
+    e.fire = true;
+    e.berserks = 1;
+    e.state = "active";
+    e.sheet = {2, 2};
+    e.game = "gK3P9QX2";
+    m.standings.push_back(e);
+    EXPECT_EQ(
+        render(m),
+        R"({"type":"tournament","tournament":{"id":"tR2K8QW1","name":"Evening arena","format":"arena","status":"running","preset":"standard","clock":{"initial":18000,"increment":200},"rated":true,"bots":false,"startsAt":1764999000000,"endsAt":1765002600000,"players":4},"now":1765000000000,"standings":[{"rank":1,"player":{"id":"pA1","name":"alice","rating":1532},"points":4,"performance":1900,"games":2,"fire":true,"berserks":1,"state":"active","sheet":[2,2],"game":"gK3P9QX2"}]})");
+    EXPECT_EQ(verdict(m), std::nullopt);
+    EXPECT_EQ(verdict(Ack{7, {}, std::nullopt, std::nullopt, std::string("tR2K8QW1")}),
+              std::nullopt);
 }
 
 Player seat(std::string id, std::string name) {

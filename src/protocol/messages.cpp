@@ -43,6 +43,14 @@ constexpr TypeEntry kTypes[] = {
     {"chat", MsgType::Chat},
     {"seek", MsgType::Seek},
     {"unseek", MsgType::Unseek},
+    {"tournament_create", MsgType::TournamentCreate},
+    {"tournament_join", MsgType::TournamentJoin},
+    {"tournament_pause", MsgType::TournamentPause},
+    {"tournament_withdraw", MsgType::TournamentWithdraw},
+    {"tournament_watch", MsgType::TournamentWatch},
+    {"tournament_unwatch", MsgType::TournamentUnwatch},
+    {"tournaments", MsgType::Tournaments},
+    {"berserk", MsgType::Berserk},
 };
 
 bool usesGame(MsgType t) {
@@ -58,6 +66,13 @@ bool usesGame(MsgType t) {
         case MsgType::Logout:
         case MsgType::Seek:
         case MsgType::Unseek:
+        case MsgType::TournamentCreate:
+        case MsgType::TournamentJoin:
+        case MsgType::TournamentPause:
+        case MsgType::TournamentWithdraw:
+        case MsgType::TournamentWatch:
+        case MsgType::TournamentUnwatch:
+        case MsgType::Tournaments:
             return false;
         default:
             return true;
@@ -120,6 +135,11 @@ bool needsId(MsgType t) {
         case MsgType::Logout:
         case MsgType::Seek:
         case MsgType::Unseek:
+        case MsgType::TournamentCreate:
+        case MsgType::TournamentJoin:
+        case MsgType::TournamentPause:
+        case MsgType::TournamentWithdraw:
+        case MsgType::Berserk:
             return true;
         default:
             return false;
@@ -173,6 +193,56 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
         return textError("name", checkText(name, kMaxName));
     };
     switch (m.type) {
+        case MsgType::TournamentJoin:
+        case MsgType::TournamentPause:
+        case MsgType::TournamentWithdraw:
+        case MsgType::TournamentWatch:
+        case MsgType::TournamentUnwatch:
+            if (auto it = j.find("tournament"); it == j.end() || !it->is_string() ||
+                                                !validGameId(it->get_ref<const std::string&>()))
+                return bad("missing or malformed 'tournament'");
+            m.tournament = j["tournament"].get<std::string>();
+            break;
+        case MsgType::TournamentCreate: {
+            auto it = j.find("name");
+            if (it == j.end() || !it->is_string()) return bad("'name' must be a string");
+            m.name = it->get<std::string>();
+            if (m.name.empty() || checkText(m.name, kMaxTournamentName) != TextProblem::None)
+                return bad("'name' must be 1 to 60 characters, no control characters");
+            if (!str("format", m.format, 16) || m.format != "arena")
+                return bad("'format' must be \"arena\"");
+            if (!str("preset", m.preset, 16) || (m.preset != "standard" && m.preset != "official"))
+                return bad("'preset' must be \"standard\" or \"official\"");
+            auto c = j.find("clock");
+            if (c == j.end() || !c->is_object())
+                return bad("'clock' must be an object: tournaments are timed");
+            auto in = c->find("initial");
+            auto inc = c->find("increment");
+            if (in == c->end() || !in->is_number_integer() || *in < 3000 || *in > 360000)
+                return bad("'clock.initial' must be an integer from 3000 to 360000 (cs)");
+            if (inc == c->end() || !inc->is_number_integer() || *inc < 0 || *inc > 6000)
+                return bad("'clock.increment' must be an integer from 0 to 6000 (cs)");
+            m.clock = ClockSpec{in->get<int>(), inc->get<int>()};
+            auto starts = j.find("startsIn");
+            if (starts == j.end() || !starts->is_number_integer() || *starts < 0 ||
+                *starts > 7 * 24 * 3600)
+                return bad("'startsIn' must be an integer from 0 to 604800 (s)");
+            m.startsIn = starts->get<std::int64_t>();
+            auto minutes = j.find("minutes");
+            if (minutes == j.end() || !minutes->is_number_integer() || *minutes < 5 ||
+                *minutes > 360)
+                return bad("'minutes' must be an integer from 5 to 360");
+            m.minutes = minutes->get<int>();
+            if (auto r = j.find("rated"); r != j.end() && !r->is_null()) {
+                if (!r->is_boolean()) return bad("'rated' must be a boolean");
+                m.rated = r->get<bool>();
+            }
+            if (auto b = j.find("bots"); b != j.end() && !b->is_null()) {
+                if (!b->is_boolean()) return bad("'bots' must be a boolean");
+                m.bots = b->get<bool>();
+            }
+            break;
+        }
         case MsgType::Hello:
             if (auto it = j.find("token"); it != j.end() && !it->is_null()) {
                 if (!it->is_string()) return bad("'token' must be a string");
@@ -319,7 +389,7 @@ std::string renderError(ErrorCode code, std::string_view message, const Json& id
 }
 
 std::string renderAck(const Json& id, std::string_view game, std::optional<std::int64_t> v) {
-    return render(Ack{id, game, v, std::nullopt});
+    return render(Ack{id, game, v, std::nullopt, std::nullopt});
 }
 
 Json clockJson(int initial, int increment) {

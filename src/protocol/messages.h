@@ -44,6 +44,14 @@ enum class ErrorCode : std::uint8_t {
     UsernameTaken,
     AlreadyRegistered,
     Busy,
+    UnknownTournament,
+    AlreadyJoined,
+    NotJoined,
+    TournamentOver,
+    TournamentFull,
+    Withdrawn,
+    BerserkRefused,
+    TooManyTournaments,
     Internal,
 };
 constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::Internal) + 1;
@@ -76,6 +84,14 @@ enum class MsgType : std::uint8_t {
     Chat,
     Seek,
     Unseek,
+    TournamentCreate,
+    TournamentJoin,
+    TournamentPause,
+    TournamentWithdraw,
+    TournamentWatch,
+    TournamentUnwatch,
+    Tournaments,
+    Berserk,
 };
 
 struct ClockSpec {
@@ -112,10 +128,19 @@ struct ClientMessage {
     bool bot = false;  // register: a bot account (played by a program, docs/bot.md)
     // chat: 1 to kMaxChat characters, trimmed, no control characters
     std::string text;
+    // tournament_*: the tournament's id
+    std::string tournament;
+    // tournament_create (the clock is `clock`, required; the name is `name`, up to
+    // kMaxTournamentName characters; `preset` and `rated` as in create)
+    std::string format = "arena";
+    std::int64_t startsIn = 0;  // s from now
+    int minutes = 0;            // an arena's length
+    bool bots = false;          // bot accounts may join
 };
-constexpr std::size_t kMaxChat = 300;   // characters (code points) of one chat message
-constexpr std::size_t kMaxName = 24;    // characters (code points) of a display name
-constexpr std::size_t kMaxToken = 128;  // longer tokens are unknown ones (never issued)
+constexpr std::size_t kMaxTournamentName = 60;  // characters (code points)
+constexpr std::size_t kMaxChat = 300;           // characters (code points) of one chat message
+constexpr std::size_t kMaxName = 24;            // characters (code points) of a display name
+constexpr std::size_t kMaxToken = 128;          // longer tokens are unknown ones (never issued)
 
 // Account rules (docs/protocol.md §2): usernames of 3 to 24 letters, digits, '_' or '-', unique
 // whatever their case; passwords of 8 to 128 characters.

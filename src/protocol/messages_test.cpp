@@ -229,3 +229,76 @@ TEST(Messages, SetupMask) {
 
 }  // namespace
 }  // namespace rainet::protocol
+
+namespace rainet::protocol {
+namespace {
+
+TEST(TournamentMessages, ParsesCreateWithItsFields) {
+    auto r = parseClientMessage(
+        R"({"type":"tournament_create","id":1,"name":"Evening arena","clock":{"initial":18000,"increment":200},"startsIn":600,"minutes":60,"rated":false,"bots":true})");
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(r));
+    const auto& m = std::get<ClientMessage>(r);
+    EXPECT_EQ(m.type, MsgType::TournamentCreate);
+    EXPECT_EQ(m.name, "Evening arena");
+    EXPECT_EQ(*m.clock, (ClockSpec{18000, 200}));
+    EXPECT_EQ(m.startsIn, 600);
+    EXPECT_EQ(m.minutes, 60);
+    EXPECT_EQ(m.rated, false);
+    EXPECT_TRUE(m.bots);
+    EXPECT_EQ(m.format, "arena");
+}
+
+TEST(TournamentMessages, CreateRefusesEachFieldOutOfRange) {
+    const std::string ok =
+        R"("name":"A","clock":{"initial":18000,"increment":200},"startsIn":0,"minutes":5)";
+    EXPECT_TRUE(std::holds_alternative<ClientMessage>(
+        parseClientMessage(R"({"type":"tournament_create","id":1,)" + ok + "}")));
+    for (
+        const char* bad : {
+            R"({"type":"tournament_create","id":1,"clock":{"initial":18000,"increment":0},"startsIn":0,"minutes":5})",
+            R"({"type":"tournament_create","id":1,"name":"","clock":{"initial":18000,"increment":0},"startsIn":0,"minutes":5})",
+            R"({"type":"tournament_create","id":1,"name":"A","startsIn":0,"minutes":5})",
+            R"({"type":"tournament_create","id":1,"name":"A","clock":{"initial":2999,"increment":0},"startsIn":0,"minutes":5})",
+            R"({"type":"tournament_create","id":1,"name":"A","clock":{"initial":360001,"increment":0},"startsIn":0,"minutes":5})",
+            R"({"type":"tournament_create","id":1,"name":"A","clock":{"initial":18000,"increment":6001},"startsIn":0,"minutes":5})",
+            R"({"type":"tournament_create","id":1,"name":"A","clock":{"initial":18000},"startsIn":0,"minutes":5})",
+            R"({"type":"tournament_create","id":1,"name":"A","clock":{"initial":18000,"increment":0},"startsIn":-1,"minutes":5})",
+            R"({"type":"tournament_create","id":1,"name":"A","clock":{"initial":18000,"increment":0},"startsIn":604801,"minutes":5})",
+            R"({"type":"tournament_create","id":1,"name":"A","clock":{"initial":18000,"increment":0},"startsIn":0,"minutes":4})",
+            R"({"type":"tournament_create","id":1,"name":"A","clock":{"initial":18000,"increment":0},"startsIn":0,"minutes":361})",
+            R"({"type":"tournament_create","id":1,"name":"A","clock":{"initial":18000,"increment":0},"startsIn":0,"minutes":5,"format":"swiss"})",
+            R"({"type":"tournament_create","name":"A","clock":{"initial":18000,"increment":0},"startsIn":0,"minutes":5})",
+        })
+        EXPECT_EQ(failCode(bad), ErrorCode::BadMessage) << bad;
+}
+
+TEST(TournamentMessages, JoinPauseWithdrawWatchNameTheTournament) {
+    for (const char* type : {"tournament_join", "tournament_pause", "tournament_withdraw",
+                             "tournament_watch", "tournament_unwatch"}) {
+        const std::string good =
+            std::string(R"({"type":")") + type + R"(","id":1,"tournament":"tAB12"})";
+        auto r = parseClientMessage(good);
+        ASSERT_TRUE(std::holds_alternative<ClientMessage>(r)) << type;
+        EXPECT_EQ(std::get<ClientMessage>(r).tournament, "tAB12");
+        EXPECT_EQ(failCode(std::string(R"({"type":")") + type + R"(","id":1})"),
+                  ErrorCode::BadMessage);
+        EXPECT_EQ(failCode(std::string(R"({"type":")") + type + R"(","id":1,"tournament":"t/.."})"),
+                  ErrorCode::BadMessage);
+    }
+    // Joining changes state: it needs an id.
+    EXPECT_EQ(failCode(R"({"type":"tournament_join","tournament":"tAB12"})"),
+              ErrorCode::BadMessage);
+}
+
+TEST(TournamentMessages, BerserkNamesItsGameAndNeedsAnId) {
+    auto r = parseClientMessage(R"({"type":"berserk","id":3,"game":"g12"})");
+    ASSERT_TRUE(std::holds_alternative<ClientMessage>(r));
+    EXPECT_EQ(std::get<ClientMessage>(r).type, MsgType::Berserk);
+    EXPECT_EQ(failCode(R"({"type":"berserk","game":"g12"})"), ErrorCode::BadMessage);
+    EXPECT_EQ(failCode(R"({"type":"berserk","id":3})"), ErrorCode::BadMessage);
+    EXPECT_STREQ(codeName(ErrorCode::BerserkRefused), "berserk_refused");
+    EXPECT_STREQ(codeName(ErrorCode::TooManyTournaments), "too_many_tournaments");
+}
+
+}  // namespace
+}  // namespace rainet::protocol

@@ -207,6 +207,63 @@ struct LobbyEntry {
     }
 };
 
+// A tournament as listed and as shown on its page (docs/protocol.md, tournaments).
+struct TournamentInfo {
+    static constexpr std::string_view kName = "TournamentInfo";
+    std::string id, name;
+    std::string format;  // "arena"
+    std::string status;  // "created", "running", "finished"
+    Preset preset = Preset::Standard;
+    ClockSetting clock;
+    bool rated = false;
+    bool bots = false;
+    std::int64_t startsAt = 0;  // unix ms
+    std::int64_t endsAt = 0;    // unix ms
+    int players = 0;
+    template <class V>
+    void describe(V& w) const {
+        w.field("id", id);
+        w.field("name", name);
+        w.field("format", format);
+        w.field("status", status, "created, running or finished");
+        w.field("preset", preset);
+        w.field("clock", clock);
+        w.field("rated", rated);
+        w.field("bots", bots, "bot accounts may join");
+        w.field("startsAt", startsAt, "unix ms");
+        w.field("endsAt", endsAt, "unix ms");
+        w.field("players", players);
+    }
+};
+
+// One line of a tournament's standings.
+struct StandingEntry {
+    static constexpr std::string_view kName = "StandingEntry";
+    int rank = 0;
+    Player player;
+    int points = 0;
+    int performance = 0;
+    int games = 0;
+    bool fire = false;  // two wins in a row: the next result counts double
+    int berserks = 0;
+    std::string state;                // "active", "paused", "withdrawn"
+    std::vector<int> sheet;           // the points of each counted game, in order
+    std::optional<std::string> game;  // the game in play
+    template <class V>
+    void describe(V& w) const {
+        w.field("rank", rank);
+        w.field("player", player);
+        w.field("points", points);
+        w.field("performance", performance, "performance rating (the tie-break)");
+        w.field("games", games);
+        w.field("fire", fire, "two wins in a row: results count double");
+        w.field("berserks", berserks);
+        w.field("state", state, "active, paused or withdrawn");
+        w.field("sheet", sheet, "each counted game's points, in order");
+        w.field("game", game, "the game in play, if any");
+    }
+};
+
 // The quick-pairing seeks waiting for one kind of game.
 struct SeekEntry {
     static constexpr std::string_view kName = "SeekEntry";

@@ -43,9 +43,10 @@ struct WelcomeMessage {
 struct Ack {
     static constexpr std::string_view kName = "AckMessage";
     Json id;
-    std::string_view game;          // omitted when empty
-    std::optional<std::int64_t> v;  // the version the request led to, when it made one
-    std::optional<Player> player;   // register, rename
+    std::string_view game;                  // omitted when empty
+    std::optional<std::int64_t> v;          // the version the request led to, when it made one
+    std::optional<Player> player;           // register, rename
+    std::optional<std::string> tournament;  // tournament_create, _join, _pause, _withdraw
     template <class V>
     void describe(V& w) const {
         w.constant("type", "ack");
@@ -53,6 +54,7 @@ struct Ack {
         w.optional("game", game.empty() ? nullptr : &game);
         w.optional("v", v, "the version the request led to, when it made one");
         w.optional("player", player, "register and rename");
+        w.optional("tournament", tournament, "the tournament created, joined or left");
     }
 };
 
@@ -189,6 +191,34 @@ struct MatchedMessage {
         w.constant("type", "matched");
         w.field("game", game);
         w.field("side", side);
+    }
+};
+
+// A tournament's state, pushed to its followers (tournament_watch) on every change.
+struct TournamentMessage {
+    static constexpr std::string_view kName = "TournamentMessage";
+    TournamentInfo tournament;
+    std::int64_t now = 0;  // the server's unix ms, for the countdown
+    std::vector<StandingEntry> standings;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "tournament");
+        w.field("tournament", tournament);
+        w.field("now", now, "the server's unix ms, for the countdown");
+        w.field("standings", standings, "best first");
+    }
+};
+
+// The answer to `tournaments`: the upcoming, running and latest finished tournaments.
+struct TournamentsMessage {
+    static constexpr std::string_view kName = "TournamentsMessage";
+    std::vector<TournamentInfo> tournaments;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "tournaments");
+        w.field("tournaments", tournaments, "created and running first, then finished");
+        w.optional("id", id, "the request's id");
     }
 };
 

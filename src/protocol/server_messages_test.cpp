@@ -138,7 +138,8 @@ TEST(ServerMessages, AckMatchesTheTreeRendering) {
     for (const Json& id : ids)
         for (std::string_view game : {"", "g12"})
             for (auto v : {std::optional<std::int64_t>(), std::optional<std::int64_t>(42)}) {
-                EXPECT_EQ(render(Ack{id, game, v, std::nullopt}), treeAck(id, game, v))
+                EXPECT_EQ(render(Ack{id, game, v, std::nullopt, std::nullopt}),
+                          treeAck(id, game, v))
                     << id.dump();
                 EXPECT_EQ(renderAck(id, game, v), treeAck(id, game, v)) << id.dump();
             }

@@ -46,6 +46,8 @@ struct Config {
     std::string redis;
     std::string nodeId;
     std::int64_t leaseMs = 5000;
+    // The operator's recurring arenas (tournament/schedule.h), e.g. "3+2@60/30".
+    std::vector<std::string> arenaSchedule;
 };
 
 // Runs the server until SIGTERM/SIGINT; returns the process exit status.

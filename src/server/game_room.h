@@ -267,7 +267,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::unordered_map<std::string, std::string> done_[2];  // request id -> ack, per side
     bool stopped_ = false;
     std::vector<store::RatingChange> ratings_;  // by side, once a rated game has ended
-    std::optional<Error> loadError_;            // set by the constructor if the store failed
+    // Tournament games: a side that berserked has half its clock and no increment.
+    bool berserk_[2] = {false, false};
+    // Berserk (arena games): checked with the tournament, then the clock halved and stored.
+    void berserk(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
+    // Actions each side has made (side One moves first, then they alternate).
+    [[nodiscard]] int actionsOf(Side s) const;
+    std::optional<Error> loadError_;  // set by the constructor if the store failed
     std::atomic<bool> broken_{false};
     bool committing_ = false;  // an action's commit is in flight: held_ waits for it
     std::deque<Task> held_;

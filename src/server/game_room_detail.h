@@ -8,6 +8,7 @@
 
 #include "server/game_room.h"
 #include "server/hub.h"
+#include "tournament/berserk.h"
 
 namespace rainet::server {
 namespace room_detail {
@@ -22,6 +23,11 @@ inline constexpr Viewer kViewers[3] = {Viewer::Side1, Viewer::Side2, Viewer::Spe
 inline const char* sideName(Side s) {
     return viewerName(viewerOf(s));  // "1" / "2"
 }
+// A berserked clock in cs: half the initial time, whole seconds (tournament/berserk.h).
+inline std::int64_t berserkCs(std::int64_t initialCs) {
+    return tournament::berserkClock(initialCs * 10).initialMs / 10;
+}
+
 inline Side sideAt(int i) {
     return i == 0 ? Side::One : Side::Two;
 }

@@ -126,6 +126,8 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
                              "your opponent is connected or within the grace period", m);
             return end(s, GameEnd::Abandoned, [c, s, m](GameRoom& r) { r.ack(c, s, m); });
         }
+        case MsgType::Berserk:
+            return berserk(c, s, m);
         case MsgType::Rematch:
             return rematch(c, s, m);
         case MsgType::RematchDecline:

@@ -11,6 +11,7 @@
 #include "server/bot_workers.h"
 #include "server/hub.h"
 #include "server/player_object.h"
+#include "server/tournaments.h"
 #include "store/log.h"
 
 namespace rainet::server {
@@ -106,6 +107,8 @@ void GameRoom::startPlay() {
     setStatus(GameStatus::Playing);
     ++row_.version;
     row_.clock[0] = row_.clock[1] = row_.clockInitial;
+    for (int i = 0; i < 2; ++i)
+        if (berserk_[i]) row_.clock[i] = berserkCs(row_.clockInitial);
     commit([row = row_](store::Store& st, const Fence& f) { return st.updateGame(row, f); },
            [saved, p = *p](GameRoom& r, std::optional<Error> e) {
                if (e) {
@@ -145,7 +148,7 @@ void GameRoom::act(const std::shared_ptr<Client>& c, Side s, Action a,
             error(c, ErrorCode::WrongStatus, "your time is up", m);
             return checkClock();
         }
-        row_.clock[i] = left + row_.clockIncrement;
+        row_.clock[i] = left + (berserk_[i] ? 0 : row_.clockIncrement);
     }
     ++row_.version;
     store::ActionRow ar{pos_->ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i],
@@ -234,6 +237,35 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
     botThink();
 }
 
+int GameRoom::actionsOf(Side s) const {
+    const int n = static_cast<int>(actions_.size());
+    return s == Side::One ? (n + 1) / 2 : n / 2;
+}
+
+void GameRoom::berserk(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m) {
+    if (!isUnderWay(row_.status)) return error(c, ErrorCode::BerserkRefused, "the game is over", m);
+    const auto why = hub_.tournaments().berserk(id_, seats_[index(s)].player, actionsOf(s));
+    if (why == "not_tournament")
+        return error(c, ErrorCode::BadMessage, "berserk is for tournament games", m);
+    if (why == "berserk_too_late")
+        return error(c, ErrorCode::BerserkRefused, "berserk only before your first action", m);
+    if (why == "already_berserk")
+        return error(c, ErrorCode::BerserkRefused, "you have already berserked", m);
+    if (why) return error(c, ErrorCode::BerserkRefused, "the game is over", m);
+    berserk_[index(s)] = true;
+    if (row_.status != GameStatus::Playing) return ack(c, s, m);  // applied when play starts
+    const store::GameRow saved = row_;
+    row_.clock[index(s)] = berserkCs(row_.clockInitial);
+    commit([row = row_](store::Store& st, const Fence& f) { return st.updateGame(row, f); },
+           [c, s, m, saved](GameRoom& r, std::optional<Error> e) {
+               if (!r.store(e, c, m)) {
+                   r.row_ = saved;
+                   return;
+               }
+               r.ack(c, s, m);
+           });
+}
+
 void GameRoom::end(std::optional<Side> winner, GameEnd reason, Task beforeBroadcast) {
     const store::GameRow saved = row_;
     const bool aborted = reason == GameEnd::Aborted;
@@ -280,6 +312,8 @@ void GameRoom::ended(std::vector<store::RatingChange> ratings, const Task& befor
     events_.shrink_to_fit();
     hub_.setLobbyEntry(id_, std::nullopt);
     hub_.retire(id_);
+    const int actions[2] = {actionsOf(Side::One), actionsOf(Side::Two)};
+    hub_.tournaments().gameEnded(row_, actions);
     logEvent("game_end", {{"game", id_},
                           {"result", row_.result},
                           {"reason", row_.reason},

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "server/game_room.h"
+#include "server/tournaments.h"
 #include "store/log.h"
 
 namespace rainet::server {
@@ -25,8 +26,22 @@ Hub::Hub(asio::io_context& io, store::Store& store, TimeSource& time, IdSource& 
       bots_(static_cast<std::size_t>(std::max(1, config.botThreads))),
       identities_(config.identitiesPerMinute,
                   config.identitiesPerMinute ? 6000 / config.identitiesPerMinute : 1),
-      expirySweep_(io) {
-    if (!time_.isManual()) sweepExpired();
+      expirySweep_(io),
+      tournamentTick_(io),
+      tournaments_(std::make_unique<Tournaments>(*this, config.arenaSchedule)) {
+    if (!time_.isManual()) {
+        sweepExpired();
+        tickTournaments();
+    }
+}
+
+void Hub::tickTournaments() {
+    // On the store's writer thread: the scheduler stores what it starts and ends.
+    store_.write([this] { tournaments_->tick(); });
+    tournamentTick_.expires_after(kTournamentTickEvery);
+    tournamentTick_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) tickTournaments();
+    });
 }
 
 void Hub::sweepExpired() {
@@ -92,6 +107,8 @@ void Hub::drop(const std::string& id, const GameRoom* room) {
 }
 
 std::optional<Error> Hub::loadUnfinished() {
+    // The arenas first, so that a game that ends as soon as it is back is scored.
+    if (auto e = tournaments_->load()) return e;
     auto all = store_.loadUnfinished();
     if (!all) return all.error();
     int loaded = 0, failed = 0;
@@ -116,6 +133,7 @@ std::optional<Error> Hub::loadUnfinished() {
 
 void Hub::advanceTime(std::int64_t cs) {
     if (auto* manual = dynamic_cast<ManualTime*>(&time_)) manual->advance(cs);
+    tournaments_->tick();
     for (auto& r : rooms())
         r->run([](GameRoom& room) {
             room.checkClock();

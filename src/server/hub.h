@@ -41,6 +41,7 @@ class GameRoom;
 class ClusterNode;
 class ClusterSeeks;
 class ClusterLobby;
+class Tournaments;
 
 class Hub {
   public:
@@ -130,6 +131,10 @@ class Hub {
     }
     // Called by a room when its game ended: it is no longer held in the registry.
     void retire(const std::string& id);
+    // Tournaments (server/tournaments.h): the arenas this node runs.
+    Tournaments& tournaments() { return *tournaments_; }
+    // A tournament's game: stored (drawing its id) and started, both seats taken.
+    [[nodiscard]] Result<std::shared_ptr<GameRoom>> launchTournamentGame(store::GameRow& row);
     // Called by a room that failed (an exception): forgotten, so that the next open rebuilds the
     // game from the store.
     void drop(const std::string& id, const GameRoom* room);
@@ -204,6 +209,9 @@ class Hub {
     // advanceTime): an expired game ends at most this late.
     static constexpr std::chrono::seconds kExpirySweepEvery{30};
     void sweepExpired();
+    // How often the tournaments' scheduler runs (real time; manual time runs it on advanceTime).
+    static constexpr std::chrono::seconds kTournamentTickEvery{1};
+    void tickTournaments();
     // Stores a new game (drawing ids until one is free) and registers its room.
     [[nodiscard]] Result<std::shared_ptr<GameRoom>> launch(store::GameRow& row,
                                                            std::optional<Side> botSide);
@@ -235,6 +243,8 @@ class Hub {
     SharedThrottle loginsByUser_{5, 2000, true};      // per (address, username)
     SharedThrottle identities_;                       // new guests and registrations per address
     asio::steady_timer expirySweep_;
+    asio::steady_timer tournamentTick_;
+    std::unique_ptr<Tournaments> tournaments_;
     std::once_flag dummyOnce_;
     std::string dummyHash_;  // verified against when a username is unknown: same time either way
 

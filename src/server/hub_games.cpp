@@ -79,6 +79,14 @@ Result<std::shared_ptr<GameRoom>> Hub::launch(store::GameRow& row, std::optional
     return *room;
 }
 
+Result<std::shared_ptr<GameRoom>> Hub::launchTournamentGame(store::GameRow& row) {
+    auto room = launch(row, std::nullopt);
+    if (!room) return room.error();
+    logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}, {"tournament", true}});
+    (*room)->run([](GameRoom& r) { r.activate(); });
+    return *room;
+}
+
 Result<std::string> Hub::rematch(const store::GameRow& old) {
     store::GameRow row;
     row.preset = old.preset;

@@ -58,6 +58,9 @@ bool Hub::needsStoredPlayer(protocol::MsgType t) {
         case MsgType::LobbyUnsubscribe:
         case MsgType::Ping:
         case MsgType::Unseek:
+        case MsgType::TournamentWatch:
+        case MsgType::TournamentUnwatch:
+        case MsgType::Tournaments:
         case MsgType::Register:  // stores the guest itself, unless the username is taken
             return false;
         default:

@@ -18,6 +18,7 @@
 #include "server/sessions.h"
 #include "server/static_files.h"
 #include "store/log.h"
+#include "tournament/schedule.h"
 
 namespace rainet::server {
 
@@ -74,6 +75,14 @@ int serve(const Config& config) {
     for (const auto& t : config.trustProxy)
         if (!Cidr::parse(t)) {
             std::cerr << "rainet serve: --trust-proxy: not an address range: " << t << "\n";
+            return 2;
+        }
+    for (const auto& spec : config.arenaSchedule)
+        if (!tournament::parseRecurringArena(spec)) {
+            std::cerr << "rainet serve: --arena-schedule: not a schedule (INITIAL_MIN+INCREMENT_S"
+                         "@EVERY_MIN/LENGTH_MIN, e.g. 3+2@60/30, within the bounds of "
+                         "docs/protocol.md): "
+                      << spec << "\n";
             return 2;
         }
     std::optional<bus::RedisAddress> redis;

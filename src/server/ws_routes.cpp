@@ -6,6 +6,7 @@
 
 #include "server/forwarding.h"
 #include "server/game_room.h"
+#include "server/tournaments.h"
 #include "store/log.h"
 
 namespace rainet::server {
@@ -162,8 +163,8 @@ void WsSession::route(const protocol::ClientMessage& m) {
                     }
                     if (!player_) return;
                     player_->name = name;
-                    reply(protocol::render(
-                        protocol::Ack{id, {}, std::nullopt, Hub::ownPlayer(*player_)}));
+                    reply(protocol::render(protocol::Ack{
+                        id, {}, std::nullopt, Hub::ownPlayer(*player_), std::nullopt}));
                 });
         }
         case MsgType::Seek:  // may store a new game: on the writer thread
@@ -177,6 +178,28 @@ void WsSession::route(const protocol::ClientMessage& m) {
         case MsgType::Unseek:
             hub_.unseek(this, player_->id);
             return reply(protocol::renderAck(m.id));
+        case MsgType::TournamentCreate:
+        case MsgType::TournamentJoin:
+        case MsgType::TournamentPause:
+        case MsgType::TournamentWithdraw:
+        case MsgType::TournamentWatch:
+        case MsgType::Tournaments:
+            // They read and write the store: on the writer thread, as create does.
+            return viaStore(
+                true,
+                [&hub = hub_, self, p = *player_, m] {
+                    auto& t = hub.tournaments();
+                    if (m.type == MsgType::TournamentCreate) t.create(self, p, m);
+                    if (m.type == MsgType::TournamentJoin) t.join(self, p, m);
+                    if (m.type == MsgType::TournamentPause) t.pause(self, p, m);
+                    if (m.type == MsgType::TournamentWithdraw) t.withdraw(self, p, m);
+                    if (m.type == MsgType::TournamentWatch) t.watch(self, p.id, m);
+                    if (m.type == MsgType::Tournaments) t.list(self, m);
+                    return true;
+                },
+                [](bool) {});
+        case MsgType::TournamentUnwatch:
+            return hub_.tournaments().unwatch(this, m.tournament);
         case MsgType::LobbySubscribe:
             return hub_.subscribeLobby(self);
         case MsgType::LobbyUnsubscribe:
@@ -266,8 +289,8 @@ void WsSession::authDone(MsgType type, const Json& id, const Hub::AuthReply& r) 
     }
     if (type == MsgType::Register) {
         player_ = r.identity->player;
-        return reply(
-            protocol::render(protocol::Ack{id, {}, std::nullopt, Hub::ownPlayer(*player_)}));
+        return reply(protocol::render(
+            protocol::Ack{id, {}, std::nullopt, Hub::ownPlayer(*player_), std::nullopt}));
     }
     // A login replaces the connection's identity: what it followed as the old player is
     // dropped; the client follows its games again after the welcome.
@@ -289,6 +312,7 @@ void WsSession::dropIdentity() {
     rooms_.clear();
     stopForwarding();
     hub_.unsubscribeLobby(this);
+    hub_.tournaments().unwatch(this, "");
     hub_.unseek(this, 0);  // a seek must not pair the identity just left
     player_.reset();
     token_.clear();

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "server/game_room.h"
+#include "server/tournaments.h"
 #include "store/log.h"
 
 namespace rainet::server {
@@ -213,6 +214,7 @@ void WsSession::finish() {
     rooms_.clear();
     stopForwarding();
     hub_.unsubscribeLobby(this);
+    hub_.tournaments().unwatch(this, "");
     hub_.unseek(this, 0);
     if (counted_) --hub_.metrics().connections;
     std::lock_guard lock(registry_.mu);

@@ -41,6 +41,68 @@ constexpr const char* kGameLeasesSqlite = RAINET_GAME_LEASES("");
 constexpr const char* kGameLeasesPostgres = RAINET_GAME_LEASES("COLLATE \"C\"");
 #undef RAINET_GAME_LEASES
 
+// Tournaments (store/tournament_rows.h): the tournament, who joined it, and its games. A
+// tournament's game is an ordinary games row; tournament_games names its tournament, with what
+// the standings need (the players, their ratings at the pairing, berserk, actions, the result),
+// so that the standings are rebuilt from these rows after a restart. Self-contained: it only
+// references players and games.
+#define RAINET_TOURNAMENTS(collate)                                                             \
+    "CREATE TABLE tournaments (\n"                                                              \
+    "  id TEXT " collate                                                                        \
+    " PRIMARY KEY,\n"                                                                           \
+    "  format TEXT NOT NULL,\n"                                                                 \
+    "  name TEXT NOT NULL,\n"                                                                   \
+    "  creator BIGINT REFERENCES players(id),\n"                                                \
+    "  schedule TEXT NOT NULL DEFAULT '',\n"                                                    \
+    "  preset TEXT NOT NULL,\n"                                                                 \
+    "  clock_initial BIGINT NOT NULL,\n"                                                        \
+    "  clock_increment BIGINT NOT NULL,\n"                                                      \
+    "  rated INTEGER NOT NULL,\n"                                                               \
+    "  bots INTEGER NOT NULL,\n"                                                                \
+    "  starts BIGINT NOT NULL,\n"                                                               \
+    "  duration BIGINT NOT NULL,\n"                                                             \
+    "  legs INTEGER NOT NULL,\n"                                                                \
+    "  max_players INTEGER NOT NULL,\n"                                                         \
+    "  status TEXT NOT NULL,\n"                                                                 \
+    "  created BIGINT NOT NULL,\n"                                                              \
+    "  ended BIGINT NOT NULL DEFAULT 0\n"                                                       \
+    ");\n"                                                                                      \
+    "CREATE INDEX tournaments_status_starts ON tournaments(status, starts, id);\n"              \
+    "CREATE INDEX tournaments_creator ON tournaments(creator, status);\n"                       \
+    "CREATE UNIQUE INDEX tournaments_schedule ON tournaments(schedule) WHERE schedule <> '';\n" \
+    "CREATE TABLE tournament_players (\n"                                                       \
+    "  tournament TEXT " collate                                                                \
+    " NOT NULL REFERENCES tournaments(id),\n"                                                   \
+    "  player BIGINT NOT NULL REFERENCES players(id),\n"                                        \
+    "  joined BIGINT NOT NULL,\n"                                                               \
+    "  state INTEGER NOT NULL DEFAULT 0,\n"                                                     \
+    "  seed INTEGER NOT NULL DEFAULT 0,\n"                                                      \
+    "  PRIMARY KEY (tournament, player)\n"                                                      \
+    ");\n"                                                                                      \
+    "CREATE INDEX tournament_players_player ON tournament_players(player);\n"                   \
+    "CREATE TABLE tournament_games (\n"                                                         \
+    "  game TEXT " collate                                                                      \
+    " PRIMARY KEY REFERENCES games(id),\n"                                                      \
+    "  tournament TEXT " collate                                                                \
+    " NOT NULL REFERENCES tournaments(id),\n"                                                   \
+    "  round INTEGER NOT NULL DEFAULT 0,\n"                                                     \
+    "  player1 BIGINT NOT NULL REFERENCES players(id),\n"                                       \
+    "  player2 BIGINT NOT NULL REFERENCES players(id),\n"                                       \
+    "  rating1 INTEGER NOT NULL,\n"                                                             \
+    "  rating2 INTEGER NOT NULL,\n"                                                             \
+    "  started BIGINT NOT NULL,\n"                                                              \
+    "  berserk1 INTEGER NOT NULL DEFAULT 0,\n"                                                  \
+    "  berserk2 INTEGER NOT NULL DEFAULT 0,\n"                                                  \
+    "  actions1 INTEGER NOT NULL DEFAULT 0,\n"                                                  \
+    "  actions2 INTEGER NOT NULL DEFAULT 0,\n"                                                  \
+    "  result TEXT NOT NULL DEFAULT '',\n"                                                      \
+    "  ended BIGINT NOT NULL DEFAULT 0\n"                                                       \
+    ");\n"                                                                                      \
+    "CREATE INDEX tournament_games_tournament ON tournament_games(tournament, started, game);\n"
+constexpr const char* kTournamentsSqlite = RAINET_TOURNAMENTS("");
+constexpr const char* kTournamentsPostgres = RAINET_TOURNAMENTS("COLLATE \"C\"");
+#undef RAINET_TOURNAMENTS
+
 constexpr Migration kMigrations[] = {
     // 1: players, games, setups, actions. SQLite databases made before migrations existed hold
     // exactly these tables at user_version 0, hence IF NOT EXISTS.
@@ -244,6 +306,8 @@ ALTER TABLE players ADD COLUMN rated_at BIGINT NOT NULL DEFAULT 0;
     {kBotFlag, kBotFlag},
     // 6: game leases for a cluster of nodes.
     {kGameLeasesSqlite, kGameLeasesPostgres},
+    // 7: tournaments, their players and their games.
+    {kTournamentsSqlite, kTournamentsPostgres},
 };
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "store/database.h"
 #include "store/fault_injection.h"
 #include "store/game_lease.h"
+#include "store/tournament_rows.h"
 
 namespace rainet::store {
 
@@ -254,6 +255,36 @@ class Store {
     Result<std::vector<GameSummary>> listGames(const std::string& playerPublicId,
                                                const std::string& status,
                                                const std::optional<GameKey>& after, int limit);
+
+    // Tournaments (store/tournament_rows.h, tournament_store.cpp). Each call is one transaction.
+    [[nodiscard]] std::optional<Error> insertTournament(const TournamentRow& t);
+    // Sets status and ended.
+    [[nodiscard]] std::optional<Error> updateTournamentStatus(const std::string& id,
+                                                              const std::string& status,
+                                                              std::int64_t ended);
+    // Adds `player` (state Active), or makes a paused player active again: true. False, changing
+    // nothing, when the player had withdrawn for good.
+    Result<bool> joinTournament(const std::string& id, std::int64_t player, std::int64_t now,
+                                int seed);
+    [[nodiscard]] std::optional<Error> setEntrant(const std::string& id, std::int64_t player,
+                                                  Entrant state);
+    // A game paired in the tournament (its games row is inserted before, by the caller).
+    [[nodiscard]] std::optional<Error> addTournamentGame(const std::string& id,
+                                                         const TournamentGameRow& g);
+    // A tournament game's berserk flags, actions, result and end, as the game left them.
+    [[nodiscard]] std::optional<Error> finishTournamentGame(const TournamentGameRow& g);
+    Lookup<TournamentData> loadTournament(const std::string& id);
+    // The tournament a game belongs to ("" for none).
+    Result<std::string> tournamentOfGame(const std::string& game);
+    // Tournaments with status `status` ("" any), by start (created, running: soonest first;
+    // finished: latest first), at most `limit`, with their players counted.
+    struct TournamentListing {
+        TournamentRow tournament;
+        int players = 0;
+    };
+    Result<std::vector<TournamentListing>> listTournaments(const std::string& status, int limit);
+    // Created or running tournaments made by `creator` (the per-account limit).
+    Result<int> openTournamentsBy(std::int64_t creator);
 
     // Test mode only (open(..., faultInjection = true)): while on, every statement, begin and
     // commit fails, as when the disk or the database server is gone. False if not enabled.

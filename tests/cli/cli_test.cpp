@@ -170,7 +170,7 @@ TEST(CliFlags, EverySubcommandHasHelpOnStdout) {
          {"--listen", "--db", "--web", "--threads", "--grace", "--rate", "--sync",
           "--max-connections", "--max-per-address", "--hello-timeout", "--identities-per-minute",
           "--trust-proxy", "--metrics-listen", "--password-cost", "--expire-open", "--expire-setup",
-          "--expire-abandoned", "--expire-computer", "--test-mode"})
+          "--expire-abandoned", "--expire-computer", "--arena-schedule", "--test-mode"})
         EXPECT_NE(serve.out.find(flag), std::string::npos) << flag;
     EXPECT_NE(serve.out.find("127.0.0.1:8080"), std::string::npos) << serve.out;
     SplitRun loadtest = runSplit("loadtest --help");
@@ -200,6 +200,22 @@ TEST(CliFlags, BadFlagsAreUsageErrorsThatDoNothing) {
     std::ifstream created(db);
     EXPECT_FALSE(created.good()) << "a refused serve created its database";
     EXPECT_NE(runSplit("serve --bogus").err.find("--bogus"), std::string::npos);
+}
+
+// The operator's recurring arenas are checked before anything is opened: a malformed or
+// out-of-bounds spec is a clear error, exit 2, and no database.
+TEST(CliFlags, AMalformedArenaScheduleStopsTheServerAtStart) {
+    const std::string db = testing::TempDir() + "/cli_arena.db";
+    std::remove(db.c_str());
+    for (const char* spec : {"3+2@60/99", "3+2", "0+2@60/30"}) {
+        SplitRun r =
+            runSplit("serve --listen 127.0.0.1:0 --db " + db + " --arena-schedule " + spec);
+        EXPECT_EQ(r.status, 2) << spec << "\n" << r.err;
+        EXPECT_NE(r.err.find("--arena-schedule: not a schedule"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(spec), std::string::npos) << r.err;
+    }
+    std::ifstream created(db);
+    EXPECT_FALSE(created.good()) << "a refused serve created its database";
 }
 
 // A flag given twice counts once, the last time (scripts append to a command line).

@@ -105,6 +105,19 @@ TEST(Schema, EveryMessageOfASessionReachingEveryKindIsValid) {
     })["players"]["2"]["rating"],
               nullptr);
 
+    // Tournaments: an arena created (the ack with its id), listed and watched.
+    Json arena = a.request({{"type", "tournament_create"},
+                            {"name", "Schema arena"},
+                            {"clock", {{"initial", 18000}, {"increment", 200}}},
+                            {"startsIn", 60},
+                            {"minutes", 10}});
+    ASSERT_EQ(arena["type"], "ack") << arena.dump();
+    a.ws().send(Json{{"type", "tournaments"}, {"id", "T1"}});
+    EXPECT_EQ(a.take([](const Json& j) { return isType(j, "tournaments"); })["tournaments"].size(),
+              1u);
+    a.ws().send(Json{{"type", "tournament_watch"}, {"tournament", arena["tournament"]}});
+    a.take([](const Json& j) { return isType(j, "tournament"); });
+
     for (Player* p : all) validate(*p);
     EXPECT_GT(messages, 50);
     // Every message of the catalogue was sent, but the event without a kind: the server has no
