@@ -3,13 +3,13 @@
 # per member, then a table of games, W/D/L, strong's score with a 95% interval, no-progress draws
 # and strong's losses by its own fourth virus. Slow at the default budget (about 30 s of one core
 # a game): run it niced, in the background.
-# Usage: scripts/ai_league.sh [tuning|held-out|all|MEMBER...]
+# Usage: scripts/bench/ai_league.sh [tuning|held-out|all|MEMBER...]
 # Environment: GAMES (100), RULES (standard|official), NODES (strong's iterations per action;
 # 120000: 300 ms at the 424 k iterations per second `rainet bench 20000` reached on a quiet
 # machine, docs/ai.md), STRONG (the player, default
 # strong:nodes=$NODES), CONCURRENCY (1), SEED (11), OUT (/tmp/rainet-ai-league).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 # The split is fixed before measuring: strong may be improved against the tuning set only; the
 # held-out set says whether an improvement generalizes.
 tuning=(baiter fortress rusher checker trader)
