@@ -22,6 +22,18 @@ enum class PlayerKind : std::uint8_t { Guest, Account };
 enum class Revealed : std::uint8_t { Link, Virus };
 enum class GameResult : std::uint8_t { OneWins, TwoWins, Draw };
 enum class ChatChannel : std::uint8_t { Players, Spectators };
+// What a notification tells (docs/protocol.md, "Notifications"); each kind has its `data`.
+enum class NotificationKind : std::uint8_t {
+    Challenge,
+    ChallengeAccepted,
+    ChallengeDeclined,
+    YourTurn,
+    GameEnded,
+    Followed,
+    FollowStartedGame,
+    TournamentStarting,
+    TournamentEnded,
+};
 
 template <>
 struct EnumInfo<Side> {
@@ -78,6 +90,13 @@ template <>
 struct EnumInfo<ChatChannel> {
     static constexpr std::string_view kName = "ChatChannel";
     static constexpr std::array<std::string_view, 2> kNames = {"players", "spectators"};
+};
+template <>
+struct EnumInfo<NotificationKind> {
+    static constexpr std::string_view kName = "NotificationKind";
+    static constexpr std::array<std::string_view, 9> kNames = {
+        "challenge", "challenge_accepted",  "challenge_declined",  "your_turn",       "game_ended",
+        "followed",  "follow_started_game", "tournament_starting", "tournament_ended"};
 };
 template <>
 struct EnumInfo<ErrorCode> {

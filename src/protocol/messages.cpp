@@ -43,6 +43,8 @@ constexpr TypeEntry kTypes[] = {
     {"chat", MsgType::Chat},
     {"seek", MsgType::Seek},
     {"unseek", MsgType::Unseek},
+    {"notifications", MsgType::Notifications},
+    {"notifications_read", MsgType::NotificationsRead},
 };
 
 bool usesGame(MsgType t) {
@@ -58,6 +60,8 @@ bool usesGame(MsgType t) {
         case MsgType::Logout:
         case MsgType::Seek:
         case MsgType::Unseek:
+        case MsgType::Notifications:
+        case MsgType::NotificationsRead:
             return false;
         default:
             return true;
@@ -120,6 +124,7 @@ bool needsId(MsgType t) {
         case MsgType::Logout:
         case MsgType::Seek:
         case MsgType::Unseek:
+        case MsgType::NotificationsRead:
             return true;
         default:
             return false;
@@ -286,6 +291,25 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
                 m.bot = it->get<bool>();
             }
             break;
+        case MsgType::Notifications:
+            if (auto it = j.find("before"); it != j.end() && !it->is_null()) {
+                if (!it->is_number_integer() || *it < 0)
+                    return bad("'before' must be a non-negative integer");
+                m.before = it->get<std::int64_t>();
+            }
+            if (auto it = j.find("limit"); it != j.end() && !it->is_null()) {
+                if (!it->is_number_integer() || *it < 1 || *it > 50)
+                    return bad("'limit' must be an integer from 1 to 50");
+                m.limit = it->get<int>();
+            }
+            break;
+        case MsgType::NotificationsRead: {
+            auto it = j.find("upTo");
+            if (it == j.end() || !it->is_number_integer() || *it < 0)
+                return bad("'upTo' must be a non-negative integer");
+            m.upTo = it->get<std::int64_t>();
+            break;
+        }
         case MsgType::Login:
             if (!str("username", m.username, 64) || m.username.empty())
                 return bad("'username' must be a string");

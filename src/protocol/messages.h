@@ -76,6 +76,8 @@ enum class MsgType : std::uint8_t {
     Chat,
     Seek,
     Unseek,
+    Notifications,
+    NotificationsRead,
 };
 
 struct ClockSpec {
@@ -112,6 +114,11 @@ struct ClientMessage {
     bool bot = false;  // register: a bot account (played by a program, docs/bot.md)
     // chat: 1 to kMaxChat characters, trimmed, no control characters
     std::string text;
+    // notifications: the page's older end (0: from the newest) and size (1 to 50)
+    std::int64_t before = 0;
+    int limit = 20;
+    // notifications_read: every notification with an id up to this one
+    std::int64_t upTo = 0;
 };
 constexpr std::size_t kMaxChat = 300;   // characters (code points) of one chat message
 constexpr std::size_t kMaxName = 24;    // characters (code points) of a display name

@@ -238,6 +238,25 @@ struct PlayerGame {
     }
 };
 
+// One entry of a player's inbox. `data` holds ids and names only (never a hidden fact of a game
+// in play); its fields depend on `kind` (docs/protocol.md, "Notifications").
+struct Notification {
+    static constexpr std::string_view kName = "Notification";
+    std::int64_t id = 0;
+    NotificationKind kind = NotificationKind::Followed;
+    std::int64_t at = 0;  // ms, the server's game time
+    bool read = false;
+    RawObject data;
+    template <class V>
+    void describe(V& w) const {
+        w.field("id", id, "increasing: a newer notification has a higher id");
+        w.field("kind", kind);
+        w.field("at", at, "when it was made, ms");
+        w.field("read", read);
+        w.field("data", data, "the fields of its kind (docs/protocol.md)");
+    }
+};
+
 // The values the objects above are made of, from the engine's.
 // A clock setting in cs; nullopt (null) for an untimed game (initial 0).
 std::optional<ClockSetting> clockSetting(int initial, int increment);

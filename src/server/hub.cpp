@@ -31,6 +31,7 @@ Hub::Hub(asio::io_context& io, store::Store& store, TimeSource& time, IdSource& 
 
 void Hub::sweepExpired() {
     for (auto& r : rooms()) r->run([](GameRoom& room) { room.checkExpiry(); });
+    pruneNotifications();
     expirySweep_.expires_after(kExpirySweepEvery);
     expirySweep_.async_wait([this](const boost::system::error_code& ec) {
         if (!ec) sweepExpired();
@@ -121,6 +122,7 @@ void Hub::advanceTime(std::int64_t cs) {
             room.checkClock();
             room.checkExpiry();
         });
+    pruneNotifications();
 }
 
 }  // namespace rainet::server

@@ -28,6 +28,7 @@
 #include "server/ids.h"
 #include "server/lobby.h"
 #include "server/metrics.h"
+#include "server/player_links.h"
 #include "server/room_registry.h"
 #include "server/seek_queue.h"
 #include "server/shared_limits.h"
@@ -41,6 +42,7 @@ class GameRoom;
 class ClusterNode;
 class ClusterSeeks;
 class ClusterLobby;
+class ClusterNotices;
 
 class Hub {
   public:
@@ -194,6 +196,31 @@ class Hub {
     // so that they reconnect to the game's new owner.
     void evict(const std::string& id);
 
+    // Notifications (docs/protocol.md, "Notifications"; hub_notifications.cpp). notify() stores
+    // one for `recipient` (a stored player) on the store's writer thread, never blocking the
+    // caller (a network thread, a room's strand), then pushes `notification` to the recipient's
+    // connections on every node. `kind`: a name of protocol::NotificationKind; `data`: a JSON
+    // object of ids and names, at most store::Store::kMaxNotificationData bytes (a kind's data
+    // is far smaller: one over it is a programming error, logged and dropped). Bounded per
+    // player by the store (kMaxNotificationsPerPlayer).
+    void notify(std::int64_t recipient, std::string_view kind, protocol::Json data);
+    // The connections of each player on this node (added once its identity is known).
+    PlayerLinks& links() { return links_; }
+    // `text` to every connection of `player`, on this node and (a cluster) the others.
+    void sendToPlayer(std::int64_t player, const std::string& text);
+    // A cluster: the messages for a player's connections go to every node. Set once.
+    void setClusterNotices(ClusterNotices* n) { clusterNotices_ = n; }
+    // The answers to `notifications` and `notifications_read` (run on a store thread).
+    [[nodiscard]] Result<std::string> notificationPage(std::int64_t player, std::int64_t before,
+                                                       int limit, const protocol::Json& id);
+    // Marks read; the new unread count (also sent to the player's connections as `unread`).
+    [[nodiscard]] Result<std::int64_t> markNotificationsRead(std::int64_t player,
+                                                             std::int64_t upTo);
+    // Deletes the notifications older than the retention (--notification-days), on the writer
+    // thread; at most once per kPruneEvery of game time.
+    void pruneNotifications();
+    static constexpr std::int64_t kPruneEvery = 10 * 60 * 1000;  // ms
+
     // Test mode: moves the manual clock and lets every room check its flags and expiry.
     void advanceTime(std::int64_t cs);
     // Every loaded room, for shutdown and time checks.
@@ -220,6 +247,9 @@ class Hub {
     ClusterNode* cluster_ = nullptr;
     ClusterSeeks* clusterSeeks_ = nullptr;
     ClusterLobby* clusterLobby_ = nullptr;
+    ClusterNotices* clusterNotices_ = nullptr;
+    PlayerLinks links_;
+    std::atomic<std::int64_t> lastPruneMs_{0};
     asio::io_context& io_;
     store::Store& store_;
     TimeSource& time_;

@@ -214,6 +214,8 @@ void WsSession::finish() {
     stopForwarding();
     hub_.unsubscribeLobby(this);
     hub_.unseek(this, 0);
+    hub_.links().remove(linked_, this);
+    linked_ = 0;
     if (counted_) --hub_.metrics().connections;
     std::lock_guard lock(registry_.mu);
     registry_.sessions.erase(this);

@@ -126,6 +126,21 @@ struct RankKey {
     std::int64_t id = 0;
 };
 
+// One entry of a player's inbox (docs/protocol.md, "Notifications"): `data` is the JSON object
+// of its kind, as the server sends it.
+struct NotificationRow {
+    std::int64_t id = 0;  // increasing: a newer notification has a higher id
+    std::string kind;
+    std::string data;
+    std::int64_t createdMs = 0;  // game time (the server's TimeSource), ms
+    bool read = false;
+};
+// A page of an inbox, newest first, and how many of the player's notifications are unread.
+struct NotificationPage {
+    std::vector<NotificationRow> items;
+    std::int64_t unread = 0;
+};
+
 // A read's three outcomes: a value, std::nullopt (there is none) or an Error (the store failed).
 template <class T>
 using Lookup = Result<std::optional<T>>;
@@ -254,6 +269,24 @@ class Store {
     Result<std::vector<GameSummary>> listGames(const std::string& playerPublicId,
                                                const std::string& status,
                                                const std::optional<GameKey>& after, int limit);
+
+    // Notifications (store/notification_store.cpp). A player keeps at most
+    // kMaxNotificationsPerPlayer: adding one deletes the oldest beyond, in the same transaction.
+    // `data` (a JSON object) of more than kMaxNotificationData bytes is refused (an error, and
+    // nothing written): the server's kinds are far smaller, so this is a programming error.
+    static constexpr int kMaxNotificationsPerPlayer = 200;
+    static constexpr int kMaxNotificationPage = 50;
+    static constexpr std::size_t kMaxNotificationData = 2048;
+    Result<std::int64_t> addNotification(std::int64_t player, const std::string& kind,
+                                         const std::string& data, std::int64_t nowMs);
+    // Newest first, those with an id below `beforeId` (0: from the newest), at most `limit`
+    // (clamped to 1..kMaxNotificationPage); with the unread count.
+    Result<NotificationPage> notifications(std::int64_t player, std::int64_t beforeId, int limit);
+    Result<std::int64_t> unreadNotifications(std::int64_t player);
+    // Marks read every notification of the player with an id <= upToId; how many changed.
+    Result<int> markNotificationsRead(std::int64_t player, std::int64_t upToId);
+    // Deletes every notification created before `olderThanMs` (the retention); how many.
+    Result<int> pruneNotifications(std::int64_t olderThanMs);
 
     // Test mode only (open(..., faultInjection = true)): while on, every statement, begin and
     // commit fails, as when the disk or the database server is gone. False if not enabled.

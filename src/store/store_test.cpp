@@ -656,6 +656,82 @@ TEST_P(StoreTest, ConcurrentRegistrationsOfOneUsernameMakeOneAccount) {
     EXPECT_EQ(ok(store_->playerById(acc->player))->kind, "account");
 }
 
+TEST_P(StoreTest, NotificationsArePagedNewestFirstAndMarkedRead) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    ASSERT_TRUE(a && b);
+    std::vector<std::int64_t> ids;
+    for (int i = 0; i < 5; ++i) {
+        auto id = store_->addNotification(a->id, "followed",
+                                          R"({"by":"p)" + std::to_string(i) + R"("})", 1000 + i);
+        ASSERT_TRUE(id) << id.error().message;
+        if (!ids.empty()) {
+            EXPECT_GT(*id, ids.back()) << "ids increase";
+        }
+        ids.push_back(*id);
+    }
+    ASSERT_TRUE(store_->addNotification(b->id, "followed", "{}", 5));
+    auto page = store_->notifications(a->id, 0, 2);
+    ASSERT_TRUE(page) << page.error().message;
+    ASSERT_EQ(page->items.size(), 2u);
+    EXPECT_EQ(page->items[0].id, ids[4]);
+    EXPECT_EQ(page->items[0].kind, "followed");
+    EXPECT_EQ(page->items[0].data, R"({"by":"p4"})");
+    EXPECT_EQ(page->items[0].createdMs, 1004);
+    EXPECT_FALSE(page->items[0].read);
+    EXPECT_EQ(page->unread, 5);
+    auto next = store_->notifications(a->id, page->items[1].id, 50);
+    ASSERT_TRUE(next);
+    ASSERT_EQ(next->items.size(), 3u);
+    EXPECT_EQ(next->items[0].id, ids[2]);
+    // Marked read up to an id: only the player's own, only those not read yet are counted.
+    auto changed = store_->markNotificationsRead(a->id, ids[2]);
+    ASSERT_TRUE(changed) << changed.error().message;
+    EXPECT_EQ(*changed, 3);
+    EXPECT_EQ(*store_->markNotificationsRead(a->id, ids[2]), 0);
+    EXPECT_EQ(*store_->unreadNotifications(a->id), 2);
+    EXPECT_EQ(*store_->unreadNotifications(b->id), 1);
+    auto all = store_->notifications(a->id, 0, 50);
+    ASSERT_TRUE(all);
+    EXPECT_FALSE(all->items[0].read);
+    EXPECT_TRUE(all->items[2].read);
+    // Pruned by age, every player's.
+    auto pruned = store_->pruneNotifications(1003);
+    ASSERT_TRUE(pruned);
+    EXPECT_EQ(*pruned, 4) << "a's three oldest and b's one";
+    EXPECT_EQ(store_->notifications(a->id, 0, 50)->items.size(), 2u);
+    reopen();
+    EXPECT_EQ(store_->notifications(a->id, 0, 50)->items.size(), 2u) << "stored";
+}
+
+TEST_P(StoreTest, NotificationsAreBoundedPerPlayerAndInSize) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    ASSERT_TRUE(a);
+    std::int64_t first = 0, last = 0;
+    for (int i = 0; i < Store::kMaxNotificationsPerPlayer + 5; ++i) {
+        auto id = store_->addNotification(a->id, "followed", "{}", i);
+        ASSERT_TRUE(id);
+        if (!first) first = *id;
+        last = *id;
+    }
+    EXPECT_EQ(*store_->unreadNotifications(a->id), Store::kMaxNotificationsPerPlayer);
+    std::int64_t oldest = 0, before = 0;
+    while (true) {
+        auto page = store_->notifications(a->id, before, 1000);
+        ASSERT_TRUE(page);
+        EXPECT_LE(page->items.size(), static_cast<std::size_t>(Store::kMaxNotificationPage));
+        if (page->items.empty()) break;
+        before = oldest = page->items.back().id;
+    }
+    EXPECT_EQ(oldest, first + 5) << "the five oldest were dropped";
+    EXPECT_EQ(store_->notifications(a->id, 0, 1)->items[0].id, last);
+    // Data over the limit: refused, nothing written.
+    auto big = store_->addNotification(
+        a->id, "followed", R"({"by":")" + std::string(Store::kMaxNotificationData, 'x') + "\"}", 1);
+    EXPECT_FALSE(big);
+    EXPECT_EQ(store_->notifications(a->id, 0, 1)->items[0].id, last);
+}
+
 // PostgreSQL only: a connection the server closed (a restart, an administrator) is reopened, and
 // the store goes on working. A read is retried on the new connection; a write that finds the
 // connection dead may fail (it is never retried blindly: it might have been committed), once.

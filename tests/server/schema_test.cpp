@@ -97,6 +97,24 @@ TEST(Schema, EveryMessageOfASessionReachingEveryKindIsValid) {
     a.take([](const Json& j) { return isType(j, "presence") && j["connected"] == false; });
     EXPECT_TRUE(snapshotOf(a, g)["players"]["2"].contains("away"));
 
+    // Notifications: a game that ended while its player was away, pushed to the player's other
+    // connection, listed and marked read (which tells the count).
+    Player c(server.port());
+    const std::string ng = startGame(a, c);
+    Player c2(server.port(), c.token(), 2000);
+    all.push_back(&c2);
+    c.disconnect();
+    a.take([&](const Json& j) {
+        return isType(j, "presence") && j["game"] == ng && j["connected"] == false;
+    });
+    EXPECT_EQ(a.request({{"type", "resign"}, {"game", ng}})["type"], "ack");
+    const Json note = c2.take([](const Json& j) { return isType(j, "notification"); });
+    c2.ws().send(Json{{"type", "notifications"}, {"id", "N"}});
+    c2.take([](const Json& j) { return isType(j, "notifications"); });
+    EXPECT_EQ(c2.request({{"type", "notifications_read"}, {"upTo", note["n"]["id"]}})["type"],
+              "ack");
+    c2.take([](const Json& j) { return isType(j, "unread"); });
+
     // Against the computer: its seat has no rating.
     Json c = a.request({{"type", "create"}, {"opponent", "computer"}, {"level", 1}, {"side", "1"}});
     const std::string cg = c["game"];

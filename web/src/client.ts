@@ -3,7 +3,7 @@
 // the lobby feed and keep-alive pings. Transport, time and storage are injected for unit tests.
 import { Backoff, ReconnectingSocket, VersionTracker, type ConnState, type SocketLike, type Timers, realTimers } from './socket.ts';
 import { addChat, applyEvent, fromSnapshot, lastChat, type GameState } from './game.ts';
-import type { ErrorMessage, LobbyEntry, Player, PlayerGame, SeekEntry, ServerMessage } from './protocol.gen.ts';
+import type { ErrorMessage, LobbyEntry, Notification, Player, PlayerGame, SeekEntry, ServerMessage } from './protocol.gen.ts';
 
 export interface StorageLike {
   getItem(k: string): string | null;
@@ -55,6 +55,11 @@ export class Client {
   /** The game our last seek was paired in. */
   matched: string | null = null;
   lastError: ServerError | null = null;
+  /** Unread notifications (docs/protocol.md, "Notifications"). */
+  unread = 0;
+  /** The inbox's newest page, once asked for (loadInbox); new notifications are added on top. */
+  inbox: Notification[] | null = null;
+  private readonly notifyListeners = new Set<(n: Notification) => void>();
   private authed = false;
   private readonly games = new Map<string, Followed>();
   private readonly pending = new Map<string, Pending>();
@@ -168,6 +173,33 @@ export class Client {
     });
   }
 
+  /** Called with each notification pushed live (not with those of the inbox's pages). */
+  onNotification(fn: (n: Notification) => void): () => void {
+    this.notifyListeners.add(fn);
+    return () => this.notifyListeners.delete(fn);
+  }
+
+  /** Reads the inbox's newest page (or the page before `before`). */
+  async loadInbox(before = 0): Promise<Notification[]> {
+    const page = await this.request({ type: 'notifications', limit: 50, ...(before ? { before } : {}) });
+    const items: Notification[] = Array.isArray(page.items) ? page.items : [];
+    if (!before) this.inbox = items;
+    else this.inbox = [...(this.inbox ?? []), ...items];
+    this.unread = typeof page.unread === 'number' ? page.unread : this.unread;
+    this.emit();
+    return items;
+  }
+
+  /** Marks read every notification up to the newest one shown. */
+  async markAllRead(): Promise<void> {
+    const newest = this.inbox?.[0]?.id;
+    if (newest === undefined) return;
+    await this.request({ type: 'notifications_read', upTo: newest });
+    this.inbox = (this.inbox ?? []).map((n) => ({ ...n, read: true }));
+    this.unread = 0;
+    this.emit();
+  }
+
   /** Quick pairing: waits for an opponent wanting the same kind of game (see `matched`). */
   async seek(kind: { preset: string; clock: { initial: number; increment: number } | null; rated: boolean }): Promise<void> {
     this.seeking = kind;
@@ -253,6 +285,8 @@ export class Client {
         this.player = m.player ?? null;
         if (this.player?.kind === 'account') this.setName(this.player.name);
         this.myGames = Array.isArray(m.games) ? m.games : [];
+        this.unread = typeof m.unread === 'number' ? m.unread : 0;
+        if (before !== this.player?.id) this.inbox = null;
         // Another player now (a login): roles may differ, so every game starts from a snapshot.
         if (before !== undefined && before !== this.player?.id) for (const f of this.games.values()) f.tracker.forget();
         // A welcome answering a login resolves it (and is not resent below).
@@ -268,6 +302,15 @@ export class Client {
         login?.resolve(m);
         break;
       }
+      case 'notification':
+        this.unread = m.unread;
+        if (this.inbox && !this.inbox.some((n) => n.id === m.n.id)) this.inbox = [m.n, ...this.inbox];
+        for (const fn of [...this.notifyListeners]) fn(m.n);
+        break;
+      case 'unread':
+        this.unread = m.unread;
+        break;
+      case 'notifications':
       case 'ack': {
         const p = this.pending.get(String(m.id));
         if (p) {

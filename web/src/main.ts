@@ -1,9 +1,10 @@
 // Entry point: the connection, the router (/, /game/<id>, /replay/<id>, /leaderboard,
-// /player/<id>, /account, /local[/<id>], /rules, /learn[/<lesson>]) and the header.
+// /player/<id>, /account, /inbox, /local[/<id>], /rules, /learn[/<lesson>]) and the header.
 import { renderAccountPage } from './accountpage.ts';
 import { Client } from './client.ts';
 import { h, svg, ICON } from './dom.ts';
 import { renderGamePage } from './gamepage.ts';
+import { renderInbox, notificationText } from './inboxpage.ts';
 import { lang, onLangChange, t } from './i18n.ts';
 import { renderLocalGame, renderLocalStart } from './localpage.ts';
 import { renderLobby } from './lobby.ts';
@@ -29,6 +30,7 @@ let screen: { el: HTMLElement; update: () => void; dispose: () => void } | null 
 let frame = 0;
 const connBox = h('span.conn', { 'data-conn': '' });
 const meBox = h('span.me');
+const inboxBox = h('a.nav.inbox-link', { href: '/inbox', 'data-link': '', 'data-nav': 'inbox' });
 
 const app: App = {
   client,
@@ -53,6 +55,10 @@ function header(): void {
   connBox.textContent = label;
   connBox.className = `conn ${s === 'open' && !client.authenticated ? 'connecting' : s}`;
   connBox.dataset.conn = s === 'open' && client.authenticated ? 'online' : s;
+  const unread = client.unread;
+  inboxBox.setAttribute('aria-label', t('nav.inbox', { n: unread }));
+  inboxBox.title = t('nav.inbox', { n: unread });
+  inboxBox.replaceChildren(svg(ICON.bell), unread ? h('span.badge', { 'data-unread': String(unread) }, unread > 99 ? '99+' : String(unread)) : '');
   const me = client.player;
   meBox.replaceChildren(me ? h('a', { href: `/player/${me.id}`, 'data-link': '', 'data-me': me.kind ?? 'guest' }, me.name, typeof me.rating === 'number' ? h('span.rating', ` ${me.rating}`) : '') : '');
 }
@@ -68,6 +74,7 @@ function route(): void {
   else if (/^\/local\/?$/.test(path)) screen = renderLocalStart(app);
   else if (/^\/leaderboard\/?$/.test(path)) screen = renderLeaderboard(app);
   else if (/^\/account\/?$/.test(path)) screen = renderAccountPage(app);
+  else if (/^\/inbox\/?$/.test(path)) screen = renderInbox(app);
   else if (/^\/rules\/?$/.test(path)) screen = renderRulesPage();
   else if ((m = path.match(/^\/learn(?:\/([a-z]+))?\/?$/))) screen = renderTutorial(app, m[1]);
   else screen = renderLobby(app);
@@ -81,7 +88,7 @@ function topBar(path: string): HTMLElement {
   const nav = (href: string, key: string, text: string) => h('a.nav', { href, 'data-link': '', 'data-nav': key, 'aria-current': path.startsWith(href) ? 'page' : false }, text);
   return h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'),
     h('nav.links', { 'aria-label': t('nav.site') }, nav('/learn', 'learn', t('nav.learnShort')), nav('/rules', 'rules', t('nav.rules')), nav('/leaderboard', 'leaderboard', t('nav.leaderboard'))),
-    meBox, soundSwitch(), h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': t('nav.account'), title: t('nav.account') }, svg(ICON.gear)), connBox);
+    meBox, inboxBox, soundSwitch(), h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': t('nav.account'), title: t('nav.account') }, svg(ICON.gear)), connBox);
 }
 
 /** The sound switch: a toggle button (remembered in localStorage by sound.ts). */
@@ -120,6 +127,13 @@ client.subscribe(() => {
     app.navigate(`/game/${client.matched}`);
   }
   app.redraw();
+});
+// A notification while the tab is hidden: a system notification too, if the player allowed them
+// (the inbox page asks); no outside push service.
+client.onNotification((n) => {
+  if (!document.hidden || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  const sys = new Notification('rainet', { body: notificationText(n), tag: `rainet-${n.id}` });
+  sys.onclick = () => { window.focus(); app.navigate('/inbox'); sys.close(); };
 });
 // For tests and debugging: the client is reachable from the console (set before the first page,
 // which may add the seats of a pass-and-play game to it).

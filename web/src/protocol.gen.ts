@@ -15,6 +15,7 @@ export type GameResult = '1-0' | '0-1' | '1/2-1/2';
 export type EndReason = 'four_links' | 'four_viruses' | 'no_progress' | 'resign' | 'agreement' | 'time' | 'abandoned' | 'aborted';
 export type ChatChannel = 'players' | 'spectators';
 export type SideWish = '1' | '2' | 'random';
+export type NotificationKind = 'challenge' | 'challenge_accepted' | 'challenge_declined' | 'your_turn' | 'game_ended' | 'followed' | 'follow_started_game' | 'tournament_starting' | 'tournament_ended';
 export type ServiceState = 'up' | 'down';
 
 export interface Player {
@@ -132,6 +133,17 @@ export interface SeekEntry {
   players: number;
 }
 
+export interface Notification {
+  /** increasing: a newer notification has a higher id */
+  id: number;
+  kind: NotificationKind;
+  /** when it was made, ms */
+  at: number;
+  read: boolean;
+  /** the fields of its kind (docs/protocol.md) */
+  data: Record<string, unknown>;
+}
+
 export interface ArchivePlayer {
   id: string;
   name: string;
@@ -200,6 +212,8 @@ export interface WelcomeMessage {
   games: PlayerGame[];
   /** the login's id, when it answers one */
   id?: string | number;
+  /** unread notifications; absent for a new guest, who has none */
+  unread?: number;
 }
 
 export interface AckMessage {
@@ -412,6 +426,27 @@ export interface PongMessage {
   id: string | number | null;
 }
 
+export interface NotificationMessage {
+  type: 'notification';
+  n: Notification;
+  /** the recipient's unread notifications, this one included */
+  unread: number;
+}
+
+export interface NotificationsMessage {
+  type: 'notifications';
+  /** newest first */
+  items: Notification[];
+  unread: number;
+  /** the request's */
+  id?: string | number;
+}
+
+export interface UnreadMessage {
+  type: 'unread';
+  unread: number;
+}
+
 /** Every event, discriminated on `kind` (absent: the event shows nothing to this role). */
 export type GameEvent =
   | HiddenEvent
@@ -438,6 +473,9 @@ export type ServerMessage =
   | SpectatorsMessage
   | MatchedMessage
   | PongMessage
+  | NotificationMessage
+  | NotificationsMessage
+  | UnreadMessage
   | GameEvent;
 
 // The HTTP JSON answers of docs/protocol.md section 10.
