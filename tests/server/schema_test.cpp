@@ -99,21 +99,21 @@ TEST(Schema, EveryMessageOfASessionReachingEveryKindIsValid) {
 
     // Notifications: a game that ended while its player was away, pushed to the player's other
     // connection, listed and marked read (which tells the count).
-    Player c(server.port());
-    const std::string ng = startGame(a, c);
-    Player c2(server.port(), c.token(), 2000);
-    all.push_back(&c2);
-    c.disconnect();
+    Player away(server.port());
+    const std::string ng = startGame(a, away);
+    Player away2(server.port(), away.token(), 2000);
+    all.push_back(&away2);
+    away.disconnect();
     a.take([&](const Json& j) {
         return isType(j, "presence") && j["game"] == ng && j["connected"] == false;
     });
     EXPECT_EQ(a.request({{"type", "resign"}, {"game", ng}})["type"], "ack");
-    const Json note = c2.take([](const Json& j) { return isType(j, "notification"); });
-    c2.ws().send(Json{{"type", "notifications"}, {"id", "N"}});
-    c2.take([](const Json& j) { return isType(j, "notifications"); });
-    EXPECT_EQ(c2.request({{"type", "notifications_read"}, {"upTo", note["n"]["id"]}})["type"],
+    const Json note = away2.take([](const Json& j) { return isType(j, "notification"); });
+    away2.ws().send(Json{{"type", "notifications"}, {"id", "N"}});
+    away2.take([](const Json& j) { return isType(j, "notifications"); });
+    EXPECT_EQ(away2.request({{"type", "notifications_read"}, {"upTo", note["n"]["id"]}})["type"],
               "ack");
-    c2.take([](const Json& j) { return isType(j, "unread"); });
+    away2.take([](const Json& j) { return isType(j, "unread"); });
 
     // Against the computer: its seat has no rating.
     Json c = a.request({{"type", "create"}, {"opponent", "computer"}, {"level", 1}, {"side", "1"}});
