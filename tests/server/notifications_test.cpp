@@ -40,7 +40,7 @@ TEST(Notifications, AGameThatEndedWhileAwayIsPushedStoredAndMarkedRead) {
     EXPECT_EQ(n["n"]["read"], false);
     EXPECT_EQ(n["n"]["data"]["game"], g);
     EXPECT_EQ(n["n"]["data"]["result"], "0-1");
-    EXPECT_EQ(n["n"]["data"]["reason"], "resignation");
+    EXPECT_EQ(n["n"]["data"]["reason"], "resign");
     EXPECT_EQ(n["n"]["data"]["opponent"]["id"], a.id());
     const std::int64_t id = n["n"]["id"];
     // a saw the end: nothing for a.
