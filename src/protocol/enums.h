@@ -23,6 +23,7 @@ enum class Revealed : std::uint8_t { Link, Virus };
 enum class GameResult : std::uint8_t { OneWins, TwoWins, Draw };
 enum class ChatChannel : std::uint8_t { Players, Spectators };
 // What a notification tells (docs/protocol.md, "Notifications"); each kind has its `data`.
+enum class ChallengeStatus : std::uint8_t { Pending, Accepted, Declined, Canceled, Expired };
 enum class NotificationKind : std::uint8_t {
     Challenge,
     ChallengeAccepted,
@@ -92,6 +93,12 @@ struct EnumInfo<ChatChannel> {
     static constexpr std::array<std::string_view, 2> kNames = {"players", "spectators"};
 };
 template <>
+struct EnumInfo<ChallengeStatus> {
+    static constexpr std::string_view kName = "ChallengeStatus";
+    static constexpr std::array<std::string_view, 5> kNames = {"pending", "accepted", "declined",
+                                                               "canceled", "expired"};
+};
+template <>
 struct EnumInfo<NotificationKind> {
     static constexpr std::string_view kName = "NotificationKind";
     static constexpr std::array<std::string_view, 9> kNames = {
@@ -122,6 +129,9 @@ struct EnumInfo<ErrorCode> {
                                                                              "bad_credentials",
                                                                              "username_taken",
                                                                              "already_registered",
+                                                                             "unknown_player",
+                                                                             "unknown_challenge",
+                                                                             "challenge_refused",
                                                                              "busy",
                                                                              "internal"};
 };

@@ -43,6 +43,9 @@ enum class ErrorCode : std::uint8_t {
     BadCredentials,
     UsernameTaken,
     AlreadyRegistered,
+    UnknownPlayer,
+    UnknownChallenge,
+    ChallengeRefused,
     Busy,
     Internal,
 };
@@ -78,6 +81,15 @@ enum class MsgType : std::uint8_t {
     Unseek,
     Notifications,
     NotificationsRead,
+    Challenge,
+    ChallengeAccept,
+    ChallengeDecline,
+    ChallengeCancel,
+    Challenges,
+    ChallengeSettings,
+    Follow,
+    Unfollow,
+    Following,
 };
 
 struct ClockSpec {
@@ -119,7 +131,20 @@ struct ClientMessage {
     int limit = 20;
     // notifications_read: every notification with an id up to this one
     std::int64_t upTo = 0;
+    // challenge (the challenged: `player`, a public id, or `username`), follow, unfollow
+    std::string player;
+    // challenge_accept / _decline / _cancel: the challenge's id; a decline's reason
+    std::string challenge, reason = "generic";
+    // seek: seconds after which the computer takes the seat if nobody came (0: never; absent:
+    // the server's default, 20 s for a guest and never for an account)
+    std::optional<int> computerAfter;
+    // challenge_settings: who may challenge ("everyone", "followed", "nobody"), and bots
+    std::string from;
+    bool bots = true;
 };
+// The reasons a challenge may be declined with (docs/protocol.md, "Challenges").
+inline constexpr std::string_view kDeclineReasons[] = {
+    "generic", "later", "too_fast", "too_slow", "timed", "rated", "casual", "preset", "no_bots"};
 constexpr std::size_t kMaxChat = 300;   // characters (code points) of one chat message
 constexpr std::size_t kMaxName = 24;    // characters (code points) of a display name
 constexpr std::size_t kMaxToken = 128;  // longer tokens are unknown ones (never issued)

@@ -54,6 +54,8 @@ std::span<const MessageDef> serverMessages() {
         def<SpectatorsMessage>(),    def<MatchedMessage>(),
         def<PongMessage>(),          def<NotificationMessage>(),
         def<NotificationsMessage>(), def<UnreadMessage>(),
+        def<ChallengeMessage>(),     def<ChallengeUpdateMessage>(),
+        def<ChallengesMessage>(),    def<FollowingMessage>(),
     };
     return kAll;
 }

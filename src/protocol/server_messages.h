@@ -243,6 +243,63 @@ struct UnreadMessage {
     }
 };
 
+// A challenge: to the challenged (pushed live), and to the challenger answering its request.
+struct ChallengeMessage {
+    static constexpr std::string_view kName = "ChallengeMessage";
+    Challenge challenge;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "challenge");
+        w.field("challenge", challenge);
+        w.optional("id", id, "the challenger's request's");
+    }
+};
+
+// A challenge was answered, canceled or lapsed: to both players' connections.
+struct ChallengeUpdateMessage {
+    static constexpr std::string_view kName = "ChallengeUpdateMessage";
+    std::string challenge;
+    ChallengeStatus status = ChallengeStatus::Expired;
+    std::optional<std::string> reason;  // declined
+    std::optional<std::string> game;    // accepted
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "challenge_update");
+        w.field("challenge", challenge);
+        w.field("status", status);
+        w.optional("reason", reason, "a decline's reason");
+        w.optional("game", game, "the game an acceptance made");
+    }
+};
+
+// The player's pending challenges (the answer to `challenges`).
+struct ChallengesMessage {
+    static constexpr std::string_view kName = "ChallengesMessage";
+    std::vector<Challenge> received, sent;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "challenges");
+        w.field("received", received);
+        w.field("sent", sent);
+        w.optional("id", id);
+    }
+};
+
+// The players the player follows (the answer to `following`).
+struct FollowingMessage {
+    static constexpr std::string_view kName = "FollowingMessage";
+    std::vector<FollowedEntry> players;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "following");
+        w.field("players", players, "by name");
+        w.optional("id", id);
+    }
+};
+
 // ---------------------------------------------------------------- events (§6)
 // Every event starts {"type":"event","game":G,"v":V,"kind":K}.
 

@@ -25,13 +25,15 @@ Hub::Hub(asio::io_context& io, store::Store& store, TimeSource& time, IdSource& 
       bots_(static_cast<std::size_t>(std::max(1, config.botThreads))),
       identities_(config.identitiesPerMinute,
                   config.identitiesPerMinute ? 6000 / config.identitiesPerMinute : 1),
-      expirySweep_(io) {
+      expirySweep_(io),
+      seekTimer_(io) {
     if (!time_.isManual()) sweepExpired();
 }
 
 void Hub::sweepExpired() {
     for (auto& r : rooms()) r->run([](GameRoom& room) { room.checkExpiry(); });
     pruneNotifications();
+    expireChallenges();
     expirySweep_.expires_after(kExpirySweepEvery);
     expirySweep_.async_wait([this](const boost::system::error_code& ec) {
         if (!ec) sweepExpired();
@@ -123,6 +125,8 @@ void Hub::advanceTime(std::int64_t cs) {
             room.checkExpiry();
         });
     pruneNotifications();
+    expireChallenges();
+    seatComputerForDueSeeks();
 }
 
 }  // namespace rainet::server

@@ -153,6 +153,13 @@ class Hub {
     // (same preset, clock and rated flag) in a new game, or queues it; answers the client.
     void seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
               const protocol::ClientMessage& m);
+    // "Nobody waits alone": a seek that waited its computer_after (single node; default
+    // kGuestComputerAfterS for a guest) is answered by the computer: an unrated game against it
+    // at computerLevel(rating), `matched` sent to the seeker. Checked by a timer armed for the
+    // earliest such seek (real time), or on advanceTime (test mode).
+    static constexpr int kGuestComputerAfterS = 20;
+    [[nodiscard]] static int computerLevel(double rating);
+    void seatComputerForDueSeeks();
     // Withdraws the player's seek (`unseek`) or, with player 0, every seek of a closing connection.
     void unseek(const Client* c, std::int64_t player);
     // A cluster: the seeks wait in Redis (server/cluster_seeks.h) instead of this node's queue,
@@ -221,6 +228,35 @@ class Hub {
     void pruneNotifications();
     static constexpr std::int64_t kPruneEvery = 10 * 60 * 1000;  // ms
 
+    // Challenges and follows (docs/protocol.md, "Challenges", "Follows"; hub_challenges.cpp).
+    // Each runs on the store's writer thread and answers the client itself. Bounds: a player has
+    // at most kMaxChallengesOut pending challenges and receives at most kMaxChallengesIn; an
+    // address makes at most 20 challenges, then one per 30 s; a challenge lapses unanswered
+    // after kChallengeTtlMs; a player follows at most kMaxFollows players.
+    static constexpr int kMaxChallengesOut = 10;
+    static constexpr int kMaxChallengesIn = 50;
+    static constexpr std::int64_t kChallengeTtlMs = 10 * 60 * 1000;
+    static constexpr int kMaxFollows = 1000;
+    // Counts one challenge of client `address` under its limit, or refuses (a cluster's limit
+    // asks Redis: on a reader thread).
+    [[nodiscard]] std::optional<Refusal> admitChallenge(const std::string& address);
+    void challenge(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                   const protocol::ClientMessage& m);
+    // challenge_accept, challenge_decline, challenge_cancel.
+    void answerChallenge(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                         const protocol::ClientMessage& m);
+    [[nodiscard]] Result<std::string> challengeList(const store::PlayerRow& p,
+                                                    const protocol::Json& id);
+    void setChallengeSettings(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                              const protocol::ClientMessage& m);
+    // Lapsed challenges marked expired (on the writer thread), both players told.
+    void expireChallenges();
+    // follow and unfollow.
+    void follow(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                const protocol::ClientMessage& m);
+    [[nodiscard]] Result<std::string> followingList(const store::PlayerRow& p,
+                                                    const protocol::Json& id);
+
     // Test mode: moves the manual clock and lets every room check its flags and expiry.
     void advanceTime(std::int64_t cs);
     // Every loaded room, for shutdown and time checks.
@@ -264,7 +300,12 @@ class Hub {
     SharedThrottle loginsByAddress_{20, 2000, true};  // 20 failures, then one per 20 s, backing off
     SharedThrottle loginsByUser_{5, 2000, true};      // per (address, username)
     SharedThrottle identities_;                       // new guests and registrations per address
+    SharedThrottle challengesByAddress_{20, 3000};    // 20 challenges, then one per 30 s
     asio::steady_timer expirySweep_;
+    asio::steady_timer seekTimer_;
+    std::atomic<std::int64_t> seekTimerAtCs_{0};  // when seekTimer_ fires (0: not armed)
+    // Arms seekTimer_ for `atCs` unless it fires earlier already (real time only).
+    void armSeekTimer(std::int64_t atCs);
     std::once_flag dummyOnce_;
     std::string dummyHash_;  // verified against when a username is unknown: same time either way
 

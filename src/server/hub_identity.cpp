@@ -60,6 +60,11 @@ bool Hub::needsStoredPlayer(protocol::MsgType t) {
         case MsgType::Unseek:
         case MsgType::Notifications:  // a guest not stored yet has none
         case MsgType::NotificationsRead:
+        case MsgType::ChallengeDecline:  // a guest not stored yet has no challenge
+        case MsgType::ChallengeCancel:
+        case MsgType::Challenges:
+        case MsgType::Unfollow:
+        case MsgType::Following:
         case MsgType::Register:  // stores the guest itself, unless the username is taken
             return false;
         default:

@@ -198,6 +198,62 @@ void WsSession::route(const protocol::ClientMessage& m) {
                     }
                     reply(std::move(*r));
                 });
+        case MsgType::Challenge:  // admitted on a reader thread, then on the writer thread
+            return viaStore(
+                false, [&hub = hub_, ip = ip_] { return hub.admitChallenge(ip); },
+                [this, self, m](const std::optional<Hub::Refusal>& no) {
+                    if (no) return fail(no->code, no->message, m.id);
+                    if (!player_) return;
+                    viaStore(
+                        true,
+                        [&hub = hub_, self, p = *player_, m] {
+                            hub.challenge(self, p, m);
+                            return true;
+                        },
+                        [](bool) {});
+                });
+        case MsgType::ChallengeAccept:
+        case MsgType::ChallengeDecline:
+        case MsgType::ChallengeCancel:
+            return viaStore(
+                true,
+                [&hub = hub_, self, p = *player_, m] {
+                    hub.answerChallenge(self, p, m);
+                    return true;
+                },
+                [](bool) {});
+        case MsgType::ChallengeSettings:
+            return viaStore(
+                true,
+                [&hub = hub_, self, p = *player_, m] {
+                    hub.setChallengeSettings(self, p, m);
+                    return true;
+                },
+                [](bool) {});
+        case MsgType::Follow:
+        case MsgType::Unfollow:
+            return viaStore(
+                true,
+                [&hub = hub_, self, p = *player_, m] {
+                    hub.follow(self, p, m);
+                    return true;
+                },
+                [](bool) {});
+        case MsgType::Challenges:
+        case MsgType::Following:
+            return viaStore(
+                false,
+                [&hub = hub_, p = *player_, m] {
+                    return m.type == MsgType::Challenges ? hub.challengeList(p, m.id)
+                                                         : hub.followingList(p, m.id);
+                },
+                [this, id = m.id](Result<std::string>& r) {
+                    if (!r) {
+                        logEvent("store_error", {{"message", r.error().message}});
+                        return fail(ErrorCode::Internal, "the list could not be read", id);
+                    }
+                    reply(std::move(*r));
+                });
         case MsgType::NotificationsRead:
             return viaStore(
                 true,

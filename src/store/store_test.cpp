@@ -732,6 +732,82 @@ TEST_P(StoreTest, NotificationsAreBoundedPerPlayerAndInSize) {
     EXPECT_EQ(store_->notifications(a->id, 0, 1)->items[0].id, last);
 }
 
+TEST_P(StoreTest, ChallengesAreBoundedAndSettledOnce) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    ASSERT_TRUE(a && b);
+    auto make = [&](const std::string& id, std::int64_t at) {
+        ChallengeRow c;
+        c.id = id;
+        c.challenger = a->id;
+        c.challenged = b->id;
+        c.clockInitial = 30000;
+        c.rated = true;
+        c.side = "1";
+        c.created = at;
+        c.expires = at + 1000;
+        return c;
+    };
+    EXPECT_EQ(*store_->insertChallenge(make("c1", 0), 2, 50), ChallengeInsert::Created);
+    EXPECT_EQ(*store_->insertChallenge(make("c2", 0), 2, 50), ChallengeInsert::Created);
+    EXPECT_EQ(*store_->insertChallenge(make("c3", 0), 2, 50), ChallengeInsert::TooManyOut);
+    EXPECT_EQ(*store_->insertChallenge(make("c3", 0), 5, 2), ChallengeInsert::TooManyIn);
+    EXPECT_FALSE(*store_->challenge("c3")) << "refused: nothing written";
+    auto c1 = store_->challenge("c1");
+    ASSERT_TRUE(c1 && *c1);
+    EXPECT_EQ((*c1)->clockInitial, 30000);
+    EXPECT_EQ((*c1)->side, "1");
+    EXPECT_EQ((*c1)->status, "pending");
+    EXPECT_EQ(store_->pendingChallenges(b->id, 10)->size(), 2u);
+    // Settled once: a second answer finds it no longer pending.
+    auto d = store_->settleChallenge("c1", "declined", "too_fast", 10);
+    ASSERT_TRUE(d && *d);
+    EXPECT_EQ((*d)->reason, "too_fast");
+    EXPECT_FALSE(*store_->settleChallenge("c1", "accepted", "", 10));
+    // Expired by time: not pending any more, and marked once.
+    auto gone = store_->expireChallenges(1000);
+    ASSERT_TRUE(gone);
+    ASSERT_EQ(gone->size(), 1u);
+    EXPECT_EQ((*gone)[0].id, "c2");
+    EXPECT_TRUE(store_->expireChallenges(2000)->empty());
+    EXPECT_FALSE(*store_->settleChallenge("c2", "accepted", "", 1001));
+    EXPECT_EQ(*store_->insertChallenge(make("c4", 2000), 2, 50), ChallengeInsert::Created)
+        << "lapsed ones no longer count";
+    // Settings.
+    EXPECT_EQ(store_->challengeSettings(b->id)->from, "everyone");
+    EXPECT_FALSE(store_->setChallengeSettings(b->id, {"followed", false}));
+    reopen();
+    EXPECT_EQ(store_->challengeSettings(b->id)->from, "followed");
+    EXPECT_FALSE(store_->challengeSettings(b->id)->bots);
+}
+
+TEST_P(StoreTest, FollowsAreCappedWithTheirGamesInPlay) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    auto c = store_->createPlayer("pC", "hc", "carol");
+    ASSERT_TRUE(a && b && c);
+    EXPECT_EQ(*store_->follow(a->id, b->id, 1, 1), FollowResult::Added);
+    EXPECT_EQ(*store_->follow(a->id, b->id, 1, 1), FollowResult::Already);
+    EXPECT_EQ(*store_->follow(a->id, c->id, 1, 1), FollowResult::Full);
+    EXPECT_TRUE(*store_->follows(a->id, b->id));
+    EXPECT_FALSE(*store_->follows(b->id, a->id));
+    GameRow g;
+    g.id = "g1";
+    g.creator = g.player[0] = b->id;
+    g.player[1] = c->id;
+    g.status = GameStatus::Playing;
+    ASSERT_FALSE(store_->insertGame(g));
+    auto list = store_->following(a->id);
+    ASSERT_TRUE(list);
+    ASSERT_EQ(list->size(), 1u);
+    EXPECT_EQ((*list)[0].player.publicId, "pB");
+    EXPECT_EQ((*list)[0].games, std::vector<std::string>{"g1"});
+    EXPECT_EQ(*store_->followers(b->id, 10), std::vector<std::int64_t>{a->id});
+    EXPECT_TRUE(*store_->unfollow(a->id, b->id));
+    EXPECT_FALSE(*store_->unfollow(a->id, b->id));
+    EXPECT_EQ(*store_->follow(a->id, c->id, 1, 1), FollowResult::Added);
+}
+
 // PostgreSQL only: a connection the server closed (a restart, an administrator) is reopened, and
 // the store goes on working. A read is retried on the new connection; a write that finds the
 // connection dead may fail (it is never retried blindly: it might have been committed), once.

@@ -114,6 +114,20 @@ TEST(Schema, EveryMessageOfASessionReachingEveryKindIsValid) {
     EXPECT_EQ(away2.request({{"type", "notifications_read"}, {"upTo", note["n"]["id"]}})["type"],
               "ack");
     away2.take([](const Json& j) { return isType(j, "unread"); });
+    // Challenges and follows: a challenge made and received, declined, listed; the follows.
+    away2.ws().send(Json{{"type", "challenge"}, {"id", "C"}, {"player", a.id()}});
+    const Json made = away2.take([](const Json& j) { return isType(j, "challenge"); });
+    a.take([](const Json& j) { return isType(j, "challenge"); });
+    away2.ws().send(Json{{"type", "challenges"}, {"id", "CL"}});
+    away2.take([](const Json& j) { return isType(j, "challenges"); });
+    EXPECT_EQ(a.request({{"type", "challenge_decline"},
+                         {"challenge", made["challenge"]["id"]},
+                         {"reason", "later"}})["type"],
+              "ack");
+    away2.take([](const Json& j) { return isType(j, "challenge_update"); });
+    EXPECT_EQ(away2.request({{"type", "follow"}, {"player", a.id()}})["type"], "ack");
+    away2.ws().send(Json{{"type", "following"}, {"id", "F"}});
+    away2.take([](const Json& j) { return isType(j, "following"); });
 
     // Against the computer: its seat has no rating.
     Json c = a.request({{"type", "create"}, {"opponent", "computer"}, {"level", 1}, {"side", "1"}});

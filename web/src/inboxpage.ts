@@ -29,6 +29,14 @@ export function notificationLink(n: Notification): string | null {
   return null;
 }
 
+/** Accept or decline a challenge still waiting (a challenge notification's buttons). */
+function challengeButtons(app: App, id: string): HTMLElement | null {
+  if (!app.client.challengesIn.some((c) => c.id === id)) return null;
+  return h('span.row', ' ',
+    h('button', { type: 'button', 'data-action': 'inbox-accept', 'data-for': id, on: { click: () => app.client.acceptChallenge(id).catch(() => {}) } }, t('challenge.accept')),
+    h('button', { type: 'button', 'data-action': 'inbox-decline', 'data-for': id, on: { click: () => app.client.declineChallenge(id, 'generic').catch(() => {}) } }, t('challenge.decline')));
+}
+
 export function renderInbox(app: App): Screen {
   const el = h('main');
   let error: string | null = null;
@@ -54,7 +62,8 @@ export function renderInbox(app: App): Screen {
           return h(`li${n.read ? '' : '.unread'}`, { 'data-notification': String(n.id), 'data-kind': n.kind, 'data-read': n.read ? 'true' : 'false' },
             n.read ? null : h('span.tag', t('inbox.new')), ' ',
             href ? h('a', { href, 'data-link': '' }, text) : h('span', text), ' ',
-            h('time.dim', { datetime: new Date(n.at).toISOString() }, new Date(n.at).toLocaleString()));
+            h('time.dim', { datetime: new Date(n.at).toISOString() }, new Date(n.at).toLocaleString()),
+            n.kind === 'challenge' ? challengeButtons(app, String((n.data as Data).challenge ?? '')) : null);
         }))));
   }
   const offClient = app.client.subscribe(update);

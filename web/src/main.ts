@@ -5,7 +5,8 @@ import { Client } from './client.ts';
 import { h, svg, ICON } from './dom.ts';
 import { renderGamePage } from './gamepage.ts';
 import { renderInbox, notificationText } from './inboxpage.ts';
-import { lang, onLangChange, t } from './i18n.ts';
+import { type Key, lang, onLangChange, t } from './i18n.ts';
+import { DECLINE_REASONS } from './ui.ts';
 import { renderLocalGame, renderLocalStart } from './localpage.ts';
 import { renderLobby } from './lobby.ts';
 import { renderLeaderboard, renderPlayerPage } from './playerspages.ts';
@@ -31,6 +32,8 @@ let frame = 0;
 const connBox = h('span.conn', { 'data-conn': '' });
 const meBox = h('span.me');
 const inboxBox = h('a.nav.inbox-link', { href: '/inbox', 'data-link': '', 'data-nav': 'inbox' });
+const challengeBox = h('div.challenges', { 'aria-live': 'polite' });
+let challengesShown = '';
 
 const app: App = {
   client,
@@ -59,8 +62,26 @@ function header(): void {
   inboxBox.setAttribute('aria-label', t('nav.inbox', { n: unread }));
   inboxBox.title = t('nav.inbox', { n: unread });
   inboxBox.replaceChildren(svg(ICON.bell), unread ? h('span.badge', { 'data-unread': String(unread) }, unread > 99 ? '99+' : String(unread)) : '');
+  drawChallenges();
   const me = client.player;
   meBox.replaceChildren(me ? h('a', { href: `/player/${me.id}`, 'data-link': '', 'data-me': me.kind ?? 'guest' }, me.name, typeof me.rating === 'number' ? h('span.rating', ` ${me.rating}`) : '') : '');
+}
+
+/** The challenges received and waiting: each with accept, and decline with a reason. */
+function drawChallenges(): void {
+  const key = client.challengesIn.map((c) => c.id).join(',') + lang();
+  if (key === challengesShown) return; // a redraw must not reset a reason being chosen
+  challengesShown = key;
+  challengeBox.replaceChildren(...client.challengesIn.map((c) => {
+    const reason = h('select', { 'data-decline-reason': c.id, 'aria-label': t('challenge.reason') },
+      DECLINE_REASONS.map((r) => h('option', { value: r }, t(`challenge.reason.${r}` as Key))));
+    const clock = c.clock ? `${c.clock.initial / 6000}+${c.clock.increment / 100}` : t('challenge.untimed');
+    return h('div.banner.challenge', { 'data-challenge': c.id },
+      t('challenge.from', { name: c.from.name, preset: t(c.preset === 'official' ? 'challenge.official' : 'challenge.standard'), clock, rated: t(c.rated ? 'challenge.rated' : 'challenge.casual') }), ' ',
+      h('button', { type: 'button', 'data-action': 'challenge-accept', on: { click: () => client.acceptChallenge(c.id).catch(() => {}) } }, t('challenge.accept')), ' ',
+      reason, ' ',
+      h('button', { type: 'button', 'data-action': 'challenge-decline', on: { click: () => client.declineChallenge(c.id, (reason as HTMLSelectElement).value).catch(() => {}) } }, t('challenge.decline')));
+  }));
 }
 
 function route(): void {
@@ -78,7 +99,7 @@ function route(): void {
   else if (/^\/rules\/?$/.test(path)) screen = renderRulesPage();
   else if ((m = path.match(/^\/learn(?:\/([a-z]+))?\/?$/))) screen = renderTutorial(app, m[1]);
   else screen = renderLobby(app);
-  root.replaceChildren(topBar(path), screen.el);
+  root.replaceChildren(topBar(path), challengeBox, screen.el);
   header();
   window.scrollTo(0, 0);
 }
@@ -106,6 +127,7 @@ onSoundChange(() => {
 
 // Another language: the header is drawn again (each screen redraws itself).
 onLangChange(() => {
+  challengesShown = '';
   root.querySelector('header.top')?.replaceWith(topBar(location.pathname));
   header();
 });

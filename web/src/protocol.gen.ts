@@ -6,7 +6,7 @@
 export type PlayerKind = 'guest' | 'account';
 export type SideId = '1' | '2';
 export type GameStatus = 'open' | 'setup' | 'playing' | 'finished' | 'aborted';
-export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'busy' | 'internal';
+export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'unknown_player' | 'unknown_challenge' | 'challenge_refused' | 'busy' | 'internal';
 export type Role = '1' | '2' | 'spectator';
 export type Preset = 'standard' | 'official';
 export type Opponent = 'open' | 'invite' | 'computer' | 'match';
@@ -16,6 +16,7 @@ export type EndReason = 'four_links' | 'four_viruses' | 'no_progress' | 'resign'
 export type ChatChannel = 'players' | 'spectators';
 export type SideWish = '1' | '2' | 'random';
 export type NotificationKind = 'challenge' | 'challenge_accepted' | 'challenge_declined' | 'your_turn' | 'game_ended' | 'followed' | 'follow_started_game' | 'tournament_starting' | 'tournament_ended';
+export type ChallengeStatus = 'pending' | 'accepted' | 'declined' | 'canceled' | 'expired';
 export type ServiceState = 'up' | 'down';
 
 export interface Player {
@@ -142,6 +143,27 @@ export interface Notification {
   read: boolean;
   /** the fields of its kind (docs/protocol.md) */
   data: Record<string, unknown>;
+}
+
+export interface Challenge {
+  id: string;
+  from: Player;
+  to: Player;
+  preset: Preset;
+  clock: ClockSetting | null;
+  rated: boolean;
+  /** the challenger's wish */
+  side: SideWish;
+  /** when it lapses unanswered, ms */
+  expires: number;
+}
+
+export interface FollowedEntry {
+  player: Player;
+  /** has a connection to this server now */
+  online: boolean;
+  /** its games in play, newest first (at most 10) */
+  games: string[];
 }
 
 export interface ArchivePlayer {
@@ -447,6 +469,37 @@ export interface UnreadMessage {
   unread: number;
 }
 
+export interface ChallengeMessage {
+  type: 'challenge';
+  challenge: Challenge;
+  /** the challenger's request's */
+  id?: string | number;
+}
+
+export interface ChallengeUpdateMessage {
+  type: 'challenge_update';
+  challenge: string;
+  status: ChallengeStatus;
+  /** a decline's reason */
+  reason?: string;
+  /** the game an acceptance made */
+  game?: string;
+}
+
+export interface ChallengesMessage {
+  type: 'challenges';
+  received: Challenge[];
+  sent: Challenge[];
+  id?: string | number;
+}
+
+export interface FollowingMessage {
+  type: 'following';
+  /** by name */
+  players: FollowedEntry[];
+  id?: string | number;
+}
+
 /** Every event, discriminated on `kind` (absent: the event shows nothing to this role). */
 export type GameEvent =
   | HiddenEvent
@@ -476,6 +529,10 @@ export type ServerMessage =
   | NotificationMessage
   | NotificationsMessage
   | UnreadMessage
+  | ChallengeMessage
+  | ChallengeUpdateMessage
+  | ChallengesMessage
+  | FollowingMessage
   | GameEvent;
 
 // The HTTP JSON answers of docs/protocol.md section 10.
