@@ -8,7 +8,7 @@
 namespace rainet::test {
 namespace {
 
-void registerAs(Player& p, const std::string& username, bool bot = false) {
+void signUp(Player& p, const std::string& username, bool bot = false) {
     Json m{{"type", "register"}, {"username", username}, {"password", "correct horse"}};
     if (bot) m["bot"] = true;
     ASSERT_EQ(p.request(m)["type"], "ack") << username;
@@ -35,8 +35,8 @@ Json listOf(Player& p, const std::string& type) {
 TEST(Challenges, ByUsernameAcceptedMakesTheGameBothAreToldOf) {
     ServerProcess server(dbPath("challenge_accept"));
     Player a(server.port()), b(server.port());
-    registerAs(a, "chal_ann");
-    registerAs(b, "chal_bob");
+    signUp(a, "chal_ann");
+    signUp(b, "chal_bob");
     Json sent = challengeOf(a, {{"username", "CHAL_BOB"},
                                 {"preset", "official"},
                                 {"clock", {{"initial", 30000}, {"increment", 200}}},
@@ -66,12 +66,13 @@ TEST(Challenges, ByUsernameAcceptedMakesTheGameBothAreToldOf) {
     ASSERT_EQ(ack["type"], "ack") << ack;
     const std::string g = ack["game"];
     EXPECT_EQ(b.take([](const Json& j) { return j["type"] == "matched"; })["side"], "2");
-    Json m = a.take([](const Json& j) { return j["type"] == "matched"; });
-    EXPECT_EQ(m["game"], g);
-    EXPECT_EQ(m["side"], "1");
+    // The update comes first, then the game.
     Json upd = a.take([](const Json& j) { return j["type"] == "challenge_update"; });
     EXPECT_EQ(upd["status"], "accepted");
     EXPECT_EQ(upd["game"], g);
+    Json m = a.take([](const Json& j) { return j["type"] == "matched"; });
+    EXPECT_EQ(m["game"], g);
+    EXPECT_EQ(m["side"], "1");
     Json an = a.take([](const Json& j) { return j["type"] == "notification"; });
     EXPECT_EQ(an["n"]["kind"], "challenge_accepted");
     EXPECT_EQ(an["n"]["data"]["game"], g);
@@ -166,7 +167,7 @@ TEST(Challenges, HostileRequestsGetClearErrors) {
 TEST(Challenges, TheChallengedChoosesWhoMay) {
     ServerProcess server(dbPath("challenge_settings"));
     Player a(server.port()), b(server.port()), bot(server.port());
-    registerAs(bot, "chal_robot", true);
+    signUp(bot, "chal_robot", true);
     EXPECT_EQ(
         b.request({{"type", "challenge_settings"}, {"from", "nobody"}, {"bots", true}})["type"],
         "ack");
