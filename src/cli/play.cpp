@@ -31,7 +31,8 @@ namespace asio = boost::asio;
 int run(const Args& args);
 const Command kPlay{"play",
                     "play [GAME] [--server ws://HOST:PORT/ws] [--name NAME] [--token-file FILE] "
-                    "[--computer LEVEL] [--no-color] | play --local [--names NAME1,NAME2] "
+                    "[--computer LEVEL] [--challenge USERNAME] [--notifications] [--no-color] | "
+                    "play --local [--names NAME1,NAME2] "
                     "[--preset standard|official] [--seed N] [--no-color]",
                     "play or watch a game in the terminal: commands at a prompt or from stdin; "
                     "--local: two players at this terminal, no server (docs/terminal-client.md)",
@@ -41,7 +42,8 @@ const Command kPlay{"play",
 struct PlayFlags {
     std::unique_ptr<CLI::App> app = makeApp(kPlay);
     std::string game, server = "ws://127.0.0.1:8080/ws", name, tokenFile = play::defaultTokenFile();
-    std::string computer, names, preset = "standard", seed;
+    std::string computer, names, preset = "standard", seed, challenge;
+    bool notifications = false;
     bool local = false, noColor = false;
 
     PlayFlags() {
@@ -50,6 +52,9 @@ struct PlayFlags {
         app->add_option("--name", name, "the guest name to play under");
         app->add_option("--token-file", tokenFile, "where the identity token is kept");
         app->add_option("--computer", computer, "start a game against the computer at LEVEL");
+        app->add_option("--challenge", challenge,
+                        "challenge the account USERNAME (its game is followed once accepted)");
+        app->add_flag("--notifications", notifications, "list your notifications first");
         app->add_flag("--no-color", noColor, "no colours even on a terminal");
         app->add_flag("--local", local, "two players at this terminal, no server");
         app->add_option("--names", names, "--local: the players' names, NAME1,NAME2");
@@ -119,10 +124,16 @@ int run(const Args& args) {
         c.startLine = "watch " + *g;
         c.autoJoin = true;
     } else if (f.has("computer")) {
+        if (f.has("challenge")) return usageError(kPlay, "either --computer or --challenge");
         c.startLine = "new computer " + f.computer;
         auto in = play::parseInput(c.startLine);
         if (!in) return usageError(kPlay, "--computer: " + in.error().message);
+    } else if (f.has("challenge")) {
+        c.startLine = "challenge " + f.challenge;
+        auto in = play::parseInput(c.startLine);
+        if (!in) return usageError(kPlay, "--challenge: " + in.error().message);
     }
+    if (f.notifications) c.firstLine = "notifications";
     asio::io_context io(1);
     play::PlayClient client(io, c);
     client.start();

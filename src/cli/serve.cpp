@@ -20,6 +20,7 @@ const Command kServe{
     "[--arena-schedule SPEC...] "
     "[--expire-open SECONDS] "
     "[--expire-setup SECONDS] [--expire-abandoned SECONDS] [--expire-computer SECONDS] "
+    "[--notification-days N] "
     "[--redis redis://HOST[:PORT][/DB]|unix:PATH [--node-id ID] [--lease-ms N]] [--test-mode]",
     "run the multiplayer server (WebSocket protocol: docs/protocol.md)", run};
 
@@ -86,6 +87,8 @@ int run(const Args& args) {
          [&](int v) { c.helloTimeoutS = std::clamp(v, 1, 3600); }},
         {"--identities-per-minute", "new identities per address and minute (0: no limit)",
          c.identitiesPerMinute, [&](int v) { c.identitiesPerMinute = std::clamp(v, 0, 6000); }},
+        {"--notification-days", "days a notification is kept (1-3650)", c.notificationDays,
+         [&](int v) { c.notificationDays = std::clamp(v, 1, 3650); }},
         // Expiry delays (server/expiry.h), in seconds; 0 = never.
         {"--expire-open", "seconds an open game whose creator has no connection lasts",
          static_cast<int>(c.expiry.openCs / 100),

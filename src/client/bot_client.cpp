@@ -68,6 +68,7 @@ void BotClient::onMessage(const Json& j) {
     if (type == "error") return onError(j);
     if (type == "lobby") return onLobby(j);
     if (type == "matched") return onMatched(j.value("game", ""));
+    if (type == "challenge" && !j.contains("id")) return onChallenge(j.value("challenge", Json()));
     if (type == "snapshot" || type == "event" || type == "presence") return onGame(j);
 }
 
@@ -187,6 +188,36 @@ void BotClient::onLobby(const Json& j) {
         joinId_ = request({{"type", "join"}, {"game", g.value("game", "")}});
         return;
     }
+}
+
+// Why the bot's flags refuse a challenge (a decline reason of docs/protocol.md), "" to accept.
+std::string BotClient::refusal(const Json& c) const {
+    if (game_ || !joinId_.empty()) return "later";  // one game at a time
+    if (c.value("preset", "") != cfg_.seek.preset) return "preset";
+    if (cfg_.seek.rated && c.value("rated", true) != *cfg_.seek.rated)
+        return *cfg_.seek.rated ? "rated" : "casual";
+    if (cfg_.seek.initialCs) {
+        const Json clock = c.value("clock", Json());
+        if (!clock.is_object()) return "timed";
+        const int initial = clock.value("initial", 0);
+        if (initial < *cfg_.seek.initialCs) return "too_fast";
+        if (initial > *cfg_.seek.initialCs) return "too_slow";
+    }
+    return "";
+}
+
+void BotClient::onChallenge(const Json& c) {
+    if (!c.is_object() || !cfg_.acceptChallenges) return;
+    const std::string id = c.value("id", "");
+    const std::string no = refusal(c);
+    if (no.empty()) {
+        log("accepting challenge " + id + " from " +
+            c.value("from", Json::object()).value("name", ""));
+        request({{"type", "challenge_accept"}, {"challenge", id}});
+        return;
+    }
+    log("declining challenge " + id + " (" + no + ")");
+    request({{"type", "challenge_decline"}, {"challenge", id}, {"reason", no}});
 }
 
 void BotClient::onMatched(const std::string& game) {

@@ -77,6 +77,10 @@ class BotClient {
     void lookForGame();
     void onLobby(const Json& j);
     void onMatched(const std::string& game);
+    // A challenge received: accepted if the bot's flags admit it (--accept challenges, its
+    // --seek kind, no game in play), else declined with the reason.
+    void onChallenge(const Json& c);
+    std::string refusal(const Json& c) const;
     void follow(const std::string& game, bool watch = true);
 
     // ------------------------------------------------------------ playing (bot_client_play.cpp)

@@ -23,6 +23,7 @@ PlayClient::~PlayClient() {
 }
 
 void PlayClient::start() {
+    if (!cfg_.firstLine.empty()) lines_.push_back(cfg_.firstLine);
     if (!cfg_.startLine.empty()) lines_.push_back(cfg_.startLine);
     session_.connect();
 }
@@ -76,6 +77,53 @@ void PlayClient::onMessage(const Json& j) {
     if (type == "snapshot" || type == "event" || type == "presence") return onGame(j);
     if (type == "chat") return onChat(j);
     if (type == "matched") return onMatched(j.value("game", ""), j.value("side", ""));
+    if (type == "challenge" || type == "challenge_update" || type == "challenges" ||
+        type == "notification" || type == "notifications")
+        return onSocial(j);
+}
+
+void PlayClient::onSocial(const Json& j) {
+    const std::string type = j.value("type", "");
+    const std::string id = idOf(j);
+    if (!id.empty()) takePending(id);
+    const bool awaited = !id.empty() && gate_ == Gate::Ack && gateId_ == id;
+    auto challengeText = [](const Json& c) {
+        const Json clock = c.value("clock", Json());
+        return c.value("id", "") + " (" +
+               describeKind(c.value("preset", ""), clock, Json(c.value("rated", false))) + ")";
+    };
+    if (type == "challenge") {
+        const Json c = j.value("challenge", Json::object());
+        if (!id.empty())
+            say("challenged " + c["to"].value("name", "?") + ": " + challengeText(c) +
+                "; waiting for an answer");
+        else
+            say("challenge " + challengeText(c) + " from " + c["from"].value("name", "?") +
+                ": challenge-accept " + c.value("id", "") + " or challenge-decline " +
+                c.value("id", "") + " [REASON]");
+    } else if (type == "challenge_update") {
+        std::string line = "challenge " + j.value("challenge", "") + " " + j.value("status", "");
+        if (j.contains("reason")) line += " (" + j.value("reason", "") + ")";
+        say(line);
+    } else if (type == "challenges") {
+        std::string text = "challenges received:";
+        for (const auto& c : j.value("received", Json::array()))
+            text += "\n  " + challengeText(c) + " from " + c["from"].value("name", "?");
+        text += "\nchallenges sent:";
+        for (const auto& c : j.value("sent", Json::array()))
+            text += "\n  " + challengeText(c) + " to " + c["to"].value("name", "?");
+        say(text);
+    } else if (type == "notification") {
+        const Json n = j.value("n", Json::object());
+        say("notification: " + n.value("kind", "") + " " + n.value("data", Json::object()).dump());
+    } else if (type == "notifications") {
+        std::string text = "notifications (" + std::to_string(j.value("unread", 0)) + " unread):";
+        for (const auto& n : j.value("items", Json::array()))
+            text += std::string("\n  ") + (n.value("read", true) ? "  " : "* ") +
+                    n.value("kind", "") + " " + n.value("data", Json::object()).dump();
+        say(text);
+    }
+    if (awaited) open();
 }
 
 // Removes the request `id` from those awaiting an answer; returns its type ("" if none).

@@ -38,6 +38,7 @@ struct ClientConfig {
     bool interactive = false;  // stdin is a terminal: show a prompt
     std::string startLine;     // a command run once connected ("watch g1", "new computer 3")
     bool autoJoin = false;     // `rainet play GAME`: take the free seat of an open game
+    std::string firstLine;     // a command run before startLine (--notifications)
 };
 
 class PlayClient {
@@ -75,6 +76,8 @@ class PlayClient {
     void onLobby(const Json& j);
     void onChat(const Json& j);
     void onMatched(const std::string& game, const std::string& side);
+    // Challenges and notifications: told, and a request's answer opens its gate.
+    void onSocial(const Json& j);
     void onGame(const Json& j);
 
     // ------------------------------------------------------------ commands

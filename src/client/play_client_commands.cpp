@@ -121,6 +121,22 @@ void PlayClient::execute(const Input& in) {
         }
         case K::Unseek:
             return request({{"type", "unseek"}});
+        case K::Challenge: {
+            Json m = seekMessage(in.seek);
+            m["type"] = "challenge";
+            m["username"] = in.username;
+            m["side"] = in.game.side;
+            return request(std::move(m));
+        }
+        case K::ChallengeAccept:
+            return request({{"type", "challenge_accept"}, {"challenge", in.gameId}});
+        case K::ChallengeDecline:
+            return request(
+                {{"type", "challenge_decline"}, {"challenge", in.gameId}, {"reason", in.reason}});
+        case K::Challenges:
+            return request({{"type", "challenges"}});
+        case K::Notifications:
+            return request({{"type", "notifications"}});
         case K::Say:
             if (!s || s->v < 0) return say("no game shown: chat goes to a game (watch GAME)");
             return request({{"type", "chat"}, {"game", s->game}, {"text", in.text}});

@@ -115,6 +115,53 @@ Result<Input> parseSeek(const std::vector<std::string>& w) {
     return in;
 }
 
+bool validUsername(std::string_view u);  // below
+
+// `challenge USERNAME [standard|official] [clock MIN+INC|none] [rated|casual] [side 1|2|random]`
+Result<Input> parseChallenge(const std::vector<std::string>& w) {
+    const char* usage =
+        " (challenge USERNAME [standard|official] [clock MIN+INC|none] [rated|casual] [side "
+        "1|2|random])";
+    if (w.size() < 2) return Error{std::string("challenge needs a username") + usage};
+    if (!validUsername(w[1]))
+        return Error{quote(w[1]) + " is not a username: 3 to 24 letters, digits, '_' or '-'"};
+    Input in;
+    in.kind = Input::Kind::Challenge;
+    in.username = w[1];
+    SeekSpec& k = in.seek;
+    for (std::size_t i = 2; i < w.size(); ++i) {
+        const std::string a = lower(w[i]);
+        if (a == "standard" || a == "official") {
+            k.preset = a;
+        } else if (a == "rated" || a == "casual") {
+            k.rated = a == "rated";
+        } else if (a == "clock") {
+            if (auto e = readClock(w, i, k.initialCs, k.incrementCs)) return *e;
+        } else if (a == "side" && i + 1 < w.size() &&
+                   (w[i + 1] == "1" || w[i + 1] == "2" || lower(w[i + 1]) == "random")) {
+            in.game.side = lower(w[++i]);
+        } else {
+            return Error{"challenge: unexpected " + quote(w[i]) + usage};
+        }
+    }
+    return in;
+}
+
+// `challenge-accept ID`, `challenge-decline ID [REASON]`
+Result<Input> parseChallengeAnswer(const std::vector<std::string>& w, bool accept) {
+    Input in;
+    in.kind = accept ? Input::Kind::ChallengeAccept : Input::Kind::ChallengeDecline;
+    const std::string cmd = w[0];
+    if (w.size() < 2 || w.size() > (accept ? 2u : 3u) || w[1].empty() || w[1][0] != 'c')
+        return Error{accept ? "challenge-accept needs a challenge id, e.g. challenge-accept c1"
+                            : "challenge-decline needs a challenge id and may give a reason "
+                              "(generic, later, too_fast, too_slow, timed, rated, casual, "
+                              "preset, no_bots)"};
+    in.gameId = w[1];
+    if (w.size() == 3) in.reason = lower(w[2]);
+    return in;
+}
+
 // What follows the first word of `line`, trimmed.
 std::string restAfterWord(std::string_view line) {
     auto isSpace = [](char c) { return c == ' ' || c == '\t'; };
@@ -254,16 +301,27 @@ Result<Input> parseInput(std::string_view line) {
         Input::Kind kind;
     };
     static const Simple simple[] = {
-        {"help", Input::Kind::Help},       {"?", Input::Kind::Help},
-        {"quit", Input::Kind::Quit},       {"exit", Input::Kind::Quit},
-        {"lobby", Input::Kind::Lobby},     {"legal", Input::Kind::Legal},
-        {"board", Input::Kind::Board},     {"history", Input::Kind::History},
-        {"wait", Input::Kind::Wait},       {"resign", Input::Kind::Resign},
-        {"draw", Input::Kind::Draw},       {"accept", Input::Kind::Accept},
-        {"decline", Input::Kind::Decline}, {"rematch", Input::Kind::Rematch},
-        {"claim", Input::Kind::Claim},     {"abort", Input::Kind::Abort},
-        {"logout", Input::Kind::Logout},   {"whoami", Input::Kind::Whoami},
+        {"help", Input::Kind::Help},
+        {"?", Input::Kind::Help},
+        {"quit", Input::Kind::Quit},
+        {"exit", Input::Kind::Quit},
+        {"lobby", Input::Kind::Lobby},
+        {"legal", Input::Kind::Legal},
+        {"board", Input::Kind::Board},
+        {"history", Input::Kind::History},
+        {"wait", Input::Kind::Wait},
+        {"resign", Input::Kind::Resign},
+        {"draw", Input::Kind::Draw},
+        {"accept", Input::Kind::Accept},
+        {"decline", Input::Kind::Decline},
+        {"rematch", Input::Kind::Rematch},
+        {"claim", Input::Kind::Claim},
+        {"abort", Input::Kind::Abort},
+        {"logout", Input::Kind::Logout},
+        {"whoami", Input::Kind::Whoami},
         {"unseek", Input::Kind::Unseek},
+        {"challenges", Input::Kind::Challenges},
+        {"notifications", Input::Kind::Notifications},
     };
     for (const Simple& s : simple) {
         if (cmd != s.word) continue;
@@ -273,6 +331,9 @@ Result<Input> parseInput(std::string_view line) {
     }
     if (cmd == "new") return parseNew(w);
     if (cmd == "seek") return parseSeek(w);
+    if (cmd == "challenge") return parseChallenge(w);
+    if (cmd == "challenge-accept" || cmd == "challenge-decline")
+        return parseChallengeAnswer(w, cmd == "challenge-accept");
     if (cmd == "say") {
         auto text = checkChat(restAfterWord(line));
         if (!text) return text.error();
@@ -339,6 +400,14 @@ const std::string& helpText() {
                               be paired with the next player seeking the same kind of game;
                               the new game is followed at once
   unseek                      stop seeking
+  challenge USERNAME [standard|official] [clock MIN+INC|none] [rated|casual] [side 1|2|random]
+                              challenge a player by name; it lapses after 10 minutes
+  challenges                  the challenges waiting, received and sent
+  challenge-accept ID         accept a challenge (its game is followed at once)
+  challenge-decline ID [REASON]
+                              decline: generic, later, too_fast, too_slow, timed, rated,
+                              casual, preset or no_bots
+  notifications               your notifications, newest first
   join GAME                   take the free seat of a game (join alone: the game shown)
   watch GAME                  follow a game (as its player if you are seated in it)
   setup random                let the server arrange your cards

@@ -60,6 +60,11 @@ struct Input {
         Seek,
         Unseek,
         Rename,
+        Challenge,
+        ChallengeAccept,
+        ChallengeDecline,
+        Challenges,
+        Notifications,
     };
     Kind kind = Kind::Empty;
     NewGame game;                    // New
@@ -69,6 +74,9 @@ struct Input {
     SeekSpec seek;                   // Seek
     std::string username;            // Register, Login (the password is the next line)
     std::string text;                // Say: the chat line, trimmed; Rename: the new name
+    // Challenge: the challenged (username), the kind of game in `seek` and the side in `game`;
+    // ChallengeAccept, ChallengeDecline: the challenge's id in `gameId`, a decline's reason here
+    std::string reason = "generic";
 };
 
 // The longest chat line the server takes, in code points (docs/protocol.md §4, chat).

@@ -22,6 +22,19 @@ enum class PlayerKind : std::uint8_t { Guest, Account };
 enum class Revealed : std::uint8_t { Link, Virus };
 enum class GameResult : std::uint8_t { OneWins, TwoWins, Draw };
 enum class ChatChannel : std::uint8_t { Players, Spectators };
+// What a notification tells (docs/protocol.md, "Notifications"); each kind has its `data`.
+enum class ChallengeStatus : std::uint8_t { Pending, Accepted, Declined, Canceled, Expired };
+enum class NotificationKind : std::uint8_t {
+    Challenge,
+    ChallengeAccepted,
+    ChallengeDeclined,
+    YourTurn,
+    GameEnded,
+    Followed,
+    FollowStartedGame,
+    TournamentStarting,
+    TournamentEnded,
+};
 
 template <>
 struct EnumInfo<Side> {
@@ -80,6 +93,19 @@ struct EnumInfo<ChatChannel> {
     static constexpr std::array<std::string_view, 2> kNames = {"players", "spectators"};
 };
 template <>
+struct EnumInfo<ChallengeStatus> {
+    static constexpr std::string_view kName = "ChallengeStatus";
+    static constexpr std::array<std::string_view, 5> kNames = {"pending", "accepted", "declined",
+                                                               "canceled", "expired"};
+};
+template <>
+struct EnumInfo<NotificationKind> {
+    static constexpr std::string_view kName = "NotificationKind";
+    static constexpr std::array<std::string_view, 9> kNames = {
+        "challenge", "challenge_accepted",  "challenge_declined",  "your_turn",       "game_ended",
+        "followed",  "follow_started_game", "tournament_starting", "tournament_ended"};
+};
+template <>
 struct EnumInfo<ErrorCode> {
     static constexpr std::string_view kName = "ErrorCode";
     static constexpr std::array<std::string_view, kErrorCodeCount> kNames = {"bad_json",
@@ -103,6 +129,9 @@ struct EnumInfo<ErrorCode> {
                                                                              "bad_credentials",
                                                                              "username_taken",
                                                                              "already_registered",
+                                                                             "unknown_player",
+                                                                             "unknown_challenge",
+                                                                             "challenge_refused",
                                                                              "busy",
                                                                              "unknown_tournament",
                                                                              "already_joined",

@@ -52,7 +52,7 @@ TEST(MessageSchema, EveryMessageHasItsOwnTypeAndKind) {
         EXPECT_TRUE(seen.insert({d.type, d.kind}).second) << d.type << " " << d.kind;
         EXPECT_EQ(findMessage(d.type, d.kind), &d);
     }
-    EXPECT_EQ(seen.size(), 23u);
+    EXPECT_EQ(seen.size(), 30u);
     EXPECT_EQ(findMessage("event", "nonsense"), nullptr);
 }
 
@@ -61,7 +61,8 @@ TEST(MessageSchema, DefaultValuesRenderValid) {
                         ChatMessage, SpectatorsMessage, MatchedMessage, PongMessage, HiddenEvent,
                         JoinedEvent, SetupEvent, StartEvent, ActionEvent, DrawOfferEvent,
                         DrawDeclineEvent, RematchOfferEvent, RematchDeclineEvent, EndEvent,
-                        RematchEvent, TournamentMessage, TournamentsMessage>();
+                        RematchEvent, TournamentMessage, TournamentsMessage, NotificationMessage,
+                        NotificationsMessage, UnreadMessage>();
     EXPECT_EQ(verdict(Ack{7, "g1", 3, std::nullopt, std::nullopt}), std::nullopt);
 }
 
@@ -101,6 +102,7 @@ Player seat(std::string id, std::string name) {
 TEST(MessageSchema, ValuesRenderAsTheGoldenTranscripts) {
     WelcomeMessage w{"ab8a83efb364bf3f6739348519b53c8e8e0f7b4c06b6eeb881ad73dcf0059107",
                      {"p2", "guest-2", PlayerKind::Guest, 1500, {}, {}, {}},
+                     {},
                      {},
                      {}};
     EXPECT_EQ(
@@ -211,7 +213,8 @@ TEST(MessageSchema, FullValuesRenderAsDocumentedAndValid) {
     const WelcomeMessage w{"t",
                            {"p1", "bob", PlayerKind::Account, 1500, {}, true, {}},
                            {PlayerGame{"g1", Side::Two, GameStatus::Playing}},
-                           Json("L1")};
+                           Json("L1"),
+                           {}};
     EXPECT_EQ(
         render(w),
         R"({"type":"welcome","token":"t","player":{"id":"p1","name":"bob","kind":"account","rating":1500,"bot":true},"games":[{"game":"g1","side":"2","status":"playing"}],"id":"L1"})");

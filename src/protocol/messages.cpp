@@ -1,5 +1,8 @@
 #include "protocol/messages.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "core/action.h"
 #include "protocol/server_messages.h"
 #include "protocol/text.h"
@@ -51,6 +54,17 @@ constexpr TypeEntry kTypes[] = {
     {"tournament_unwatch", MsgType::TournamentUnwatch},
     {"tournaments", MsgType::Tournaments},
     {"berserk", MsgType::Berserk},
+    {"notifications", MsgType::Notifications},
+    {"notifications_read", MsgType::NotificationsRead},
+    {"challenge", MsgType::Challenge},
+    {"challenge_accept", MsgType::ChallengeAccept},
+    {"challenge_decline", MsgType::ChallengeDecline},
+    {"challenge_cancel", MsgType::ChallengeCancel},
+    {"challenges", MsgType::Challenges},
+    {"challenge_settings", MsgType::ChallengeSettings},
+    {"follow", MsgType::Follow},
+    {"unfollow", MsgType::Unfollow},
+    {"following", MsgType::Following},
 };
 
 bool usesGame(MsgType t) {
@@ -73,6 +87,17 @@ bool usesGame(MsgType t) {
         case MsgType::TournamentWatch:
         case MsgType::TournamentUnwatch:
         case MsgType::Tournaments:
+        case MsgType::Notifications:
+        case MsgType::NotificationsRead:
+        case MsgType::Challenge:
+        case MsgType::ChallengeAccept:
+        case MsgType::ChallengeDecline:
+        case MsgType::ChallengeCancel:
+        case MsgType::Challenges:
+        case MsgType::ChallengeSettings:
+        case MsgType::Follow:
+        case MsgType::Unfollow:
+        case MsgType::Following:
             return false;
         default:
             return true;
@@ -140,6 +165,14 @@ bool needsId(MsgType t) {
         case MsgType::TournamentPause:
         case MsgType::TournamentWithdraw:
         case MsgType::Berserk:
+        case MsgType::NotificationsRead:
+        case MsgType::Challenge:
+        case MsgType::ChallengeAccept:
+        case MsgType::ChallengeDecline:
+        case MsgType::ChallengeCancel:
+        case MsgType::ChallengeSettings:
+        case MsgType::Follow:
+        case MsgType::Unfollow:
             return true;
         default:
             return false;
@@ -268,7 +301,8 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
             break;
         }
         case MsgType::Create:
-        case MsgType::Seek: {  // a seek names the game it wants like create does
+        case MsgType::Seek:  // a seek names the game it wants like create does
+        case MsgType::Challenge: {
             if (!str("preset", m.preset, 16) || (m.preset != "standard" && m.preset != "official"))
                 return bad("'preset' must be \"standard\" or \"official\"");
             if (!str("side", m.side, 8) || (m.side != "1" && m.side != "2" && m.side != "random"))
@@ -356,6 +390,53 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
                 m.bot = it->get<bool>();
             }
             break;
+        case MsgType::Notifications:
+            if (auto it = j.find("before"); it != j.end() && !it->is_null()) {
+                if (!it->is_number_integer() || *it < 0)
+                    return bad("'before' must be a non-negative integer");
+                m.before = it->get<std::int64_t>();
+            }
+            if (auto it = j.find("limit"); it != j.end() && !it->is_null()) {
+                if (!it->is_number_integer() || *it < 1 || *it > 50)
+                    return bad("'limit' must be an integer from 1 to 50");
+                m.limit = it->get<int>();
+            }
+            break;
+        case MsgType::ChallengeAccept:
+        case MsgType::ChallengeDecline:
+        case MsgType::ChallengeCancel:
+            if (!str("challenge", m.challenge, 32) || !validGameId(m.challenge))
+                return bad("'challenge' must be a challenge id");
+            if (m.type == MsgType::ChallengeDecline) {
+                if (!str("reason", m.reason, 16) ||
+                    std::find(std::begin(kDeclineReasons), std::end(kDeclineReasons), m.reason) ==
+                        std::end(kDeclineReasons))
+                    return bad(
+                        "'reason' must be one of generic, later, too_fast, too_slow, timed, "
+                        "rated, casual, preset, no_bots");
+            }
+            break;
+        case MsgType::ChallengeSettings: {
+            if (!str("from", m.from, 16) ||
+                (m.from != "everyone" && m.from != "followed" && m.from != "nobody"))
+                return bad("'from' must be \"everyone\", \"followed\" or \"nobody\"");
+            auto it = j.find("bots");
+            if (it == j.end() || !it->is_boolean()) return bad("'bots' must be a boolean");
+            m.bots = it->get<bool>();
+            break;
+        }
+        case MsgType::Follow:
+        case MsgType::Unfollow:
+            if (!str("player", m.player, 32) || !validGameId(m.player))
+                return bad("'player' must be a player id");
+            break;
+        case MsgType::NotificationsRead: {
+            auto it = j.find("upTo");
+            if (it == j.end() || !it->is_number_integer() || *it < 0)
+                return bad("'upTo' must be a non-negative integer");
+            m.upTo = it->get<std::int64_t>();
+            break;
+        }
         case MsgType::Login:
             if (!str("username", m.username, 64) || m.username.empty())
                 return bad("'username' must be a string");
@@ -364,6 +445,22 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
             break;
         default:
             break;
+    }
+    if (m.type == MsgType::Seek)
+        if (auto it = j.find("computer_after"); it != j.end() && !it->is_null()) {
+            if (!it->is_number_integer() || *it < 0 || *it > 600)
+                return bad("'computer_after' must be an integer from 0 to 600 (seconds)");
+            m.computerAfter = it->get<int>();
+        }
+    if (m.type == MsgType::Challenge) {
+        // The challenged: by player id or by username, one of them.
+        if (!str("player", m.player, 32) || (!m.player.empty() && !validGameId(m.player)))
+            return bad("'player' must be a player id");
+        if (!str("username", m.username, 64) || (!m.username.empty() && !validUsername(m.username)))
+            return bad("'username' must be 3 to 24 letters, digits, '_' or '-'");
+        if (m.player.empty() == m.username.empty())
+            return bad("name the challenged player by 'player' (an id) or 'username', one of them");
+        if (m.opponent != "open") return bad("a challenge has no 'opponent'");
     }
     return m;
 }

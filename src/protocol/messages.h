@@ -43,6 +43,9 @@ enum class ErrorCode : std::uint8_t {
     BadCredentials,
     UsernameTaken,
     AlreadyRegistered,
+    UnknownPlayer,
+    UnknownChallenge,
+    ChallengeRefused,
     Busy,
     UnknownTournament,
     AlreadyJoined,
@@ -92,6 +95,17 @@ enum class MsgType : std::uint8_t {
     TournamentUnwatch,
     Tournaments,
     Berserk,
+    Notifications,
+    NotificationsRead,
+    Challenge,
+    ChallengeAccept,
+    ChallengeDecline,
+    ChallengeCancel,
+    Challenges,
+    ChallengeSettings,
+    Follow,
+    Unfollow,
+    Following,
 };
 
 struct ClockSpec {
@@ -135,8 +149,26 @@ struct ClientMessage {
     std::string format = "arena";
     std::int64_t startsIn = 0;  // s from now
     int minutes = 0;            // an arena's length
-    bool bots = false;          // bot accounts may join
+    // tournament_create: bot accounts may join; challenge_settings: bots may challenge
+    bool bots = false;
+    // notifications: the page's older end (0: from the newest) and size (1 to 50)
+    std::int64_t before = 0;
+    int limit = 20;
+    // notifications_read: every notification with an id up to this one
+    std::int64_t upTo = 0;
+    // challenge (the challenged: `player`, a public id, or `username`), follow, unfollow
+    std::string player;
+    // challenge_accept / _decline / _cancel: the challenge's id; a decline's reason
+    std::string challenge, reason = "generic";
+    // seek: seconds after which the computer takes the seat if nobody came (0: never; absent:
+    // the server's default, 20 s for a guest and never for an account)
+    std::optional<int> computerAfter;
+    // challenge_settings: who may challenge ("everyone", "followed", "nobody")
+    std::string from;
 };
+// The reasons a challenge may be declined with (docs/protocol.md, "Challenges").
+inline constexpr std::string_view kDeclineReasons[] = {
+    "generic", "later", "too_fast", "too_slow", "timed", "rated", "casual", "preset", "no_bots"};
 constexpr std::size_t kMaxTournamentName = 60;  // characters (code points)
 constexpr std::size_t kMaxChat = 300;           // characters (code points) of one chat message
 constexpr std::size_t kMaxName = 24;            // characters (code points) of a display name

@@ -295,6 +295,62 @@ struct PlayerGame {
     }
 };
 
+// One entry of a player's inbox. `data` holds ids and names only (never a hidden fact of a game
+// in play); its fields depend on `kind` (docs/protocol.md, "Notifications").
+struct Notification {
+    static constexpr std::string_view kName = "Notification";
+    std::int64_t id = 0;
+    NotificationKind kind = NotificationKind::Followed;
+    std::int64_t at = 0;  // ms, the server's game time
+    bool read = false;
+    RawObject data;
+    template <class V>
+    void describe(V& w) const {
+        w.field("id", id, "increasing: a newer notification has a higher id");
+        w.field("kind", kind);
+        w.field("at", at, "when it was made, ms");
+        w.field("read", read);
+        w.field("data", data, "the fields of its kind (docs/protocol.md)");
+    }
+};
+
+// A challenge of one named player by another: what game, who, until when.
+struct Challenge {
+    static constexpr std::string_view kName = "Challenge";
+    std::string id;
+    Player from, to;  // from: id, name, rating (bot for a bot account); to: id, name, rating
+    Preset preset = Preset::Standard;
+    std::optional<ClockSetting> clock;  // null: untimed
+    bool rated = false;
+    SideWish side = SideWish::Random;  // the challenger's wish
+    std::int64_t expires = 0;          // ms
+    template <class V>
+    void describe(V& w) const {
+        w.field("id", id);
+        w.field("from", from);
+        w.field("to", to);
+        w.field("preset", preset);
+        w.field("clock", clock);
+        w.field("rated", rated);
+        w.field("side", side, "the challenger's wish");
+        w.field("expires", expires, "when it lapses unanswered, ms");
+    }
+};
+
+// A followed player: whether it is online now, and its games in play (to watch).
+struct FollowedEntry {
+    static constexpr std::string_view kName = "FollowedEntry";
+    Player player;
+    bool online = false;
+    std::vector<std::string> games;
+    template <class V>
+    void describe(V& w) const {
+        w.field("player", player);
+        w.field("online", online, "has a connection to this server now");
+        w.field("games", games, "its games in play, newest first (at most 10)");
+    }
+};
+
 // The values the objects above are made of, from the engine's.
 // A clock setting in cs; nullopt (null) for an untimed game (initial 0).
 std::optional<ClockSetting> clockSetting(int initial, int increment);

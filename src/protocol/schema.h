@@ -64,6 +64,7 @@ struct Type {
         Array,    // of `element`
         Number,   // a JSON number that may have a fraction
         Map,      // an object whose keys are data (strings), each value of `element`
+        Data,     // a JSON object whose fields depend on a sibling field (RawObject)
     };
     Kind kind = Kind::String;
     bool nullable = false;
@@ -120,6 +121,14 @@ concept MapType = requires {
     T::kMap;
 };
 
+// A JSON object written as the text it holds (a notification's `data`, stored as text): its
+// fields depend on a sibling field (the kind), described in docs/protocol.md. Empty: {}.
+struct RawObject {
+    static constexpr bool kRawObject = true;
+    std::string text;
+    bool operator==(const RawObject&) const = default;
+};
+
 template <Described T>
 const Schema& schemaOf();
 
@@ -140,6 +149,8 @@ Type typeOf() {
         t.kind = Type::Kind::Integer;
     } else if constexpr (std::is_floating_point_v<T>) {
         t.kind = Type::Kind::Number;
+    } else if constexpr (std::is_same_v<T, RawObject>) {
+        t.kind = Type::Kind::Data;
     } else if constexpr (MapType<T>) {
         t.kind = Type::Kind::Map;
         t.element = std::make_shared<const Type>(typeOf<typename T::value_type>());
@@ -259,6 +270,8 @@ void writeValue(std::string& out, const T& x) {
         json_out::integer(out, static_cast<std::int64_t>(x));
     } else if constexpr (std::is_floating_point_v<T>) {
         json_out::number(out, static_cast<double>(x));
+    } else if constexpr (std::is_same_v<T, RawObject>) {
+        out += x.text.empty() ? std::string_view("{}") : std::string_view(x.text);
     } else if constexpr (MapType<T>) {
         out += '{';
         bool first = true;

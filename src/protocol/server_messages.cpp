@@ -42,18 +42,21 @@ MessageDef def() {
 
 std::span<const MessageDef> serverMessages() {
     static const std::array kAll = {
-        def<WelcomeMessage>(),     def<Ack>(),
-        def<ErrorMessage>(),       def<Snapshot>(),
-        def<HiddenEvent>(),        def<JoinedEvent>(),
-        def<SetupEvent>(),         def<StartEvent>(),
-        def<ActionEvent>(),        def<DrawOfferEvent>(),
-        def<DrawDeclineEvent>(),   def<EndEvent>(),
-        def<RematchOfferEvent>(),  def<RematchDeclineEvent>(),
-        def<RematchEvent>(),       def<PresenceMessage>(),
-        def<LobbyMessage>(),       def<ChatMessage>(),
-        def<SpectatorsMessage>(),  def<MatchedMessage>(),
-        def<PongMessage>(),        def<TournamentMessage>(),
-        def<TournamentsMessage>(),
+        def<WelcomeMessage>(),       def<Ack>(),
+        def<ErrorMessage>(),         def<Snapshot>(),
+        def<HiddenEvent>(),          def<JoinedEvent>(),
+        def<SetupEvent>(),           def<StartEvent>(),
+        def<ActionEvent>(),          def<DrawOfferEvent>(),
+        def<DrawDeclineEvent>(),     def<EndEvent>(),
+        def<RematchOfferEvent>(),    def<RematchDeclineEvent>(),
+        def<RematchEvent>(),         def<PresenceMessage>(),
+        def<LobbyMessage>(),         def<ChatMessage>(),
+        def<SpectatorsMessage>(),    def<MatchedMessage>(),
+        def<PongMessage>(),          def<TournamentMessage>(),
+        def<TournamentsMessage>(),   def<NotificationMessage>(),
+        def<NotificationsMessage>(), def<UnreadMessage>(),
+        def<ChallengeMessage>(),     def<ChallengeUpdateMessage>(),
+        def<ChallengesMessage>(),    def<FollowingMessage>(),
     };
     return kAll;
 }

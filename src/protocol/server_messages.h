@@ -28,7 +28,8 @@ struct WelcomeMessage {
     std::string token;
     Player player;  // id, name, kind, rating (bot for a bot account)
     std::vector<PlayerGame> games;
-    std::optional<Json> id;  // the login's, when it answers one
+    std::optional<Json> id;              // the login's, when it answers one
+    std::optional<std::int64_t> unread;  // a stored player's unread notifications
     template <class V>
     void describe(V& w) const {
         w.constant("type", "welcome");
@@ -36,6 +37,7 @@ struct WelcomeMessage {
         w.field("player", player);
         w.field("games", games, "the player's games that are not finished");
         w.optional("id", id, "the login's id, when it answers one");
+        w.optional("unread", unread, "unread notifications; absent for a new guest, who has none");
     }
 };
 
@@ -229,6 +231,102 @@ struct PongMessage {
     void describe(V& w) const {
         w.constant("type", "pong");
         w.field("id", id, "the ping's; null when it had none");
+    }
+};
+
+// A notification for the recipient, pushed live to each of its connections.
+struct NotificationMessage {
+    static constexpr std::string_view kName = "NotificationMessage";
+    Notification n;
+    std::int64_t unread = 0;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "notification");
+        w.field("n", n);
+        w.field("unread", unread, "the recipient's unread notifications, this one included");
+    }
+};
+
+// A page of the inbox, newest first (the answer to `notifications`).
+struct NotificationsMessage {
+    static constexpr std::string_view kName = "NotificationsMessage";
+    std::vector<Notification> items;
+    std::int64_t unread = 0;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "notifications");
+        w.field("items", items, "newest first");
+        w.field("unread", unread);
+        w.optional("id", id, "the request's");
+    }
+};
+
+// The unread count changed (notifications were read on another connection).
+struct UnreadMessage {
+    static constexpr std::string_view kName = "UnreadMessage";
+    std::int64_t unread = 0;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "unread");
+        w.field("unread", unread);
+    }
+};
+
+// A challenge: to the challenged (pushed live), and to the challenger answering its request.
+struct ChallengeMessage {
+    static constexpr std::string_view kName = "ChallengeMessage";
+    Challenge challenge;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "challenge");
+        w.field("challenge", challenge);
+        w.optional("id", id, "the challenger's request's");
+    }
+};
+
+// A challenge was answered, canceled or lapsed: to both players' connections.
+struct ChallengeUpdateMessage {
+    static constexpr std::string_view kName = "ChallengeUpdateMessage";
+    std::string challenge;
+    ChallengeStatus status = ChallengeStatus::Expired;
+    std::optional<std::string> reason;  // declined
+    std::optional<std::string> game;    // accepted
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "challenge_update");
+        w.field("challenge", challenge);
+        w.field("status", status);
+        w.optional("reason", reason, "a decline's reason");
+        w.optional("game", game, "the game an acceptance made");
+    }
+};
+
+// The player's pending challenges (the answer to `challenges`).
+struct ChallengesMessage {
+    static constexpr std::string_view kName = "ChallengesMessage";
+    std::vector<Challenge> received, sent;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "challenges");
+        w.field("received", received);
+        w.field("sent", sent);
+        w.optional("id", id);
+    }
+};
+
+// The players the player follows (the answer to `following`).
+struct FollowingMessage {
+    static constexpr std::string_view kName = "FollowingMessage";
+    std::vector<FollowedEntry> players;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "following");
+        w.field("players", players, "by name");
+        w.optional("id", id);
     }
 };
 

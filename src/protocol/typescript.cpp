@@ -38,6 +38,9 @@ std::string tsType(const Type& t) {
         case Type::Kind::Map:
             s = "Record<string, " + tsType(*t.element) + ">";
             break;
+        case Type::Kind::Data:
+            s = "Record<string, unknown>";
+            break;
         case Type::Kind::Boolean:
             s = "boolean";
             break;

@@ -22,6 +22,7 @@ struct Config {
     std::int64_t graceCs = 6000;  // claim_win after the opponent has been gone this long
     ExpiryConfig expiry;          // games nobody attends end (server/expiry.h)
     bool testMode = false;        // manual time, sequential ids, POST /api/test/advance
+    int notificationDays = 30;    // notifications older than this are deleted (1-3650)
 
     // Bounds on what clients can make the server hold (docs/deployment.md; 0: no cap). In test
     // mode the per-address ones are 0 unless given (every test client comes from loopback).

@@ -88,6 +88,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // What fail and evict share: timers stopped, each follower told (`tell`) and forgotten, the
     // room dropped from the hub. The caller marked the room broken first.
     void shutDown(const std::function<void(Client&)>& tell);
+    // A finished game: each seated person without a connection to it is notified (game_ended).
+    void notifyEnded();
     struct Seat {
         std::int64_t player = 0;
         std::string publicId, name;

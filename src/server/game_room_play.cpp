@@ -294,6 +294,23 @@ void GameRoom::end(std::optional<Side> winner, GameEnd reason, Task beforeBroadc
            });
 }
 
+void GameRoom::notifyEnded() {
+    // Only a finished game, to a person who was not there to see it end.
+    if (row_.status != GameStatus::Finished) return;
+    for (std::size_t i = 0; i < 2; ++i) {
+        const Seat& me = seats_[i];
+        const Seat& other = seats_[1 - i];
+        if (!me.player || me.bot || me.connections > 0) continue;
+        hub_.notify(me.player, "game_ended",
+                    {{"game", id_},
+                     {"result", row_.result},
+                     {"reason", row_.reason},
+                     {"opponent",
+                      other.bot ? protocol::Json{{"id", nullptr}, {"name", other.name}}
+                                : protocol::Json{{"id", other.publicId}, {"name", other.name}}}});
+    }
+}
+
 void GameRoom::ended(std::vector<store::RatingChange> ratings, const Task& beforeBroadcast) {
     ratings_ = std::move(ratings);
     for (std::size_t i = 0; i < ratings_.size() && i < 2; ++i) seats_[i].rating = ratings_[i].after;
@@ -310,6 +327,7 @@ void GameRoom::ended(std::vector<store::RatingChange> ratings, const Task& befor
     // snapshot): most of a room's memory, and ended rooms live as long as someone follows them.
     while (events_.size() > 1) events_.pop_front();
     events_.shrink_to_fit();
+    notifyEnded();
     hub_.setLobbyEntry(id_, std::nullopt);
     hub_.retire(id_);
     const int actions[2] = {actionsOf(Side::One), actionsOf(Side::Two)};

@@ -28,7 +28,8 @@ Hub::Hub(asio::io_context& io, store::Store& store, TimeSource& time, IdSource& 
                   config.identitiesPerMinute ? 6000 / config.identitiesPerMinute : 1),
       expirySweep_(io),
       tournamentTick_(io),
-      tournaments_(std::make_unique<Tournaments>(*this, config.arenaSchedule)) {
+      tournaments_(std::make_unique<Tournaments>(*this, config.arenaSchedule)),
+      seekTimer_(io) {
     if (!time_.isManual()) {
         sweepExpired();
         tickTournaments();
@@ -46,6 +47,8 @@ void Hub::tickTournaments() {
 
 void Hub::sweepExpired() {
     for (auto& r : rooms()) r->run([](GameRoom& room) { room.checkExpiry(); });
+    pruneNotifications();
+    expireChallenges();
     expirySweep_.expires_after(kExpirySweepEvery);
     expirySweep_.async_wait([this](const boost::system::error_code& ec) {
         if (!ec) sweepExpired();
@@ -139,6 +142,9 @@ void Hub::advanceTime(std::int64_t cs) {
             room.checkClock();
             room.checkExpiry();
         });
+    pruneNotifications();
+    expireChallenges();
+    seatComputerForDueSeeks();
 }
 
 }  // namespace rainet::server

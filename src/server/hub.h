@@ -28,6 +28,7 @@
 #include "server/ids.h"
 #include "server/lobby.h"
 #include "server/metrics.h"
+#include "server/player_links.h"
 #include "server/room_registry.h"
 #include "server/seek_queue.h"
 #include "server/shared_limits.h"
@@ -42,6 +43,7 @@ class ClusterNode;
 class ClusterSeeks;
 class ClusterLobby;
 class Tournaments;
+class ClusterNotices;
 
 class Hub {
   public:
@@ -156,6 +158,13 @@ class Hub {
     // (same preset, clock and rated flag) in a new game, or queues it; answers the client.
     void seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
               const protocol::ClientMessage& m);
+    // "Nobody waits alone": a seek that waited its computer_after (single node; default
+    // kGuestComputerAfterS for a guest) is answered by the computer: an unrated game against it
+    // at computerLevel(rating), `matched` sent to the seeker. Checked by a timer armed for the
+    // earliest such seek (real time), or on advanceTime (test mode).
+    static constexpr int kGuestComputerAfterS = 20;
+    [[nodiscard]] static int computerLevel(double rating);
+    void seatComputerForDueSeeks();
     // Withdraws the player's seek (`unseek`) or, with player 0, every seek of a closing connection.
     void unseek(const Client* c, std::int64_t player);
     // A cluster: the seeks wait in Redis (server/cluster_seeks.h) instead of this node's queue,
@@ -199,6 +208,60 @@ class Hub {
     // so that they reconnect to the game's new owner.
     void evict(const std::string& id);
 
+    // Notifications (docs/protocol.md, "Notifications"; hub_notifications.cpp). notify() stores
+    // one for `recipient` (a stored player) on the store's writer thread, never blocking the
+    // caller (a network thread, a room's strand), then pushes `notification` to the recipient's
+    // connections on every node. `kind`: a name of protocol::NotificationKind; `data`: a JSON
+    // object of ids and names, at most store::Store::kMaxNotificationData bytes (a kind's data
+    // is far smaller: one over it is a programming error, logged and dropped). Bounded per
+    // player by the store (kMaxNotificationsPerPlayer).
+    void notify(std::int64_t recipient, std::string_view kind, protocol::Json data);
+    // The connections of each player on this node (added once its identity is known).
+    PlayerLinks& links() { return links_; }
+    // `text` to every connection of `player`, on this node and (a cluster) the others.
+    void sendToPlayer(std::int64_t player, const std::string& text);
+    // A cluster: the messages for a player's connections go to every node. Set once.
+    void setClusterNotices(ClusterNotices* n) { clusterNotices_ = n; }
+    // The answers to `notifications` and `notifications_read` (run on a store thread).
+    [[nodiscard]] Result<std::string> notificationPage(std::int64_t player, std::int64_t before,
+                                                       int limit, const protocol::Json& id);
+    // Marks read; the new unread count (also sent to the player's connections as `unread`).
+    [[nodiscard]] Result<std::int64_t> markNotificationsRead(std::int64_t player,
+                                                             std::int64_t upTo);
+    // Deletes the notifications older than the retention (--notification-days), on the writer
+    // thread; at most once per kPruneEvery of game time.
+    void pruneNotifications();
+    static constexpr std::int64_t kPruneEvery = 10 * 60 * 1000;  // ms
+
+    // Challenges and follows (docs/protocol.md, "Challenges", "Follows"; hub_challenges.cpp).
+    // Each runs on the store's writer thread and answers the client itself. Bounds: a player has
+    // at most kMaxChallengesOut pending challenges and receives at most kMaxChallengesIn; an
+    // address makes at most 20 challenges, then one per 30 s; a challenge lapses unanswered
+    // after kChallengeTtlMs; a player follows at most kMaxFollows players.
+    static constexpr int kMaxChallengesOut = 10;
+    static constexpr int kMaxChallengesIn = 50;
+    static constexpr std::int64_t kChallengeTtlMs = 10 * 60 * 1000;
+    static constexpr int kMaxFollows = 1000;
+    // Counts one challenge of client `address` under its limit, or refuses (a cluster's limit
+    // asks Redis: on a reader thread).
+    [[nodiscard]] std::optional<Refusal> admitChallenge(const std::string& address);
+    void challenge(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                   const protocol::ClientMessage& m);
+    // challenge_accept, challenge_decline, challenge_cancel.
+    void answerChallenge(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                         const protocol::ClientMessage& m);
+    [[nodiscard]] Result<std::string> challengeList(const store::PlayerRow& p,
+                                                    const protocol::Json& id);
+    void setChallengeSettings(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                              const protocol::ClientMessage& m);
+    // Lapsed challenges marked expired (on the writer thread), both players told.
+    void expireChallenges();
+    // follow and unfollow.
+    void follow(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                const protocol::ClientMessage& m);
+    [[nodiscard]] Result<std::string> followingList(const store::PlayerRow& p,
+                                                    const protocol::Json& id);
+
     // Test mode: moves the manual clock and lets every room check its flags and expiry.
     void advanceTime(std::int64_t cs);
     // Every loaded room, for shutdown and time checks.
@@ -228,6 +291,9 @@ class Hub {
     ClusterNode* cluster_ = nullptr;
     ClusterSeeks* clusterSeeks_ = nullptr;
     ClusterLobby* clusterLobby_ = nullptr;
+    ClusterNotices* clusterNotices_ = nullptr;
+    PlayerLinks links_;
+    std::atomic<std::int64_t> lastPruneMs_{0};
     asio::io_context& io_;
     store::Store& store_;
     TimeSource& time_;
@@ -242,9 +308,14 @@ class Hub {
     SharedThrottle loginsByAddress_{20, 2000, true};  // 20 failures, then one per 20 s, backing off
     SharedThrottle loginsByUser_{5, 2000, true};      // per (address, username)
     SharedThrottle identities_;                       // new guests and registrations per address
+    SharedThrottle challengesByAddress_{20, 3000};    // 20 challenges, then one per 30 s
     asio::steady_timer expirySweep_;
     asio::steady_timer tournamentTick_;
     std::unique_ptr<Tournaments> tournaments_;
+    asio::steady_timer seekTimer_;
+    std::atomic<std::int64_t> seekTimerAtCs_{0};  // when seekTimer_ fires (0: not armed)
+    // Arms seekTimer_ for `atCs` unless it fires earlier already (real time only).
+    void armSeekTimer(std::int64_t atCs);
     std::once_flag dummyOnce_;
     std::string dummyHash_;  // verified against when a username is unknown: same time either way
 

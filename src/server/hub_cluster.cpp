@@ -54,6 +54,7 @@ void Hub::shareLimits(const std::shared_ptr<SharedCounters>& counters) {
     loginsByAddress_.share(counters, "login_address");
     loginsByUser_.share(counters, "login_user");
     identities_.share(counters, "identities");
+    challengesByAddress_.share(counters, "challenges");
 }
 
 void Hub::setLobbyEntry(const std::string& id, std::optional<protocol::LobbyEntry> entry,

@@ -61,6 +61,13 @@ bool Hub::needsStoredPlayer(protocol::MsgType t) {
         case MsgType::TournamentWatch:
         case MsgType::TournamentUnwatch:
         case MsgType::Tournaments:
+        case MsgType::Notifications:  // a guest not stored yet has none
+        case MsgType::NotificationsRead:
+        case MsgType::ChallengeDecline:  // a guest not stored yet has no challenge
+        case MsgType::ChallengeCancel:
+        case MsgType::Challenges:
+        case MsgType::Unfollow:
+        case MsgType::Following:
         case MsgType::Register:  // stores the guest itself, unless the username is taken
             return false;
         default:
@@ -105,9 +112,15 @@ protocol::Player Hub::ownPlayer(const store::PlayerRow& p) {
 Result<std::string> Hub::welcome(const Identity& who, const Json& id) {
     auto games = activeGames(who.player);
     if (!games) return games.error();
+    std::optional<std::int64_t> unread;
+    if (who.player.id) {
+        auto n = store_.unreadNotifications(who.player.id);
+        if (!n) return n.error();
+        unread = *n;
+    }
     return protocol::render(
         protocol::WelcomeMessage{who.token, ownPlayer(who.player), std::move(*games),
-                                 id.is_null() ? std::nullopt : std::optional<Json>(id)});
+                                 id.is_null() ? std::nullopt : std::optional<Json>(id), unread});
 }
 
 }  // namespace rainet::server

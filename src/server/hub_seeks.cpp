@@ -51,10 +51,13 @@ void Hub::seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
     }
     mine.rated = m.rated.value_or(true);
     if (clusterSeeks_) return seekAcrossNodes(c, mine, m);
+    const int after = m.computerAfter.value_or(p.kind == "guest" ? kGuestComputerAfterS : 0);
+    if (after) mine.computerAtCs = time_.nowCs() + after * 100;
     auto [other, summary] = seeks_.place(mine);
     if (!other) {
         lobby_.setSeeks(std::move(summary));
         c->send(protocol::renderAck(m.id));
+        if (mine.computerAtCs) armSeekTimer(mine.computerAtCs);
         return;
     }
     int waiting = 0;
@@ -100,6 +103,66 @@ void Hub::seekAcrossNodes(const std::shared_ptr<Client>& c, const SeekQueue::See
     // The waiting player's node hands it the same message; its client then plays through
     // forwarding, the game being this node's.
     clusterSeeks_->notify(other, matched(row->id, waiting));
+}
+
+int Hub::computerLevel(double rating) {
+    // Each level scores at least 70% against the one below (docs/ai.md), some 150 rating points:
+    // a level per 200 points, a new player's 1500 meeting level 2.
+    if (rating < 1350) return 1;
+    if (rating < 1550) return 2;
+    if (rating < 1750) return 3;
+    if (rating < 1950) return 4;
+    return 5;
+}
+
+void Hub::armSeekTimer(std::int64_t atCs) {
+    if (time_.isManual()) return;  // advanceTime checks
+    std::int64_t armed = seekTimerAtCs_.load();
+    while (!armed || atCs < armed)
+        if (seekTimerAtCs_.compare_exchange_weak(armed, atCs)) {
+            seekTimer_.expires_after(std::chrono::milliseconds((atCs - time_.nowCs()) * 10));
+            seekTimer_.async_wait([this, atCs](const boost::system::error_code& ec) {
+                if (ec) return;
+                std::int64_t mine = atCs;
+                seekTimerAtCs_.compare_exchange_strong(mine, 0);
+                seatComputerForDueSeeks();
+            });
+            return;
+        }
+}
+
+void Hub::seatComputerForDueSeeks() {
+    auto due = seeks_.takeDue(time_.nowCs());
+    if (due.summary) lobby_.setSeeks(std::move(*due.summary));
+    if (due.nextCs) armSeekTimer(due.nextCs);
+    for (auto& s : due.seeks)
+        // A new game is stored: on the writer thread.
+        store_.write([this, waiting = std::move(s)] {
+            auto c = waiting.client.lock();
+            if (!c) return;
+            store::GameRow row;
+            row.preset = waiting.preset;
+            row.clockInitial = waiting.clockInitial;
+            row.clockIncrement = waiting.clockIncrement;
+            row.clock[0] = row.clock[1] = row.clockInitial;
+            row.opponent = "computer";
+            row.level = computerLevel(waiting.player.rating);
+            row.rated = false;  // against the computer: never rated
+            row.sideWish = "random";
+            row.creator = waiting.player.id;
+            const int mine = static_cast<int>(ids_.seed() >> 63);
+            row.player[mine] = waiting.player.id;
+            row.status = GameStatus::Setup;
+            auto room = launch(row, mine ? Side::One : Side::Two);
+            if (!room) {
+                metrics_.error(ErrorCode::Internal);
+                return c->send(protocol::renderError(
+                    ErrorCode::Internal, "the game against the computer could not be stored"));
+            }
+            logEvent("game_created", {{"game", row.id}, {"opponent", "computer"}, {"seek", true}});
+            (*room)->run([](GameRoom& r) { r.activate(); });
+            c->send(matched(row.id, mine));
+        });
 }
 
 void Hub::unseek(const Client* c, std::int64_t player) {

@@ -46,6 +46,8 @@ std::string Metrics::render() const {
          "Games ended because nobody attended them (docs/protocol.md, expiry).", gamesExpired},
         {"rainet_create_ids", "gauge", "Request ids of `create` remembered to answer repeats.",
          createIdsHeld},
+        {"rainet_notifications_total", "counter",
+         "Notifications stored and pushed to their recipients (docs/protocol.md).", notifications},
         {"rainet_lease_takeovers_total", "counter",
          "Games this cluster node took over from another (docs/scaling.md).", leaseTakeovers},
         {"rainet_leases_lost_total", "counter",

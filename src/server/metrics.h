@@ -28,6 +28,7 @@ struct Metrics {
     std::atomic<std::int64_t> botsHeld{0};       // the computer's players (server/bot_workers.h)
     std::atomic<std::int64_t> gamesExpired{0};   // games ended by expiry (server/expiry.h)
     std::atomic<std::int64_t> createIdsHeld{0};  // create request ids remembered (Hub::create)
+    std::atomic<std::int64_t> notifications{0};  // notifications stored (Hub::notify)
     // A cluster's node (server/cluster_node.h): games taken over from another node (a lease
     // whose epoch rose), leases lost (their rooms evicted).
     std::atomic<std::int64_t> leaseTakeovers{0}, leasesLost{0};

@@ -49,6 +49,23 @@ SeekQueue::Placed SeekQueue::place(Seek s) {
     return out;
 }
 
+SeekQueue::Due SeekQueue::takeDue(std::int64_t nowCs) {
+    Due out;
+    std::lock_guard lock(mu_);
+    const auto before = seeks_.size();
+    std::erase_if(seeks_, [&](Seek& s) {
+        if (s.client.expired()) return true;
+        if (!s.computerAtCs || s.computerAtCs > nowCs) return false;
+        out.seeks.push_back(std::move(s));
+        return true;
+    });
+    for (const Seek& s : seeks_)
+        if (s.computerAtCs && (!out.nextCs || s.computerAtCs < out.nextCs))
+            out.nextCs = s.computerAtCs;
+    if (seeks_.size() != before) out.summary = summaryLocked();
+    return out;
+}
+
 std::vector<protocol::SeekEntry> SeekQueue::putBack(Seek partner) {
     std::lock_guard lock(mu_);
     seeks_.insert(seeks_.begin(), std::move(partner));

@@ -26,6 +26,8 @@ class SeekQueue {
         std::string preset;
         int clockInitial = 0, clockIncrement = 0;
         bool rated = true;
+        // When the computer takes the seat if nobody came (cs of the hub's time; 0: never).
+        std::int64_t computerAtCs = 0;
     };
     // Whether two seeks may be paired (their players aside).
     [[nodiscard]] static bool compatible(const Seek& a, const Seek& b);
@@ -44,6 +46,15 @@ class SeekQueue {
     // of closed connections). The summary afterwards, or nullopt if nothing changed.
     [[nodiscard]] std::optional<std::vector<protocol::SeekEntry>> withdraw(const Client* c,
                                                                            std::int64_t player);
+    // The seeks whose computerAtCs has come (taken off the queue; those of closed connections
+    // dropped), and the summary afterwards when any was taken. Also the earliest computerAtCs of
+    // those left (0: none).
+    struct Due {
+        std::vector<Seek> seeks;
+        std::optional<std::vector<protocol::SeekEntry>> summary;
+        std::int64_t nextCs = 0;
+    };
+    [[nodiscard]] Due takeDue(std::int64_t nowCs);
     // The seeks waiting, by kind (preset, clock, rated), in the order each kind first waited.
     [[nodiscard]] std::vector<protocol::SeekEntry> summary();
 

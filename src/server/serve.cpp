@@ -11,6 +11,7 @@
 #include "bus/redis_address.h"
 #include "server/cluster_lobby.h"
 #include "server/cluster_node.h"
+#include "server/cluster_notices.h"
 #include "server/cluster_seeks.h"
 #include "server/forwarding.h"
 #include "server/game_room.h"
@@ -152,6 +153,16 @@ int serve(const Config& config) {
             lobby = std::make_unique<ClusterLobby>(*redis, config.leaseMs, hub.lobby());
             hub.setClusterLobby(lobby.get());
         }
+        // What concerns a player reaches its connections on every node: stopped with the
+        // forwarder.
+        std::unique_ptr<ClusterNotices> notices;
+        if (cluster) {
+            notices = std::make_unique<ClusterNotices>(
+                *redis, cluster->id(), [&hub](std::int64_t player, std::string text) {
+                    hub.links().send(player, std::make_shared<const std::string>(std::move(text)));
+                });
+            hub.setClusterNotices(notices.get());
+        }
         // Destroyed before the hub, while the io_context exists (its answers post to sessions).
         Analyses analyses(config.analysisNodes);
         registry.analyses = &analyses;
@@ -176,6 +187,7 @@ int serve(const Config& config) {
             forwarder->start();
             seeks->start();
             lobby->start();
+            notices->start();
         } else if (auto e = hub.loadUnfinished()) {
             std::cerr << "rainet serve: the games could not be loaded: " << e->message << "\n";
             return 1;
@@ -252,6 +264,7 @@ int serve(const Config& config) {
         if (forwarder) forwarder->stop();
         if (seeks) seeks->stop();
         if (lobby) lobby->stop();
+        if (notices) notices->stop();
         registry.forwarder = nullptr;
         // Commits still queued are made (and their callbacks posted) while the executors exist.
         store->stopThreads();

@@ -57,6 +57,7 @@ void WsSession::handle(const std::string& text) {
                         if (r.first) return fail(r.first->code, r.first->message, m.id, m.game);
                         if (!player_) return;
                         player_ = r.second;
+                        relink();
                         route(m);
                     });
             });
@@ -97,6 +98,7 @@ void WsSession::route(const protocol::ClientMessage& m) {
                     player_ = r->first.player;
                     token_ = r->first.token;
                     tokenHash_ = hashToken(token_);
+                    relink();
                     timer_.cancel();
                     reply(std::move(r->second));
                 });
@@ -206,6 +208,89 @@ void WsSession::route(const protocol::ClientMessage& m) {
             return hub_.unsubscribeLobby(this);
         case MsgType::Ping:
             return reply(protocol::render(protocol::PongMessage{m.id}));
+        case MsgType::Notifications:
+            return viaStore(
+                false,
+                [&hub = hub_, player = player_->id, m] {
+                    return hub.notificationPage(player, m.before, m.limit, m.id);
+                },
+                [this, id = m.id](Result<std::string>& r) {
+                    if (!r) {
+                        logEvent("store_error", {{"message", r.error().message}});
+                        return fail(ErrorCode::Internal, "the notifications could not be read", id);
+                    }
+                    reply(std::move(*r));
+                });
+        case MsgType::Challenge:  // admitted on a reader thread, then on the writer thread
+            return viaStore(
+                false, [&hub = hub_, ip = ip_] { return hub.admitChallenge(ip); },
+                [this, self, m](const std::optional<Hub::Refusal>& no) {
+                    if (no) return fail(no->code, no->message, m.id);
+                    if (!player_) return;
+                    viaStore(
+                        true,
+                        [&hub = hub_, self, p = *player_, m] {
+                            hub.challenge(self, p, m);
+                            return true;
+                        },
+                        [](bool) {});
+                });
+        case MsgType::ChallengeAccept:
+        case MsgType::ChallengeDecline:
+        case MsgType::ChallengeCancel:
+            return viaStore(
+                true,
+                [&hub = hub_, self, p = *player_, m] {
+                    hub.answerChallenge(self, p, m);
+                    return true;
+                },
+                [](bool) {});
+        case MsgType::ChallengeSettings:
+            return viaStore(
+                true,
+                [&hub = hub_, self, p = *player_, m] {
+                    hub.setChallengeSettings(self, p, m);
+                    return true;
+                },
+                [](bool) {});
+        case MsgType::Follow:
+        case MsgType::Unfollow:
+            return viaStore(
+                true,
+                [&hub = hub_, self, p = *player_, m] {
+                    hub.follow(self, p, m);
+                    return true;
+                },
+                [](bool) {});
+        case MsgType::Challenges:
+        case MsgType::Following:
+            return viaStore(
+                false,
+                [&hub = hub_, p = *player_, m] {
+                    return m.type == MsgType::Challenges ? hub.challengeList(p, m.id)
+                                                         : hub.followingList(p, m.id);
+                },
+                [this, id = m.id](Result<std::string>& r) {
+                    if (!r) {
+                        logEvent("store_error", {{"message", r.error().message}});
+                        return fail(ErrorCode::Internal, "the list could not be read", id);
+                    }
+                    reply(std::move(*r));
+                });
+        case MsgType::NotificationsRead:
+            return viaStore(
+                true,
+                [&hub = hub_, player = player_->id, upTo = m.upTo] {
+                    return hub.markNotificationsRead(player, upTo);
+                },
+                [this, id = m.id](const Result<std::int64_t>& r) {
+                    if (!r) {
+                        logEvent("store_error", {{"message", r.error().message}});
+                        return fail(ErrorCode::Internal, "the notifications could not be marked",
+                                    id);
+                    }
+                    reply(protocol::renderAck(id));
+                });
         default:
             break;
     }
@@ -283,12 +368,16 @@ void WsSession::authDone(MsgType type, const Json& id, const Hub::AuthReply& r) 
     authBusy_ = false;
     if (closing_ || finished_) return;
     if (!r.identity) {
-        if (r.guest && player_ && !player_->id) player_ = *r.guest;  // stored meanwhile
+        if (r.guest && player_ && !player_->id) {
+            player_ = *r.guest;  // stored meanwhile
+            relink();
+        }
         if (!player_) awaitHello();  // a failed login: the hello timeout starts again
         return fail(r.code, r.message, id);
     }
     if (type == MsgType::Register) {
         player_ = r.identity->player;
+        relink();
         return reply(protocol::render(
             protocol::Ack{id, {}, std::nullopt, Hub::ownPlayer(*player_), std::nullopt}));
     }
@@ -303,8 +392,17 @@ void WsSession::authDone(MsgType type, const Json& id, const Hub::AuthReply& r) 
     player_ = r.identity->player;
     token_ = r.identity->token;
     tokenHash_ = hashToken(token_);
+    relink();
     timer_.cancel();
     reply(std::move(*text));
+}
+
+void WsSession::relink() {
+    const std::int64_t now = player_ ? player_->id : 0;
+    if (now == linked_) return;
+    hub_.links().remove(linked_, this);
+    linked_ = now;
+    if (now) hub_.links().add(now, shared_from_this());
 }
 
 void WsSession::dropIdentity() {
@@ -315,6 +413,7 @@ void WsSession::dropIdentity() {
     hub_.tournaments().unwatch(this, "");
     hub_.unseek(this, 0);  // a seek must not pair the identity just left
     player_.reset();
+    relink();
     token_.clear();
     tokenHash_.clear();
 }

@@ -216,6 +216,8 @@ void WsSession::finish() {
     hub_.unsubscribeLobby(this);
     hub_.tournaments().unwatch(this, "");
     hub_.unseek(this, 0);
+    hub_.links().remove(linked_, this);
+    linked_ = 0;
     if (counted_) --hub_.metrics().connections;
     std::lock_guard lock(registry_.mu);
     registry_.sessions.erase(this);

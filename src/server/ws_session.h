@@ -135,6 +135,9 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
 
     // Unsubscribes from every game and the lobby, withdraws its seek and forgets the player.
     void dropIdentity();
+    // The connection is listed under its player (Hub::links) once the player is stored, so that
+    // what concerns the player reaches it; called wherever player_ changes.
+    void relink();
 
     // Queues `m` (false: the connection is closing instead); enqueue() also starts writing.
     bool push(std::shared_ptr<const std::string> m);
@@ -168,6 +171,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
     bool closeAfterQueue_ = false;
     websocket::close_reason closeReason_;
     std::optional<store::PlayerRow> player_;  // id 0: a guest not stored yet
+    std::int64_t linked_ = 0;                 // the player this connection is listed under
     std::string token_;                       // the token player_ was identified by (for logout)
     std::string tokenHash_;                   // its hash, with which a new guest is stored
     std::string ip_;  // the client's address (admission.h), a key of the throttles

@@ -127,6 +127,49 @@ struct RankKey {
     std::int64_t id = 0;
 };
 
+// One entry of a player's inbox (docs/protocol.md, "Notifications"): `data` is the JSON object
+// of its kind, as the server sends it.
+struct NotificationRow {
+    std::int64_t id = 0;  // increasing: a newer notification has a higher id
+    std::string kind;
+    std::string data;
+    std::int64_t createdMs = 0;  // game time (the server's TimeSource), ms
+    bool read = false;
+};
+// A page of an inbox, newest first, and how many of the player's notifications are unread.
+struct NotificationPage {
+    std::vector<NotificationRow> items;
+    std::int64_t unread = 0;
+};
+
+// A challenge of one named player by another (docs/protocol.md, "Challenges"). status: pending,
+// accepted, declined, canceled, expired. Times are the server's game time, unix ms.
+struct ChallengeRow {
+    std::string id;
+    std::int64_t challenger = 0, challenged = 0;
+    std::string preset = "standard";
+    int clockInitial = 0, clockIncrement = 0;  // cs; 0: untimed
+    bool rated = false;
+    std::string side = "random";  // the challenger's wish: 1, 2, random
+    std::string status = "pending";
+    std::string reason;  // a decline's
+    std::string game;    // once accepted
+    std::int64_t created = 0, expires = 0;
+};
+enum class ChallengeInsert { Created, TooManyOut, TooManyIn };
+// Who may challenge a player: from "everyone", "followed" (players it follows) or "nobody"; and
+// whether bot accounts may.
+struct ChallengeSettings {
+    std::string from = "everyone";
+    bool bots = true;
+};
+enum class FollowResult { Added, Already, Full };
+// A followed player and its games in play (at most 10, newest first).
+struct FollowedPlayer {
+    PlayerRow player;
+    std::vector<std::string> games;
+};
+
 // A read's three outcomes: a value, std::nullopt (there is none) or an Error (the store failed).
 template <class T>
 using Lookup = Result<std::optional<T>>;
@@ -285,6 +328,50 @@ class Store {
     Result<std::vector<TournamentListing>> listTournaments(const std::string& status, int limit);
     // Created or running tournaments made by `creator` (the per-account limit).
     Result<int> openTournamentsBy(std::int64_t creator);
+    // Notifications (store/notification_store.cpp). A player keeps at most
+    // kMaxNotificationsPerPlayer: adding one deletes the oldest beyond, in the same transaction.
+    // `data` (a JSON object) of more than kMaxNotificationData bytes is refused (an error, and
+    // nothing written): the server's kinds are far smaller, so this is a programming error.
+    static constexpr int kMaxNotificationsPerPlayer = 200;
+    static constexpr int kMaxNotificationPage = 50;
+    static constexpr std::size_t kMaxNotificationData = 2048;
+    Result<std::int64_t> addNotification(std::int64_t player, const std::string& kind,
+                                         const std::string& data, std::int64_t nowMs);
+    // Newest first, those with an id below `beforeId` (0: from the newest), at most `limit`
+    // (clamped to 1..kMaxNotificationPage); with the unread count.
+    Result<NotificationPage> notifications(std::int64_t player, std::int64_t beforeId, int limit);
+    Result<std::int64_t> unreadNotifications(std::int64_t player);
+    // Marks read every notification of the player with an id <= upToId; how many changed.
+    Result<int> markNotificationsRead(std::int64_t player, std::int64_t upToId);
+    // Deletes every notification created before `olderThanMs` (the retention); how many.
+    Result<int> pruneNotifications(std::int64_t olderThanMs);
+
+    // Challenges (store/social_store.cpp). insertChallenge adds a pending one unless the
+    // challenger has `maxOut` pending (unexpired) already, or the challenged `maxIn`.
+    Result<ChallengeInsert> insertChallenge(const ChallengeRow& c, int maxOut, int maxIn);
+    Lookup<ChallengeRow> challenge(const std::string& id);
+    // The player's pending, unexpired challenges, made or received, oldest first.
+    Result<std::vector<ChallengeRow>> pendingChallenges(std::int64_t player, std::int64_t now);
+    // A pending, unexpired challenge moved to `status` (accepted, declined, canceled): the row
+    // after, std::nullopt if it was not pending any more (answered, canceled or expired).
+    Lookup<ChallengeRow> settleChallenge(const std::string& id, const std::string& status,
+                                         const std::string& reason, std::int64_t now);
+    [[nodiscard]] std::optional<Error> setChallengeGame(const std::string& id,
+                                                        const std::string& game);
+    // Pending challenges expired by `now`, marked expired; those it marked (each once).
+    Result<std::vector<ChallengeRow>> expireChallenges(std::int64_t now);
+    Result<ChallengeSettings> challengeSettings(std::int64_t player);
+    [[nodiscard]] std::optional<Error> setChallengeSettings(std::int64_t player,
+                                                            const ChallengeSettings& s);
+    // Follows: at most `cap` per follower (Full beyond; Already when it existed).
+    Result<FollowResult> follow(std::int64_t follower, std::int64_t followed, std::int64_t now,
+                                int cap);
+    Result<bool> unfollow(std::int64_t follower, std::int64_t followed);  // false: was not
+    Result<bool> follows(std::int64_t follower, std::int64_t followed);
+    // The players `follower` follows, by name, with their games in play.
+    Result<std::vector<FollowedPlayer>> following(std::int64_t follower);
+    // The ids of the players following `followed`, at most `limit`.
+    Result<std::vector<std::int64_t>> followers(std::int64_t followed, int limit);
 
     // Test mode only (open(..., faultInjection = true)): while on, every statement, begin and
     // commit fails, as when the disk or the database server is gone. False if not enabled.

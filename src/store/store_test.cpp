@@ -656,6 +656,158 @@ TEST_P(StoreTest, ConcurrentRegistrationsOfOneUsernameMakeOneAccount) {
     EXPECT_EQ(ok(store_->playerById(acc->player))->kind, "account");
 }
 
+TEST_P(StoreTest, NotificationsArePagedNewestFirstAndMarkedRead) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    ASSERT_TRUE(a && b);
+    std::vector<std::int64_t> ids;
+    for (int i = 0; i < 5; ++i) {
+        auto id = store_->addNotification(a->id, "followed",
+                                          R"({"by":"p)" + std::to_string(i) + R"("})", 1000 + i);
+        ASSERT_TRUE(id) << id.error().message;
+        if (!ids.empty()) {
+            EXPECT_GT(*id, ids.back()) << "ids increase";
+        }
+        ids.push_back(*id);
+    }
+    ASSERT_TRUE(store_->addNotification(b->id, "followed", "{}", 5));
+    auto page = store_->notifications(a->id, 0, 2);
+    ASSERT_TRUE(page) << page.error().message;
+    ASSERT_EQ(page->items.size(), 2u);
+    EXPECT_EQ(page->items[0].id, ids[4]);
+    EXPECT_EQ(page->items[0].kind, "followed");
+    EXPECT_EQ(page->items[0].data, R"({"by":"p4"})");
+    EXPECT_EQ(page->items[0].createdMs, 1004);
+    EXPECT_FALSE(page->items[0].read);
+    EXPECT_EQ(page->unread, 5);
+    auto next = store_->notifications(a->id, page->items[1].id, 50);
+    ASSERT_TRUE(next);
+    ASSERT_EQ(next->items.size(), 3u);
+    EXPECT_EQ(next->items[0].id, ids[2]);
+    // Marked read up to an id: only the player's own, only those not read yet are counted.
+    auto changed = store_->markNotificationsRead(a->id, ids[2]);
+    ASSERT_TRUE(changed) << changed.error().message;
+    EXPECT_EQ(*changed, 3);
+    EXPECT_EQ(*store_->markNotificationsRead(a->id, ids[2]), 0);
+    EXPECT_EQ(*store_->unreadNotifications(a->id), 2);
+    EXPECT_EQ(*store_->unreadNotifications(b->id), 1);
+    auto all = store_->notifications(a->id, 0, 50);
+    ASSERT_TRUE(all);
+    EXPECT_FALSE(all->items[0].read);
+    EXPECT_TRUE(all->items[2].read);
+    // Pruned by age, every player's.
+    auto pruned = store_->pruneNotifications(1003);
+    ASSERT_TRUE(pruned);
+    EXPECT_EQ(*pruned, 4) << "a's three oldest and b's one";
+    EXPECT_EQ(store_->notifications(a->id, 0, 50)->items.size(), 2u);
+    reopen();
+    EXPECT_EQ(store_->notifications(a->id, 0, 50)->items.size(), 2u) << "stored";
+}
+
+TEST_P(StoreTest, NotificationsAreBoundedPerPlayerAndInSize) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    ASSERT_TRUE(a);
+    std::int64_t first = 0, last = 0;
+    for (int i = 0; i < Store::kMaxNotificationsPerPlayer + 5; ++i) {
+        auto id = store_->addNotification(a->id, "followed", "{}", i);
+        ASSERT_TRUE(id);
+        if (!first) first = *id;
+        last = *id;
+    }
+    EXPECT_EQ(*store_->unreadNotifications(a->id), Store::kMaxNotificationsPerPlayer);
+    std::int64_t oldest = 0, before = 0;
+    while (true) {
+        auto page = store_->notifications(a->id, before, 1000);
+        ASSERT_TRUE(page);
+        EXPECT_LE(page->items.size(), static_cast<std::size_t>(Store::kMaxNotificationPage));
+        if (page->items.empty()) break;
+        before = oldest = page->items.back().id;
+    }
+    EXPECT_EQ(oldest, first + 5) << "the five oldest were dropped";
+    EXPECT_EQ(store_->notifications(a->id, 0, 1)->items[0].id, last);
+    // Data over the limit: refused, nothing written.
+    auto big = store_->addNotification(
+        a->id, "followed", R"({"by":")" + std::string(Store::kMaxNotificationData, 'x') + "\"}", 1);
+    EXPECT_FALSE(big);
+    EXPECT_EQ(store_->notifications(a->id, 0, 1)->items[0].id, last);
+}
+
+TEST_P(StoreTest, ChallengesAreBoundedAndSettledOnce) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    ASSERT_TRUE(a && b);
+    auto make = [&](const std::string& id, std::int64_t at) {
+        ChallengeRow c;
+        c.id = id;
+        c.challenger = a->id;
+        c.challenged = b->id;
+        c.clockInitial = 30000;
+        c.rated = true;
+        c.side = "1";
+        c.created = at;
+        c.expires = at + 1000;
+        return c;
+    };
+    EXPECT_EQ(*store_->insertChallenge(make("c1", 0), 2, 50), ChallengeInsert::Created);
+    EXPECT_EQ(*store_->insertChallenge(make("c2", 0), 2, 50), ChallengeInsert::Created);
+    EXPECT_EQ(*store_->insertChallenge(make("c3", 0), 2, 50), ChallengeInsert::TooManyOut);
+    EXPECT_EQ(*store_->insertChallenge(make("c3", 0), 5, 2), ChallengeInsert::TooManyIn);
+    EXPECT_FALSE(*store_->challenge("c3")) << "refused: nothing written";
+    auto c1 = store_->challenge("c1");
+    ASSERT_TRUE(c1 && *c1);
+    EXPECT_EQ((*c1)->clockInitial, 30000);
+    EXPECT_EQ((*c1)->side, "1");
+    EXPECT_EQ((*c1)->status, "pending");
+    EXPECT_EQ(store_->pendingChallenges(b->id, 10)->size(), 2u);
+    // Settled once: a second answer finds it no longer pending.
+    auto d = store_->settleChallenge("c1", "declined", "too_fast", 10);
+    ASSERT_TRUE(d && *d);
+    EXPECT_EQ((*d)->reason, "too_fast");
+    EXPECT_FALSE(*store_->settleChallenge("c1", "accepted", "", 10));
+    // Expired by time: not pending any more, and marked once.
+    auto gone = store_->expireChallenges(1000);
+    ASSERT_TRUE(gone);
+    ASSERT_EQ(gone->size(), 1u);
+    EXPECT_EQ((*gone)[0].id, "c2");
+    EXPECT_TRUE(store_->expireChallenges(2000)->empty());
+    EXPECT_FALSE(*store_->settleChallenge("c2", "accepted", "", 1001));
+    EXPECT_EQ(*store_->insertChallenge(make("c4", 2000), 2, 50), ChallengeInsert::Created)
+        << "lapsed ones no longer count";
+    // Settings.
+    EXPECT_EQ(store_->challengeSettings(b->id)->from, "everyone");
+    EXPECT_FALSE(store_->setChallengeSettings(b->id, {"followed", false}));
+    reopen();
+    EXPECT_EQ(store_->challengeSettings(b->id)->from, "followed");
+    EXPECT_FALSE(store_->challengeSettings(b->id)->bots);
+}
+
+TEST_P(StoreTest, FollowsAreCappedWithTheirGamesInPlay) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    auto c = store_->createPlayer("pC", "hc", "carol");
+    ASSERT_TRUE(a && b && c);
+    EXPECT_EQ(*store_->follow(a->id, b->id, 1, 1), FollowResult::Added);
+    EXPECT_EQ(*store_->follow(a->id, b->id, 1, 1), FollowResult::Already);
+    EXPECT_EQ(*store_->follow(a->id, c->id, 1, 1), FollowResult::Full);
+    EXPECT_TRUE(*store_->follows(a->id, b->id));
+    EXPECT_FALSE(*store_->follows(b->id, a->id));
+    GameRow g;
+    g.id = "g1";
+    g.creator = g.player[0] = b->id;
+    g.player[1] = c->id;
+    g.status = GameStatus::Playing;
+    ASSERT_FALSE(store_->insertGame(g));
+    auto list = store_->following(a->id);
+    ASSERT_TRUE(list);
+    ASSERT_EQ(list->size(), 1u);
+    EXPECT_EQ((*list)[0].player.publicId, "pB");
+    EXPECT_EQ((*list)[0].games, std::vector<std::string>{"g1"});
+    EXPECT_EQ(*store_->followers(b->id, 10), std::vector<std::int64_t>{a->id});
+    EXPECT_TRUE(*store_->unfollow(a->id, b->id));
+    EXPECT_FALSE(*store_->unfollow(a->id, b->id));
+    EXPECT_EQ(*store_->follow(a->id, c->id, 1, 1), FollowResult::Added);
+}
+
 // PostgreSQL only: a connection the server closed (a restart, an administrator) is reopened, and
 // the store goes on working. A read is retried on the new connection; a write that finds the
 // connection dead may fail (it is never retried blindly: it might have been committed), once.

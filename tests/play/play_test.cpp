@@ -568,5 +568,34 @@ TEST(Play, SeekPairsTwoPlayersWhoChatApartFromTheSpectators) {
     EXPECT_EQ(serverErrors(server, "bad_message"), 0);
 }
 
+TEST(Play, ChallengeByNameAnsweredFromAnotherTerminal) {
+    Server server("play_challenge");
+    Play b(common(server, "bob"));
+    b.expect("connected to ");
+    b.type("register bob_term");
+    b.type("correct horse");
+    b.expect("registered: you are now the account bob_term");
+    // `rainet play --challenge`: the challenge goes out once connected.
+    Play a(common(server, "alice") + std::vector<std::string>{"--challenge", "bob_term"});
+    a.expect("challenged bob_term: c");
+    b.expect("from alice: challenge-accept ");
+    const std::string rest = b.restOfLine();
+    const std::string id = rest.substr(0, rest.find(' '));
+    b.type("challenges");
+    b.expect("challenges received:\n  " + id);
+    b.type("challenge-decline " + id + " soon");
+    b.expect("error: 'reason' must be one of");
+    b.type("challenge-accept " + id);
+    b.expect("matched: game ");
+    a.expect("challenge " + id + " accepted");
+    a.expect("matched: game ");
+    // The challenger was told in its notifications too.
+    a.type("notifications");
+    a.expect("* challenge_accepted");
+    // Nobody by that name: the server's error.
+    a.type("challenge nobody_here");
+    a.expect("error: no player has this id or username (unknown_player)");
+}
+
 }  // namespace
 }  // namespace rainet::test

@@ -225,6 +225,29 @@ TEST_F(Cluster, PerAddressLimitsCountAcrossNodes) {
     EXPECT_EQ(b_->logCount("redis_limits_down"), 1) << "logged once";
 }
 
+TEST_F(Cluster, ANotificationReachesThePlayersConnectionsOnEveryNode) {
+    startTwoNodes();
+    // A game on node a; b's player also has a connection on node b, which does not follow it.
+    Player pa(a_->port()), pb(a_->port());
+    const std::string g = startGame(pa, pb);
+    Player elsewhere(b_->port(), pb.token(), 2000);
+    pb.disconnect();
+    pa.take([&](const Json& j) {
+        return j["type"] == "presence" && j["game"] == g && j["connected"] == false;
+    });
+    ASSERT_EQ(pa.request({{"type", "resign"}, {"game", g}})["type"], "ack");
+    Json n = elsewhere.take([](const Json& j) { return j["type"] == "notification"; });
+    EXPECT_EQ(n["n"]["kind"], "game_ended");
+    EXPECT_EQ(n["n"]["data"]["game"], g);
+    EXPECT_EQ(n["unread"], 1);
+    // Read on node b: a connection of the player on node a hears the new count.
+    Player back(a_->port(), pb.token(), 3000);
+    EXPECT_EQ(back.welcome()["unread"], 1);
+    EXPECT_EQ(elsewhere.request({{"type", "notifications_read"}, {"upTo", n["n"]["id"]}})["type"],
+              "ack");
+    EXPECT_EQ(back.take([](const Json& j) { return j["type"] == "unread"; })["unread"], 0);
+}
+
 TEST_F(Cluster, HealthzNamesTheNodeAndItsLinks) {
     auto a = node("alpha");
     ASSERT_NE(a->port(), 0);

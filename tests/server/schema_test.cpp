@@ -97,6 +97,38 @@ TEST(Schema, EveryMessageOfASessionReachingEveryKindIsValid) {
     a.take([](const Json& j) { return isType(j, "presence") && j["connected"] == false; });
     EXPECT_TRUE(snapshotOf(a, g)["players"]["2"].contains("away"));
 
+    // Notifications: a game that ended while its player was away, pushed to the player's other
+    // connection, listed and marked read (which tells the count).
+    Player away(server.port());
+    const std::string ng = startGame(a, away);
+    Player away2(server.port(), away.token(), 2000);
+    all.push_back(&away2);
+    away.disconnect();
+    a.take([&](const Json& j) {
+        return isType(j, "presence") && j["game"] == ng && j["connected"] == false;
+    });
+    EXPECT_EQ(a.request({{"type", "resign"}, {"game", ng}})["type"], "ack");
+    const Json note = away2.take([](const Json& j) { return isType(j, "notification"); });
+    away2.ws().send(Json{{"type", "notifications"}, {"id", "N"}});
+    away2.take([](const Json& j) { return isType(j, "notifications"); });
+    EXPECT_EQ(away2.request({{"type", "notifications_read"}, {"upTo", note["n"]["id"]}})["type"],
+              "ack");
+    away2.take([](const Json& j) { return isType(j, "unread"); });
+    // Challenges and follows: a challenge made and received, declined, listed; the follows.
+    away2.ws().send(Json{{"type", "challenge"}, {"id", "C"}, {"player", a.id()}});
+    const Json made = away2.take([](const Json& j) { return isType(j, "challenge"); });
+    a.take([](const Json& j) { return isType(j, "challenge"); });
+    away2.ws().send(Json{{"type", "challenges"}, {"id", "CL"}});
+    away2.take([](const Json& j) { return isType(j, "challenges"); });
+    EXPECT_EQ(a.request({{"type", "challenge_decline"},
+                         {"challenge", made["challenge"]["id"]},
+                         {"reason", "later"}})["type"],
+              "ack");
+    away2.take([](const Json& j) { return isType(j, "challenge_update"); });
+    EXPECT_EQ(away2.request({{"type", "follow"}, {"player", a.id()}})["type"], "ack");
+    away2.ws().send(Json{{"type", "following"}, {"id", "F"}});
+    away2.take([](const Json& j) { return isType(j, "following"); });
+
     // Against the computer: its seat has no rating.
     Json c = a.request({{"type", "create"}, {"opponent", "computer"}, {"level", 1}, {"side", "1"}});
     const std::string cg = c["game"];

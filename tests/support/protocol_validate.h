@@ -46,6 +46,7 @@ inline std::string describeType(const Type& t) {
             s = "a number";
             break;
         case Type::Kind::Map:
+        case Type::Kind::Data:
             s = "an object";
             break;
     }
@@ -91,6 +92,9 @@ inline std::optional<std::string> check(const Json& j, const Type& t, const std:
             return std::nullopt;
         case Type::Kind::Number:
             if (!j.is_number()) return wrong();
+            return std::nullopt;
+        case Type::Kind::Data:
+            if (!j.is_object()) return wrong();
             return std::nullopt;
         case Type::Kind::Map:
             if (!j.is_object()) return wrong();

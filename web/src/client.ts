@@ -3,7 +3,7 @@
 // the lobby feed and keep-alive pings. Transport, time and storage are injected for unit tests.
 import { Backoff, ReconnectingSocket, VersionTracker, type ConnState, type SocketLike, type Timers, realTimers } from './socket.ts';
 import { addChat, applyEvent, fromSnapshot, lastChat, type GameState } from './game.ts';
-import type { AckMessage, ErrorMessage, LobbyEntry, Player, PlayerGame, SeekEntry, ServerMessage, WelcomeMessage } from './protocol.gen.ts';
+import type { AckMessage, Challenge, ErrorMessage, FollowedEntry, LobbyEntry, Notification, Player, PlayerGame, SeekEntry, ServerMessage, WelcomeMessage } from './protocol.gen.ts';
 
 export interface StorageLike {
   getItem(k: string): string | null;
@@ -58,6 +58,16 @@ export class Client {
   /** The game our last seek was paired in. */
   matched: string | null = null;
   lastError: ServerError | null = null;
+  /** Unread notifications (docs/protocol.md, "Notifications"). */
+  unread = 0;
+  /** The inbox's newest page, once asked for (loadInbox); new notifications are added on top. */
+  inbox: Notification[] | null = null;
+  private readonly notifyListeners = new Set<(n: Notification) => void>();
+  /** Challenges waiting for an answer: received (to answer) and sent (docs/protocol.md, "Challenges"). */
+  challengesIn: Challenge[] = [];
+  challengesOut: Challenge[] = [];
+  /** The players followed, once asked for (loadFollowing). */
+  following: FollowedEntry[] | null = null;
   private authed = false;
   private readonly games = new Map<string, Followed>();
   private readonly pending = new Map<string, Pending>();
@@ -174,6 +184,76 @@ export class Client {
     });
   }
 
+  /** Called with each notification pushed live (not with those of the inbox's pages). */
+  onNotification(fn: (n: Notification) => void): () => void {
+    this.notifyListeners.add(fn);
+    return () => this.notifyListeners.delete(fn);
+  }
+
+  /** Reads the inbox's newest page (or the page before `before`). */
+  async loadInbox(before = 0): Promise<Notification[]> {
+    const page = await this.request({ type: 'notifications', limit: 50, ...(before ? { before } : {}) });
+    const items: Notification[] = Array.isArray(page.items) ? page.items : [];
+    if (!before) this.inbox = items;
+    else this.inbox = [...(this.inbox ?? []), ...items];
+    this.unread = typeof page.unread === 'number' ? page.unread : this.unread;
+    this.emit();
+    return items;
+  }
+
+  /** Marks read every notification up to the newest one shown. */
+  async markAllRead(): Promise<void> {
+    const newest = this.inbox?.[0]?.id;
+    if (newest === undefined) return;
+    await this.request({ type: 'notifications_read', upTo: newest });
+    this.inbox = (this.inbox ?? []).map((n) => ({ ...n, read: true }));
+    this.unread = 0;
+    this.emit();
+  }
+
+  /** Challenges a player (by id) to a game; resolves with the challenge made. */
+  async challenge(player: string, kind: { preset: string; clock: { initial: number; increment: number } | null; rated: boolean; side: string }): Promise<Challenge> {
+    const m = await this.request({ type: 'challenge', player, ...kind });
+    const c: Challenge = m.challenge;
+    if (!this.challengesOut.some((x) => x.id === c.id)) this.challengesOut = [...this.challengesOut, c];
+    this.emit();
+    return c;
+  }
+
+  /** Accepts a challenge received: the game comes as `matched`. */
+  async acceptChallenge(id: string): Promise<void> {
+    await this.request({ type: 'challenge_accept', challenge: id });
+    this.dropChallenge(id);
+  }
+
+  async declineChallenge(id: string, reason: string): Promise<void> {
+    await this.request({ type: 'challenge_decline', challenge: id, reason });
+    this.dropChallenge(id);
+  }
+
+  async cancelChallenge(id: string): Promise<void> {
+    await this.request({ type: 'challenge_cancel', challenge: id });
+    this.dropChallenge(id);
+  }
+
+  private dropChallenge(id: string): void {
+    this.challengesIn = this.challengesIn.filter((c) => c.id !== id);
+    this.challengesOut = this.challengesOut.filter((c) => c.id !== id);
+    this.emit();
+  }
+
+  async loadFollowing(): Promise<FollowedEntry[]> {
+    const m = await this.request({ type: 'following' });
+    this.following = Array.isArray(m.players) ? m.players : [];
+    this.emit();
+    return this.following!;
+  }
+
+  async setFollow(player: string, on: boolean): Promise<void> {
+    await this.request({ type: on ? 'follow' : 'unfollow', player });
+    await this.loadFollowing();
+  }
+
   /** Quick pairing: waits for an opponent wanting the same kind of game (see `matched`). */
   async seek(kind: { preset: string; clock: { initial: number; increment: number } | null; rated: boolean }): Promise<void> {
     this.seeking = kind;
@@ -259,6 +339,8 @@ export class Client {
         this.player = m.player ?? null;
         if (this.player?.kind === 'account') this.setName(this.player.name);
         this.myGames = Array.isArray(m.games) ? m.games : [];
+        this.unread = typeof m.unread === 'number' ? m.unread : 0;
+        if (before !== this.player?.id) this.inbox = null;
         // Another player now (a login): roles may differ, so every game starts from a snapshot.
         if (before !== undefined && before !== this.player?.id) for (const f of this.games.values()) f.tracker.forget();
         // A welcome answering a login resolves it (and is not resent below).
@@ -272,8 +354,43 @@ export class Client {
           this.request({ type: 'seek', ...this.seeking }).catch(() => { this.seeking = null; this.emit(); });
         this.startPing();
         login?.resolve(m);
+        // The challenges waiting, received and sent (only a stored player, whose welcome
+        // counts its unread notifications, has any).
+        if (typeof m.unread === 'number') this.request({ type: 'challenges' }).then((l) => {
+          this.challengesIn = Array.isArray(l.received) ? l.received : [];
+          this.challengesOut = Array.isArray(l.sent) ? l.sent : [];
+          this.emit();
+        }, () => {});
         break;
       }
+      case 'notification':
+        this.unread = m.unread;
+        if (this.inbox && !this.inbox.some((n) => n.id === m.n.id)) this.inbox = [m.n, ...this.inbox];
+        for (const fn of [...this.notifyListeners]) fn(m.n);
+        break;
+      case 'unread':
+        this.unread = m.unread;
+        break;
+      case 'challenge_update':
+        this.challengesIn = this.challengesIn.filter((c) => c.id !== m.challenge);
+        this.challengesOut = this.challengesOut.filter((c) => c.id !== m.challenge);
+        break;
+      case 'challenge': {
+        if (m.id === undefined) {
+          if (!this.challengesIn.some((c) => c.id === m.challenge.id)) this.challengesIn = [...this.challengesIn, m.challenge];
+          break;
+        }
+        // The answer to our own challenge request.
+        const p = this.pending.get(String(m.id));
+        if (p) {
+          this.pending.delete(String(m.id));
+          p.resolve(m);
+        }
+        break;
+      }
+      case 'challenges':
+      case 'following':
+      case 'notifications':
       case 'ack': {
         const p = this.pending.get(String(m.id));
         if (p) {

@@ -198,6 +198,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     const pools = client.lobbySeeks;
     quickCard.replaceChildren(...(mine
       ? [h('span.big-title', { 'data-seeking': '' }, t('home.seek.looking')), h('span.big-sub', kindLabel(mine)),
+        client.player?.kind === 'account' ? '' : h('span.big-sub', { 'data-seek-computer': '' }, t('home.seek.computer')),
         h('button.btn', { type: 'button', 'data-action': 'unseek', on: { click: () => void client.unseek().catch(() => undefined) } }, t('game.cancel'))]
       : [h('button.big-btn', { type: 'button', 'data-action': 'seek', on: { click: seekMine } }, svg(ICON.bolt, 'icon big-icon'),
         h('span.big-title', t('home.quick')), h('span.big-sub', t('home.quick.sub', { kind: kindLabel({ preset: form.preset, clock: clockOf(form.clock), rated: form.rated }) })))]));

@@ -1,10 +1,12 @@
 // Entry point: the connection, the router (/, /game/<id>, /replay/<id>, /leaderboard,
-// /player/<id>, /account, /local[/<id>], /rules, /learn[/<lesson>]) and the header.
+// /player/<id>, /account, /inbox, /local[/<id>], /rules, /learn[/<lesson>]) and the header.
 import { renderAccountPage } from './accountpage.ts';
 import { Client } from './client.ts';
 import { h, svg, ICON } from './dom.ts';
 import { renderGamePage } from './gamepage.ts';
-import { lang, onLangChange, t } from './i18n.ts';
+import { renderInbox, notificationText } from './inboxpage.ts';
+import { type Key, lang, onLangChange, t } from './i18n.ts';
+import { DECLINE_REASONS } from './ui.ts';
 import { renderLocalGame, renderLocalStart } from './localpage.ts';
 import { renderPractice } from './practicepage.ts';
 import { renderLobby } from './lobby.ts';
@@ -30,6 +32,9 @@ let screen: { el: HTMLElement; update: () => void; dispose: () => void } | null 
 let frame = 0;
 const connBox = h('span.conn', { 'data-conn': '' });
 const meBox = h('span.me');
+const inboxBox = h('a.nav.inbox-link', { href: '/inbox', 'data-link': '', 'data-nav': 'inbox' });
+const challengeBox = h('div.challenges', { 'aria-live': 'polite' });
+let challengesShown = '';
 
 const app: App = {
   client,
@@ -54,8 +59,30 @@ function header(): void {
   connBox.textContent = label;
   connBox.className = `conn ${s === 'open' && !client.authenticated ? 'connecting' : s}`;
   connBox.dataset.conn = s === 'open' && client.authenticated ? 'online' : s;
+  const unread = client.unread;
+  inboxBox.setAttribute('aria-label', t('nav.inbox', { n: unread }));
+  inboxBox.title = t('nav.inbox', { n: unread });
+  inboxBox.replaceChildren(svg(ICON.bell), unread ? h('span.badge', { 'data-unread': String(unread) }, unread > 99 ? '99+' : String(unread)) : '');
+  drawChallenges();
   const me = client.player;
   meBox.replaceChildren(me ? h('a', { href: `/player/${me.id}`, 'data-link': '', 'data-me': me.kind ?? 'guest' }, me.name, typeof me.rating === 'number' ? h('span.rating', ` ${me.rating}`) : '') : '');
+}
+
+/** The challenges received and waiting: each with accept, and decline with a reason. */
+function drawChallenges(): void {
+  const key = client.challengesIn.map((c) => c.id).join(',') + lang();
+  if (key === challengesShown) return; // a redraw must not reset a reason being chosen
+  challengesShown = key;
+  challengeBox.replaceChildren(...client.challengesIn.map((c) => {
+    const reason = h('select', { 'data-decline-reason': c.id, 'aria-label': t('challenge.reason') },
+      DECLINE_REASONS.map((r) => h('option', { value: r }, t(`challenge.reason.${r}` as Key))));
+    const clock = c.clock ? `${c.clock.initial / 6000}+${c.clock.increment / 100}` : t('challenge.untimed');
+    return h('div.banner.challenge', { 'data-challenge': c.id },
+      t('challenge.from', { name: c.from.name, preset: t(c.preset === 'official' ? 'challenge.official' : 'challenge.standard'), clock, rated: t(c.rated ? 'challenge.rated' : 'challenge.casual') }), ' ',
+      h('button', { type: 'button', 'data-action': 'challenge-accept', on: { click: () => client.acceptChallenge(c.id).catch(() => {}) } }, t('challenge.accept')), ' ',
+      reason, ' ',
+      h('button', { type: 'button', 'data-action': 'challenge-decline', on: { click: () => client.declineChallenge(c.id, (reason as HTMLSelectElement).value).catch(() => {}) } }, t('challenge.decline')));
+  }));
 }
 
 function route(): void {
@@ -70,10 +97,11 @@ function route(): void {
   else if (/^\/practice\/?$/.test(path)) screen = renderPractice(app);
   else if (/^\/leaderboard\/?$/.test(path)) screen = renderLeaderboard(app);
   else if (/^\/account\/?$/.test(path)) screen = renderAccountPage(app);
+  else if (/^\/inbox\/?$/.test(path)) screen = renderInbox(app);
   else if (/^\/rules\/?$/.test(path)) screen = renderRulesPage();
   else if ((m = path.match(/^\/learn(?:\/([a-z]+))?\/?$/))) screen = renderTutorial(app, m[1]);
   else screen = renderLobby(app);
-  root.replaceChildren(topBar(path), screen.el);
+  root.replaceChildren(topBar(path), challengeBox, screen.el);
   header();
   window.scrollTo(0, 0);
 }
@@ -83,7 +111,7 @@ function topBar(path: string): HTMLElement {
   const nav = (href: string, key: string, text: string) => h('a.nav', { href, 'data-link': '', 'data-nav': key, 'aria-current': path.startsWith(href) ? 'page' : false }, text);
   return h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'),
     h('nav.links', { 'aria-label': t('nav.site') }, nav('/learn', 'learn', t('nav.learnShort')), nav('/rules', 'rules', t('nav.rules')), nav('/leaderboard', 'leaderboard', t('nav.leaderboard'))),
-    meBox, soundSwitch(), h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': t('nav.account'), title: t('nav.account') }, svg(ICON.gear)), connBox);
+    meBox, inboxBox, soundSwitch(), h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': t('nav.account'), title: t('nav.account') }, svg(ICON.gear)), connBox);
 }
 
 /** The sound switch: a toggle button (remembered in localStorage by sound.ts). */
@@ -101,6 +129,7 @@ onSoundChange(() => {
 
 // Another language: the header is drawn again (each screen redraws itself).
 onLangChange(() => {
+  challengesShown = '';
   root.querySelector('header.top')?.replaceWith(topBar(location.pathname));
   header();
 });
@@ -122,6 +151,13 @@ client.subscribe(() => {
     app.navigate(`/game/${client.matched}`);
   }
   app.redraw();
+});
+// A notification while the tab is hidden: a system notification too, if the player allowed them
+// (the inbox page asks); no outside push service.
+client.onNotification((n) => {
+  if (!document.hidden || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  const sys = new Notification('rainet', { body: notificationText(n), tag: `rainet-${n.id}` });
+  sys.onclick = () => { window.focus(); app.navigate('/inbox'); sys.close(); };
 });
 // For tests and debugging: the client is reachable from the console (set before the first page,
 // which may add the seats of a pass-and-play game to it).

@@ -53,7 +53,41 @@ export function renderLeaderboard(_app: App): Screen {
   return { el, update: () => {}, dispose: () => { offLang(); clearInterval(poll); } };
 }
 
-export function renderPlayerPage(_app: App, id: string): Screen {
+/** Follow and challenge a player (its profile): docs/protocol.md, "Challenges" and "Follows". */
+function socialBox(app: App, id: string): HTMLElement {
+  const box = h('div.social', { 'data-social': id });
+  let message: string | null = null;
+  const kind = { preset: 'standard', clock: '' as string, rated: true, side: 'random' };
+  const draw = () => {
+    const followed = app.client.following?.find((f) => f.player.id === id);
+    const sent = app.client.challengesOut.find((c) => c.to.id === id);
+    const select = (name: string, value: string, options: [string, string][], set: (v: string) => void) =>
+      h('label', t(`challenge.${name}` as Key), ' ', h('select', { 'data-challenge-opt': name, on: { change: (e: Event) => set((e.target as HTMLSelectElement).value) } },
+        options.map(([v, label]) => h('option', { value: v, selected: v === value }, label))));
+    box.replaceChildren(
+      h('p', followed ? h('span', { 'data-following': followed.online ? 'online' : 'offline' }, t(followed.online ? 'follow.online' : 'follow.offline'), ' ') : null,
+        h('button', { type: 'button', 'data-action': followed ? 'unfollow' : 'follow', on: { click: () => app.client.setFollow(id, !followed).then(draw, (e) => { message = e.message; draw(); }) } }, t(followed ? 'follow.stop' : 'follow.start')),
+        ...(followed?.games ?? []).map((g) => h('span', ' ', link(`/game/${g}`, t('follow.watch'), { class: 'btn small', 'data-follow-game': g })))),
+      sent ? h('p', { 'data-challenge-sent': sent.id }, t('challenge.waiting'), ' ', h('button', { type: 'button', 'data-action': 'challenge-cancel', on: { click: () => app.client.cancelChallenge(sent.id).then(draw, (e) => { message = e.message; draw(); }) } }, t('challenge.cancel')))
+        : h('form.row', { 'data-challenge-form': id, on: { submit: (e: Event) => {
+          e.preventDefault();
+          const [min, inc] = kind.clock ? kind.clock.split('+').map(Number) : [0, 0];
+          app.client.challenge(id, { preset: kind.preset, clock: kind.clock ? { initial: min * 6000, increment: inc * 100 } : null, rated: kind.rated, side: kind.side })
+            .then(() => { message = null; draw(); }, (err) => { message = err.message; draw(); });
+        } } },
+          select('preset', kind.preset, [['standard', t('challenge.standard')], ['official', t('challenge.official')]], (v) => (kind.preset = v)),
+          select('clock', kind.clock, [['', t('challenge.untimed')], ['3+2', '3+2'], ['5+3', '5+3'], ['10+5', '10+5'], ['30+0', '30+0']], (v) => (kind.clock = v)),
+          select('rated', kind.rated ? 'rated' : 'casual', [['rated', t('challenge.rated')], ['casual', t('challenge.casual')]], (v) => (kind.rated = v === 'rated')),
+          select('side', kind.side, [['random', t('challenge.random')], ['1', t('challenge.side1')], ['2', t('challenge.side2')]], (v) => (kind.side = v)),
+          h('button', { type: 'submit', 'data-action': 'challenge' }, t('challenge.send'))),
+      message ? h('div.banner.err', { 'data-social-error': '' }, message) : '');
+  };
+  if (!app.client.following) app.client.loadFollowing().then(draw, () => {});
+  draw();
+  return box;
+}
+
+export function renderPlayerPage(app: App, id: string): Screen {
   const el = h('main');
   let profile: PlayerProfile | null = null;
   let games: GameListEntry[] | null = null;
@@ -79,6 +113,7 @@ export function renderPlayerPage(_app: App, id: string): Screen {
         h('h2', p.name, ' ', h('span.tag', p.kind === 'account' ? t('players.kind.account') : p.kind === 'guest' ? t('players.kind.guest') : p.kind), p.bot ? h('span.tag', { 'data-bot': p.id }, t('game.bar.bot')) : null),
         h('div.status', tNodes('players.rating', { rating: h('b', { 'data-profile-rating': '' }, String(p.rating)) }), h('span.hint', ` ${t('players.ratingMore', { rd: 2 * p.rd, n: p.rated_games })}`)),
         h('div', { 'data-profile-record': '' }, t('players.record', { games: p.games, wins: p.wins, draws: p.draws, losses: p.losses })),
+        (socialShown = !!app.client.player) && app.client.player!.id !== p.id ? socialBox(app, p.id) : null,
         h('p', link('/leaderboard', t('nav.leaderboard')), ' · ', link('/', t('game.end.home'))))),
       h('div.col', h('section.panel', h('h2', t('players.recent')),
         !games || games.length === 0 ? h('div.empty', t('home.recent.none')) :
@@ -86,8 +121,10 @@ export function renderPlayerPage(_app: App, id: string): Screen {
             h('td', names(g)), h('td.mono', g.result ?? g.status), h('td', g.rated ? '' : h('span.tag', t('game.info.casual'))),
             h('td', g.status === 'finished' ? link(`/replay/${g.game}`, t('game.end.replay'), { class: 'btn small' }) : link(`/game/${g.game}`, t('home.openGame'), { class: 'btn small' }))))))))));
   }
+  // The follow and challenge box needs the player's identity, which may come after the profile.
+  let socialShown = false;
   void load();
   update();
   const offLang = onLangChange(update);
-  return { el, update: () => {}, dispose: offLang };
+  return { el, update: () => { if (!socialShown && profile && app.client.player) update(); }, dispose: offLang };
 }

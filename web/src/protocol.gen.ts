@@ -6,7 +6,7 @@
 export type PlayerKind = 'guest' | 'account';
 export type SideId = '1' | '2';
 export type GameStatus = 'open' | 'setup' | 'playing' | 'finished' | 'aborted';
-export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'busy' | 'unknown_tournament' | 'already_joined' | 'not_joined' | 'tournament_over' | 'tournament_full' | 'withdrawn' | 'berserk_refused' | 'too_many_tournaments' | 'internal';
+export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'unknown_player' | 'unknown_challenge' | 'challenge_refused' | 'busy' | 'internal';
 export type Role = '1' | '2' | 'spectator';
 export type Preset = 'standard' | 'official';
 export type Opponent = 'open' | 'invite' | 'computer' | 'match';
@@ -15,6 +15,8 @@ export type GameResult = '1-0' | '0-1' | '1/2-1/2';
 export type EndReason = 'four_links' | 'four_viruses' | 'no_progress' | 'resign' | 'agreement' | 'time' | 'abandoned' | 'aborted';
 export type ChatChannel = 'players' | 'spectators';
 export type SideWish = '1' | '2' | 'random';
+export type NotificationKind = 'challenge' | 'challenge_accepted' | 'challenge_declined' | 'your_turn' | 'game_ended' | 'followed' | 'follow_started_game' | 'tournament_starting' | 'tournament_ended';
+export type ChallengeStatus = 'pending' | 'accepted' | 'declined' | 'canceled' | 'expired';
 export type ServiceState = 'up' | 'down';
 
 export interface Player {
@@ -132,40 +134,36 @@ export interface SeekEntry {
   players: number;
 }
 
-export interface TournamentInfo {
-  id: string;
-  name: string;
-  format: string;
-  /** created, running or finished */
-  status: string;
-  preset: Preset;
-  clock: ClockSetting;
-  rated: boolean;
-  /** bot accounts may join */
-  bots: boolean;
-  /** unix ms */
-  startsAt: number;
-  /** unix ms */
-  endsAt: number;
-  players: number;
+export interface Notification {
+  /** increasing: a newer notification has a higher id */
+  id: number;
+  kind: NotificationKind;
+  /** when it was made, ms */
+  at: number;
+  read: boolean;
+  /** the fields of its kind (docs/protocol.md) */
+  data: Record<string, unknown>;
 }
 
-export interface StandingEntry {
-  rank: number;
+export interface Challenge {
+  id: string;
+  from: Player;
+  to: Player;
+  preset: Preset;
+  clock: ClockSetting | null;
+  rated: boolean;
+  /** the challenger's wish */
+  side: SideWish;
+  /** when it lapses unanswered, ms */
+  expires: number;
+}
+
+export interface FollowedEntry {
   player: Player;
-  points: number;
-  /** performance rating (the tie-break) */
-  performance: number;
-  games: number;
-  /** two wins in a row: results count double */
-  fire: boolean;
-  berserks: number;
-  /** active, paused or withdrawn */
-  state: string;
-  /** each counted game's points, in order */
-  sheet: number[];
-  /** the game in play, if any */
-  game: string | null;
+  /** has a connection to this server now */
+  online: boolean;
+  /** its games in play, newest first (at most 10) */
+  games: string[];
 }
 
 export interface ArchivePlayer {
@@ -236,6 +234,8 @@ export interface WelcomeMessage {
   games: PlayerGame[];
   /** the login's id, when it answers one */
   id?: string | number;
+  /** unread notifications; absent for a new guest, who has none */
+  unread?: number;
 }
 
 export interface AckMessage {
@@ -246,8 +246,6 @@ export interface AckMessage {
   v?: number;
   /** register and rename */
   player?: Player;
-  /** the tournament created, joined or left */
-  tournament?: string;
 }
 
 export interface ErrorMessage {
@@ -450,20 +448,55 @@ export interface PongMessage {
   id: string | number | null;
 }
 
-export interface TournamentMessage {
-  type: 'tournament';
-  tournament: TournamentInfo;
-  /** the server's unix ms, for the countdown */
-  now: number;
-  /** best first */
-  standings: StandingEntry[];
+export interface NotificationMessage {
+  type: 'notification';
+  n: Notification;
+  /** the recipient's unread notifications, this one included */
+  unread: number;
 }
 
-export interface TournamentsMessage {
-  type: 'tournaments';
-  /** created and running first, then finished */
-  tournaments: TournamentInfo[];
-  /** the request's id */
+export interface NotificationsMessage {
+  type: 'notifications';
+  /** newest first */
+  items: Notification[];
+  unread: number;
+  /** the request's */
+  id?: string | number;
+}
+
+export interface UnreadMessage {
+  type: 'unread';
+  unread: number;
+}
+
+export interface ChallengeMessage {
+  type: 'challenge';
+  challenge: Challenge;
+  /** the challenger's request's */
+  id?: string | number;
+}
+
+export interface ChallengeUpdateMessage {
+  type: 'challenge_update';
+  challenge: string;
+  status: ChallengeStatus;
+  /** a decline's reason */
+  reason?: string;
+  /** the game an acceptance made */
+  game?: string;
+}
+
+export interface ChallengesMessage {
+  type: 'challenges';
+  received: Challenge[];
+  sent: Challenge[];
+  id?: string | number;
+}
+
+export interface FollowingMessage {
+  type: 'following';
+  /** by name */
+  players: FollowedEntry[];
   id?: string | number;
 }
 
@@ -493,8 +526,13 @@ export type ServerMessage =
   | SpectatorsMessage
   | MatchedMessage
   | PongMessage
-  | TournamentMessage
-  | TournamentsMessage
+  | NotificationMessage
+  | NotificationsMessage
+  | UnreadMessage
+  | ChallengeMessage
+  | ChallengeUpdateMessage
+  | ChallengesMessage
+  | FollowingMessage
   | GameEvent;
 
 // The HTTP JSON answers of docs/protocol.md section 10.

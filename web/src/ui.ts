@@ -102,3 +102,6 @@ export function clockLabel(c: { initial: number; increment: number } | null | un
   const m = Number.isInteger(min) ? String(min) : min.toFixed(1);
   return `${m}+${Number.isInteger(inc) ? inc : inc.toFixed(1)}`;
 }
+
+/** The reasons a challenge may be declined with (docs/protocol.md, "Challenges"). */
+export const DECLINE_REASONS = ['generic', 'later', 'too_fast', 'too_slow', 'timed', 'rated', 'casual', 'preset', 'no_bots'] as const;

@@ -232,3 +232,33 @@ test('quick pairing: a waiting seek is sent again after a reconnection; matched 
   last().receive({ type: 'chat', game: 'g5', channel: 'players', from: { id: 'p1', name: 'a' }, side: '1', text: 'hello', at: 1 });
   assert.deepEqual(c.game('g5')?.chat.map((l) => `${l.from.name}: ${l.text}`), ['a: hello']);
 });
+
+test('notifications: the unread count from welcome, live ones, the inbox page and marking read', async () => {
+  const { c, sockets, sent, last } = setup();
+  c.start();
+  sockets[0].open();
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [], unread: 2 });
+  assert.equal(c.unread, 2);
+  const seen: number[] = [];
+  c.onNotification((n) => seen.push(n.id));
+  const n7 = { id: 7, kind: 'followed', at: 5, read: false, data: { by: { id: 'p1', name: 'a' } } };
+  last().receive({ type: 'notification', n: n7, unread: 3 });
+  assert.equal(c.unread, 3);
+  assert.deepEqual(seen, [7]);
+  const page = c.loadInbox();
+  const req = sent().at(-1);
+  assert.equal(req.type, 'notifications');
+  last().receive({ type: 'notifications', id: req.id, items: [n7], unread: 3 });
+  assert.deepEqual((await page).map((n) => n.id), [7]);
+  assert.equal(c.inbox?.length, 1);
+  const read = c.markAllRead();
+  const mark = sent().at(-1);
+  assert.deepEqual({ type: mark.type, upTo: mark.upTo }, { type: 'notifications_read', upTo: 7 });
+  last().receive({ type: 'ack', id: mark.id });
+  await read;
+  assert.equal(c.unread, 0);
+  assert.equal(c.inbox?.[0].read, true);
+  // Read on another tab: the count follows.
+  last().receive({ type: 'unread', unread: 4 });
+  assert.equal(c.unread, 4);
+});
