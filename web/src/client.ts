@@ -62,6 +62,8 @@ export class Client {
   readonly tournaments = new Map<string, TournamentMessage & { skew: number }>();
   /** The last `tournaments` list, and the server − local ms when it came. */
   tournamentList: TournamentInfo[] | null = null;
+  /** The tournament of each game seen in a followed tournament's standings (the snapshot does not say). */
+  readonly tournamentGames = new Map<string, string>();
   /** Tournament games this player berserked in (the snapshot does not say). */
   readonly berserked = new Set<string>();
   private readonly tournamentsWanted = new Set<string>();
@@ -396,6 +398,7 @@ export class Client {
       case 'tournament':
         if (!m.tournament || !this.tournamentsWanted.has(m.tournament.id)) return;
         this.tournaments.set(m.tournament.id, { ...m, skew: typeof m.now === 'number' ? m.now - Date.now() : 0 });
+        for (const e of m.standings ?? []) if (e.game) this.tournamentGames.set(e.game, m.tournament.id);
         break;
       case 'tournaments':
         this.tournamentList = Array.isArray(m.tournaments) ? m.tournaments : [];

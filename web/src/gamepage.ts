@@ -10,7 +10,7 @@ import { type App, clockLabel, renderHand, renderStack, sideDot, type TerminalKi
 import { cardExplanation, cardName } from './cards.ts';
 import { onLangChange, renderLangSwitch, t } from './i18n.ts';
 import { playSounds, SoundCues } from './sound.ts';
-import { canBerserk, tournamentOfGame } from './tournament.ts';
+import { canBerserk } from './tournament.ts';
 import { type Side, type ViewModel, parseView, SETUP_SQUARES, squareIndex, opponent } from './view.ts';
 
 interface Ui {
@@ -520,7 +520,7 @@ export function renderGamePage(app: App, id: string, opts: { local?: boolean } =
     if (seated && s.abortable)
       controls.push(h('button.btn', { type: 'button', 'data-action': 'abort', on: { click: () => void send('abort') } }, t('game.abort')));
     // A tournament game (known from the followed tournament's standings): berserk until the first action.
-    if (seated && !opts.local && tournamentOfGame(client.tournaments.values(), id, client.player?.id)) {
+    if (seated && !opts.local && client.tournamentGames.has(id)) {
       if (client.berserked.has(id)) controls.push(h('span.tag.berserked', { 'data-berserked': '' }, t('game.berserked')));
       else if (canBerserk(s, false))
         controls.push(h('button.btn.berserk', { type: 'button', 'data-action': 'berserk', title: t('game.berserk.title'),
@@ -619,7 +619,8 @@ export function renderGamePage(app: App, id: string, opts: { local?: boolean } =
   }
 
   function tournamentLink(): HTMLElement | null {
-    const tour = tournamentOfGame(client.tournaments.values(), id, client.player?.id);
+    const tid = client.tournamentGames.get(id);
+    const tour = tid ? client.tournaments.get(tid) : undefined;
     return tour ? h('div', h('a', { href: `/tournament/${tour.tournament.id}`, 'data-link': '', 'data-tournament-link': tour.tournament.id }, t('game.tournament', { name: tour.tournament.name }))) : null;
   }
 

@@ -60,13 +60,6 @@ export function sheetMarks(sheet: number[]): { points: number; streak: boolean }
   return out;
 }
 
-/** The followed tournament whose standings put `player` in `game`, if any. */
-export function tournamentOfGame(states: Iterable<TournamentMessage>, game: string, player: string | undefined): TournamentMessage | null {
-  if (!player) return null;
-  for (const s of states) if (standingOf(s, player)?.game === game) return s;
-  return null;
-}
-
 /** Berserk is open to a seated player of a tournament game in setup or before their first action. */
 export function canBerserk(game: { status: string; you: string; history: { side?: string }[] }, already: boolean): boolean {
   if (already || (game.you !== '1' && game.you !== '2')) return false;

@@ -2,7 +2,7 @@
 // create an arena) and a tournament's page (/tournament/<id>: countdown, join / pause / withdraw,
 // the standings with streak flames and berserk marks, the podium at the end). The player's games
 // open by themselves: main.ts follows every `matched`.
-import { h } from './dom.ts';
+import { h, svg } from './dom.ts';
 import { onLangChange, t } from './i18n.ts';
 import type { StandingEntry, TournamentInfo } from './protocol.gen.ts';
 import { countdownTarget, formatCountdown, groupTournaments, podium, sheetMarks, standingOf, type Phase } from './tournament.ts';
@@ -68,13 +68,19 @@ export function renderTournaments(app: App): Screen {
         h('table.games', h('tbody', groups[phase].map((ti) => h('tr', { 'data-tour': ti.id },
           h('td', link(`/tournament/${ti.id}`, ti.name)), h('td', kindLine(ti)),
           h('td.mono', t('tour.players', { n: ti.players })),
-          h('td.mono', { 'data-countdown': '' }, countdownText(ti, 0)))))));
+          h('td.mono', { 'data-countdown': ti.id }, countdownText(ti, 0)))))));
     listBox.replaceChildren(section('running', t('tour.running')), section('created', t('tour.upcoming')), section('finished', t('tour.finished')));
   }
   el.replaceChildren(h('div.lobby', h('div.col', h('section.panel', h('h1.page-title', t('nav.tournaments')), h('p.hint', t('tour.about'))), formBox), h('div.col', listBox)));
   client.listTournaments();
   const poll = setInterval(() => client.listTournaments(), 5000);
-  const tick = setInterval(update, 1000);
+  // Only the countdowns change each second (a redraw would take the focus away).
+  const tick = setInterval(() => {
+    for (const ti of client.tournamentList ?? []) {
+      const cell = listBox.querySelector(`[data-countdown="${ti.id}"]`);
+      if (cell) cell.textContent = countdownText(ti, 0);
+    }
+  }, 1000);
   let wasAuthed = client.authenticated;
   const off = client.subscribe(() => { if (client.authenticated && !wasAuthed) client.listTournaments(); wasAuthed = client.authenticated; });
   update();
@@ -82,9 +88,11 @@ export function renderTournaments(app: App): Screen {
   return { el, update, dispose: () => { off(); offLang(); clearInterval(poll); clearInterval(tick); } };
 }
 
+const FLAME = '<path d="M12 2c1 4 5 6 5 11a5 5 0 0 1-10 0c0-2 1-3.5 2-4.5 0 2 1 3 2 3 0-3-1-6 1-9.5z" fill="currentColor"/>';
+
 function marks(e: StandingEntry): (HTMLElement | null)[] {
   return [
-    e.fire ? h('span.fire', { 'data-fire': '', title: t('tour.fire') }, h('span', { 'aria-hidden': 'true' }, '🔥'), h('span.sr-only', t('tour.fire'))) : null,
+    e.fire ? h('span.fire', { 'data-fire': '', title: t('tour.fire') }, svg(FLAME), h('span.sr-only', t('tour.fire'))) : null,
     e.berserks > 0 ? h('span.berserk-mark', { 'data-berserks': e.berserks, title: t('tour.berserks', { n: e.berserks }) }, h('span', { 'aria-hidden': 'true' }, `⚔${e.berserks > 1 ? e.berserks : ''}`), h('span.sr-only', t('tour.berserks', { n: e.berserks }))) : null,
   ];
 }
@@ -137,7 +145,8 @@ export function renderTournament(app: App, id: string): Screen {
         h('h1.page-title', ti.name),
         h('div.hint', t('tour.arena'), ' · ', kindLine(ti), ' · ', t('tour.players', { n: ti.players })),
         countdown,
-        me ? h('div', { 'data-my-state': me.state }, t(`tour.state.${me.state === 'paused' ? 'paused' : me.state === 'withdrawn' ? 'withdrawn' : 'active'}`, { points: me.points })) : null,
+        me ? h('div', { 'data-my-state': me.state }, ti.status === 'finished' ? t('tour.state.final', { rank: me.rank, points: me.points }) :
+          t(`tour.state.${me.state === 'paused' ? 'paused' : me.state === 'withdrawn' ? 'withdrawn' : 'active'}`, { points: me.points })) : null,
         buttons.length ? h('div.row', buttons) : null,
         error ? h('div.banner.err', { 'data-error': '' }, error) : null,
         h('p.hint', t('tour.rules')),

@@ -579,7 +579,7 @@ export const en = {
   'sound.off': 'Sound off (click to turn on)',
   // Tournaments (tournamentpage.ts, the berserk button of gamepage.ts).
   'nav.tournaments': "Tournaments",
-  'tour.about': "Arenas: join any time before the end; when your game ends you are paired again at once. A win scores 2, a draw 1; after two wins in a row each result counts double (🔥).",
+  'tour.about': "Arenas: join any time before the end; when your game ends you are paired again at once. A win scores 2, a draw 1; after two wins in a row each result counts double (a flame marks it).",
   'tour.running': "Running now",
   'tour.upcoming': "Upcoming",
   'tour.finished': "Finished",
@@ -605,6 +605,7 @@ export const en = {
   'tour.state.active': "You are in: {points} points. Your games open by themselves.",
   'tour.state.paused': "Paused ({points} points): you are not paired until you come back.",
   'tour.state.withdrawn': "Withdrawn ({points} points).",
+  'tour.state.final': "You finished #{rank} with {points} points.",
   'tour.rules': "Berserk: in your game, before your first action, halve your clock for one more point if you win with at least 7 actions.",
   'tour.podium': "Podium",
   'tour.points': "{n} points",

@@ -567,7 +567,7 @@ export const ja: Record<Key, string> = {
   'sound.off': 'サウンドオフ（クリックでオン）',
   // Tournaments (tournamentpage.ts, the berserk button of gamepage.ts).
   'nav.tournaments': "トーナメント",
-  'tour.about': "アリーナ：終了まではいつでも参加でき、対局が終わるとすぐ次の相手と組まれます。勝ち2点、引き分け1点。2連勝の後は結果が2倍（🔥）。",
+  'tour.about': "アリーナ：終了まではいつでも参加でき、対局が終わるとすぐ次の相手と組まれます。勝ち2点、引き分け1点。2連勝の後は結果が2倍（炎の印）。",
   'tour.running': "開催中",
   'tour.upcoming': "開催予定",
   'tour.finished': "終了",
@@ -593,6 +593,7 @@ export const ja: Record<Key, string> = {
   'tour.state.active': "参加中：{points}点。対局は自動で開きます。",
   'tour.state.paused': "休止中（{points}点）：復帰するまで組まれません。",
   'tour.state.withdrawn': "棄権（{points}点）。",
+  'tour.state.final': "あなたは{rank}位、{points}点でした。",
   'tour.rules': "バーサーク：自分の最初の手の前に持ち時間を半分にすると、7手以上で勝てば1点追加。",
   'tour.podium': "表彰台",
   'tour.points': "{n}点",

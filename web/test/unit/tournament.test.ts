@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StandingEntry, TournamentInfo, TournamentMessage } from '../../src/protocol.gen.ts';
-import { canBerserk, countdownTarget, featured, formatCountdown, groupTournaments, podium, sheetMarks, standingOf, tournamentOfGame } from '../../src/tournament.ts';
+import { canBerserk, countdownTarget, featured, formatCountdown, groupTournaments, podium, sheetMarks, standingOf } from '../../src/tournament.ts';
 
 function info(id: string, status: string, extra: Partial<TournamentInfo> = {}): TournamentInfo {
   return { id, name: id, format: 'arena', status, preset: 'standard', clock: { initial: 18000, increment: 200 }, rated: true, bots: false,
@@ -51,13 +51,12 @@ test('the sheet marks the results earned on a streak', () => {
   assert.deepEqual(sheetMarks([1, 2, 0, 2]).map((m) => m.streak), [false, false, false, false]);
 });
 
-test('a game is a tournament game of the player whose standing plays it', () => {
+test('a player\'s standing, or none', () => {
   const s = state('running', [entry('a', 1, 2, { game: 'g1' }), entry('b', 2, 0, { game: 'g1' })]);
   assert.equal(standingOf(s, 'a')?.points, 2);
   assert.equal(standingOf(s, 'x'), null);
-  assert.equal(tournamentOfGame([s], 'g1', 'a'), s);
-  assert.equal(tournamentOfGame([s], 'g2', 'a'), null);
-  assert.equal(tournamentOfGame([s], 'g1', undefined), null);
+  assert.equal(standingOf(undefined, 'a'), null);
+  assert.equal(standingOf(s, undefined), null);
 });
 
 test('berserk is open in setup and before the own first action only', () => {
