@@ -70,7 +70,19 @@ test('tournament: an arena of four from kickoff to podium', async () => {
   const header = await ben.page.$eval('header.top', (e) => e.getBoundingClientRect().height);
   assert.ok(header <= 52, `the header stays one line on a phone: ${header}`);
   assert.ok(await ben.page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth), 'no sideways scrolling on a phone');
-  await ann.page.waitForFunction(() => document.querySelectorAll('[data-standing]').length === 4);
+  // Pausing and coming back; a fifth player joins and withdraws for good before the start.
+  await ben.page.click('[data-action="tournament-pause"]');
+  await ben.page.waitForSelector('[data-my-state="paused"]');
+  await ben.page.click('[data-action="tournament-join"]');
+  await ben.page.waitForSelector('[data-my-state="active"]');
+  const eve = await open('Eve', `/tournament/${tid}`);
+  await eve.page.click('[data-action="tournament-join"]');
+  await eve.page.click('[data-action="tournament-withdraw"]');
+  await eve.page.waitForSelector('[data-my-state="withdrawn"]');
+  assert.equal(await eve.page.$('[data-action="tournament-join"]'), null, 'no coming back after a withdrawal');
+  const eveId = await me(eve);
+  await ann.page.waitForSelector(`[data-standing="${eveId}"] [data-state="withdrawn"]`);
+  await ann.page.waitForFunction(() => document.querySelectorAll('[data-standing]').length === 5);
   await ben.shot('tournament-before-start-phone');
 
   // The start: every player's game opens by itself.
