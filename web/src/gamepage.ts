@@ -671,6 +671,9 @@ export function renderGamePage(app: App, id: string, opts: { local?: boolean } =
   /** Rematch buttons after the end: offer, accept or decline, or a link to the agreed game. */
   function rematchControls(s: GameState): (HTMLElement | null)[] {
     const r = s.rematch;
+    // A tournament pairs its players again by itself: back to its page rather than a rematch.
+    const tid = client.tournamentGames.get(id);
+    if (tid) return [h('a.btn.primary', { href: `/tournament/${tid}`, 'data-link': '', 'data-action': 'goto-tournament' }, t('tour.back'))];
     if (r.next)
       return [h('a.btn.primary', { href: `/game/${r.next}`, 'data-link': '', 'data-action': 'goto-rematch' }, t(s.you === 'spectator' ? 'game.rematch.watch' : 'game.rematch.go'))];
     if (s.you === 'spectator') return [];

@@ -606,6 +606,7 @@ export const en = {
   'tour.state.paused': "Paused ({points} points): you are not paired until you come back.",
   'tour.state.withdrawn': "Withdrawn ({points} points).",
   'tour.state.final': "You finished #{rank} with {points} points.",
+  'tour.back': "Back to the tournament",
   'tour.rules': "Berserk: in your game, before your first action, halve your clock for one more point if you win with at least 7 actions.",
   'tour.podium': "Podium",
   'tour.points': "{n} points",

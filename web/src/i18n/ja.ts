@@ -594,6 +594,7 @@ export const ja: Record<Key, string> = {
   'tour.state.paused': "休止中（{points}点）：復帰するまで組まれません。",
   'tour.state.withdrawn': "棄権（{points}点）。",
   'tour.state.final': "あなたは{rank}位、{points}点でした。",
+  'tour.back': "トーナメントに戻る",
   'tour.rules': "バーサーク：自分の最初の手の前に持ち時間を半分にすると、7手以上で勝てば1点追加。",
   'tour.podium': "表彰台",
   'tour.points': "{n}点",

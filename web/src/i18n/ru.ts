@@ -595,6 +595,7 @@ export const ru: Record<Key, string> = {
   'tour.state.paused': "Пауза ({points} очк.): вас не сводят, пока не вернётесь.",
   'tour.state.withdrawn': "Вы вышли ({points} очк.).",
   'tour.state.final': "Ваше место: {rank}, очков: {points}.",
+  'tour.back': "Назад к турниру",
   'tour.rules': "Берсерк: до своего первого хода уполовиньте своё время — за победу хотя бы в 7 ходов одно очко сверху.",
   'tour.podium': "Пьедестал",
   'tour.points': "очков: {n}",

@@ -114,10 +114,10 @@ test('tournament: an arena of four from kickoff to podium', async () => {
   await advance(60000);
   await resign(annOpp, g3); // a win on a streak: doubled
   await resign(others[0], gameOf.get(others[0])!);
-  // (The game page redraws as its clocks run: the link is followed by its address.)
-  const href = await ann.page.getAttribute(`[data-tournament-link="${tid}"]`, 'href');
-  assert.equal(href, `/tournament/${tid}`);
-  await ann.page.goto(`${env.server.url}${href}`);
+  // The host's ended game leads back to the tournament (no rematch in a tournament).
+  await ann.page.waitForSelector('[data-action="goto-tournament"]');
+  assert.equal(await ann.page.$('[data-action="rematch"]'), null);
+  await ann.page.click('[data-overlay="end"] [data-action="goto-tournament"]');
   await ann.page.waitForSelector(`[data-tournament="${tid}"][data-status="finished"]`, { timeout: 15000 });
 
   // The podium: the host first with 2 + 2 + 4 points, on a streak, one berserk counted.
