@@ -11,7 +11,7 @@ const server = await Server.start();
 const browser = await launch();
 let status = 0;
 try {
-  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 }, serviceWorkers: 'block' }); // the HTTP layer's caching alone (site.test.ts)
   const page = await ctx.newPage();
   const online = () => page.waitForSelector('[data-conn="online"]');
   const show = (what: string, list: Fetched[]) => {

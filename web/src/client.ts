@@ -3,7 +3,7 @@
 // the lobby feed and keep-alive pings. Transport, time and storage are injected for unit tests.
 import { Backoff, ReconnectingSocket, VersionTracker, type ConnState, type SocketLike, type Timers, realTimers } from './socket.ts';
 import { addChat, applyEvent, fromSnapshot, lastChat, type GameState } from './game.ts';
-import type { AckMessage, Challenge, ErrorMessage, FollowedEntry, LobbyEntry, Notification, Player, PlayerGame, SeekEntry, ServerMessage, WelcomeMessage } from './protocol.gen.ts';
+import type { AckMessage, Challenge, ErrorMessage, FollowedEntry, LobbyEntry, Notification, Player, PlayerGame, SeekEntry, ServerMessage, TournamentInfo, TournamentMessage, WelcomeMessage } from './protocol.gen.ts';
 
 export interface StorageLike {
   getItem(k: string): string | null;
@@ -68,6 +68,15 @@ export class Client {
   challengesOut: Challenge[] = [];
   /** The players followed, once asked for (loadFollowing). */
   following: FollowedEntry[] | null = null;
+  /** The tournaments followed (tournament_watch): their latest state, with `skew` = server − local ms. */
+  readonly tournaments = new Map<string, TournamentMessage & { skew: number }>();
+  /** The last `tournaments` list, and the server − local ms when it came. */
+  tournamentList: TournamentInfo[] | null = null;
+  /** The tournament of each game seen in a followed tournament's standings (the snapshot does not say). */
+  readonly tournamentGames = new Map<string, string>();
+  /** Tournament games this player berserked in (the snapshot does not say). */
+  readonly berserked = new Set<string>();
+  private readonly tournamentsWanted = new Set<string>();
   private authed = false;
   private readonly games = new Map<string, Followed>();
   private readonly pending = new Map<string, Pending>();
@@ -169,6 +178,31 @@ export class Client {
     if (on === this.lobbyWanted) return;
     this.lobbyWanted = on;
     if (this.authed) this.raw({ type: on ? 'lobby_subscribe' : 'lobby_unsubscribe' });
+  }
+
+  /** Follows a tournament: its state now and on every change, again after reconnects. */
+  watchTournament(id: string): void {
+    if (this.tournamentsWanted.has(id)) return;
+    this.tournamentsWanted.add(id);
+    if (this.authed) this.raw({ type: 'tournament_watch', tournament: id });
+  }
+
+  unwatchTournament(id: string): void {
+    if (!this.tournamentsWanted.delete(id)) return;
+    this.tournaments.delete(id);
+    if (this.authed) this.raw({ type: 'tournament_unwatch', tournament: id });
+  }
+
+  /** Asks for the list of tournaments (answered by `tournaments`, kept in `tournamentList`). */
+  listTournaments(): void {
+    if (this.authed) this.raw({ type: 'tournaments' });
+  }
+
+  /** Berserk in a tournament game: half the clock, no increment, a bonus point for a long win. */
+  async berserk(game: string): Promise<void> {
+    await this.request({ type: 'berserk', game });
+    this.berserked.add(game);
+    this.emit();
   }
 
   /**
@@ -348,6 +382,7 @@ export class Client {
         if (login) this.pending.delete(String(m.id));
         for (const [id, f] of this.games) this.subscribeGame(id, f);
         if (this.lobbyWanted) this.raw({ type: 'lobby_subscribe' });
+        for (const t of this.tournamentsWanted) this.raw({ type: 'tournament_watch', tournament: t });
         for (const p of this.pending.values()) this.raw(p.msg);
         // A waiting seek ended with the old connection: seek again.
         if (this.seeking && ![...this.pending.values()].some((p) => p.msg.type === 'seek'))
@@ -477,6 +512,14 @@ export class Client {
         if (f?.state && typeof m.count === 'number') f.state = { ...f.state, spectators: m.count };
         break;
       }
+      case 'tournament':
+        if (!m.tournament || !this.tournamentsWanted.has(m.tournament.id)) return;
+        this.tournaments.set(m.tournament.id, { ...m, skew: typeof m.now === 'number' ? m.now - Date.now() : 0 });
+        for (const e of m.standings ?? []) if (e.game) this.tournamentGames.set(e.game, m.tournament.id);
+        break;
+      case 'tournaments':
+        this.tournamentList = Array.isArray(m.tournaments) ? m.tournaments : [];
+        break;
       case 'matched':
         if (typeof m.game !== 'string') return;
         this.seeking = null;

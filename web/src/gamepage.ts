@@ -10,6 +10,7 @@ import { type App, clockLabel, renderHand, renderStack, sideDot, type TerminalKi
 import { cardExplanation, cardName } from './cards.ts';
 import { onLangChange, renderLangSwitch, t } from './i18n.ts';
 import { playSounds, SoundCues } from './sound.ts';
+import { canBerserk } from './tournament.ts';
 import { type Side, type ViewModel, parseView, SETUP_SQUARES, squareIndex, opponent } from './view.ts';
 
 interface Ui {
@@ -518,6 +519,13 @@ export function renderGamePage(app: App, id: string, opts: { local?: boolean } =
     if (!seated && s.status === 'open') controls.push(h('button.btn.primary', { type: 'button', 'data-action': 'join', on: { click: async () => { await send('join'); client.follow(id); } } }, t('game.join')));
     if (seated && s.abortable)
       controls.push(h('button.btn', { type: 'button', 'data-action': 'abort', on: { click: () => void send('abort') } }, t('game.abort')));
+    // A tournament game (known from the followed tournament's standings): berserk until the first action.
+    if (seated && !opts.local && client.tournamentGames.has(id)) {
+      if (client.berserked.has(id)) controls.push(h('span.tag.berserked', { 'data-berserked': '' }, t('game.berserked')));
+      else if (canBerserk(s, false))
+        controls.push(h('button.btn.berserk', { type: 'button', 'data-action': 'berserk', title: t('game.berserk.title'),
+          on: { click: () => { ui.error = ''; client.berserk(id).catch((e: any) => { ui.error = e.message ?? e.code; }).finally(update); } } }, `⚔ ${t('game.berserk')}`));
+    }
     let confirmBox: HTMLElement | null = null;
     if (seated && s.status === 'playing') {
       // Pass and play has no draw offers: the offer would wait for a seat whose turn never comes.
@@ -606,7 +614,14 @@ export function renderGamePage(app: App, id: string, opts: { local?: boolean } =
       `${facts.join(' · ')} · `,
       h('span.mono', id), me === null ? ` · ${t('game.info.spectating')}` : '',
       h('span', { 'data-spectators': s.spectators }, s.spectators ? ` · ${t('game.info.watching', { n: s.spectators })}` : '')),
+      tournamentLink(),
       renderLangSwitch());
+  }
+
+  function tournamentLink(): HTMLElement | null {
+    const tid = client.tournamentGames.get(id);
+    const tour = tid ? client.tournaments.get(tid) : undefined;
+    return tour ? h('div', h('a', { href: `/tournament/${tour.tournament.id}`, 'data-link': '', 'data-tournament-link': tour.tournament.id }, t('game.tournament', { name: tour.tournament.name }))) : null;
   }
 
   function chatPanel(s: GameState, me: Side | null): HTMLElement {
@@ -656,6 +671,9 @@ export function renderGamePage(app: App, id: string, opts: { local?: boolean } =
   /** Rematch buttons after the end: offer, accept or decline, or a link to the agreed game. */
   function rematchControls(s: GameState): (HTMLElement | null)[] {
     const r = s.rematch;
+    // A tournament pairs its players again by itself: back to its page rather than a rematch.
+    const tid = client.tournamentGames.get(id);
+    if (tid) return [h('a.btn.primary', { href: `/tournament/${tid}`, 'data-link': '', 'data-action': 'goto-tournament' }, t('tour.back'))];
     if (r.next)
       return [h('a.btn.primary', { href: `/game/${r.next}`, 'data-link': '', 'data-action': 'goto-rematch' }, t(s.you === 'spectator' ? 'game.rematch.watch' : 'game.rematch.go'))];
     if (s.you === 'spectator') return [];

@@ -4,6 +4,8 @@
 import { h, svg, ICON } from './dom.ts';
 import { type Key, onLangChange, renderLangSwitch, t, tNodes } from './i18n.ts';
 import type { GameListEntry, GameListPage } from './protocol.gen.ts';
+import { featured } from './tournament.ts';
+import { countdownText } from './tournamentpage.ts';
 import { type App, clockLabel, fetchJson } from './ui.ts';
 
 interface CreateForm {
@@ -118,6 +120,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   let recent: GameListEntry[] | null = null;
   let archive: GameListEntry[] | null = null;
   const refresh = async () => {
+    client.listTournaments();
     try {
       playing = ((await fetchJson('/api/games?status=playing&per_page=20')) as GameListPage).games ?? [];
     } catch { playing = playing ?? []; }
@@ -145,6 +148,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     if (!recentAsked && client.player && recent === null) { recentAsked = true; void refresh(); }
     if (client.player?.id !== recentOf) { recentOf = client.player?.id; recent = null; void refresh(); }
     errBox.replaceChildren(error ? h('div.banner.err', error) : '');
+    updateFeatured();
     updateSeek();
     const lobby = client.lobby;
     openBox.replaceChildren(
@@ -174,6 +178,17 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
           h('td', g.status === 'finished' ? h('a.btn.small', { href: `/replay/${g.game}`, 'data-link': '' }, t('game.end.replay')) : h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, t('home.openGame'))))))),
     );
     updateArchive();
+  }
+
+  // The featured tournament: the first running one, else the soonest upcoming one.
+  let listAsked = false;
+  function updateFeatured(): void {
+    if (!listAsked && client.authenticated && client.tournamentList === null) { listAsked = true; client.listTournaments(); }
+    const f = featured(client.tournamentList);
+    featuredBox.replaceChildren(h('h2', t('tour.featured')),
+      f ? h('div.row', { 'data-featured': f.id }, h('a', { href: `/tournament/${f.id}`, 'data-link': '' }, f.name), h('span.hint', clockLabel(f.clock)), h('span.hint', t('tour.players', { n: f.players })), h('span.mono', countdownText(f, 0)))
+        : h('div.empty', t('tour.none')),
+      h('p', h('a', { href: '/tournaments', 'data-link': '', 'data-action': 'tournaments' }, t('tour.all'))));
   }
 
   function updateArchive(): void {
@@ -223,6 +238,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   };
 
   const quickCard = h('div.big-card');
+  const featuredBox = h('section.panel', { 'data-featured-box': '' });
   const hero = h('section.hero', { 'aria-labelledby': 'hero-title' },
     h('div.hero-text',
       h('h1#hero-title', t('home.title')),
@@ -244,6 +260,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const el = h('main.home', hero, h('div.lobby',
     h('div.col', createForm, seekBox),
     h('div.col',
+      featuredBox,
       h('section.panel', h('h2', t('home.open')), openBox),
       h('section.panel', h('h2', t('home.recent')), recentBox),
       h('section.panel', h('h2', t('home.playing')), playingBox),

@@ -1,5 +1,6 @@
 // Entry point: the connection, the router (/, /game/<id>, /replay/<id>, /leaderboard,
-// /player/<id>, /account, /inbox, /local[/<id>], /rules, /learn[/<lesson>]) and the header.
+// /player/<id>, /account, /inbox, /local[/<id>], /rules, /learn[/<lesson>], /tournaments,
+// /tournament/<id>) and the header.
 import { renderAccountPage } from './accountpage.ts';
 import { Client } from './client.ts';
 import { h, svg, ICON } from './dom.ts';
@@ -15,6 +16,7 @@ import { renderReplayPage } from './replaypage.ts';
 import { renderRulesPage } from './rulespage.ts';
 import type { SocketLike } from './socket.ts';
 import { armSound, isSoundOn, onSoundChange, setSound } from './sound.ts';
+import { renderTournament, renderTournaments } from './tournamentpage.ts';
 import { renderTutorial } from './tutorial.ts';
 import type { App } from './ui.ts';
 
@@ -96,6 +98,8 @@ function route(): void {
   else if (/^\/local\/?$/.test(path)) screen = renderLocalStart(app);
   else if (/^\/practice\/?$/.test(path)) screen = renderPractice(app);
   else if (/^\/leaderboard\/?$/.test(path)) screen = renderLeaderboard(app);
+  else if (/^\/tournaments\/?$/.test(path)) screen = renderTournaments(app);
+  else if ((m = path.match(/^\/tournament\/([A-Za-z0-9]+)\/?$/))) screen = renderTournament(app, m[1]);
   else if (/^\/account\/?$/.test(path)) screen = renderAccountPage(app);
   else if (/^\/inbox\/?$/.test(path)) screen = renderInbox(app);
   else if (/^\/rules\/?$/.test(path)) screen = renderRulesPage();
@@ -110,7 +114,7 @@ function route(): void {
 function topBar(path: string): HTMLElement {
   const nav = (href: string, key: string, text: string) => h('a.nav', { href, 'data-link': '', 'data-nav': key, 'aria-current': path.startsWith(href) ? 'page' : false }, text);
   return h('header.top', h('a.logo', { href: '/', 'data-link': '' }, 'RAINET', h('small', 'access battlers')), h('span.grow'),
-    h('nav.links', { 'aria-label': t('nav.site') }, nav('/learn', 'learn', t('nav.learnShort')), nav('/rules', 'rules', t('nav.rules')), nav('/leaderboard', 'leaderboard', t('nav.leaderboard'))),
+    h('nav.links', { 'aria-label': t('nav.site') }, nav('/learn', 'learn', t('nav.learnShort')), nav('/rules', 'rules', t('nav.rules')), nav('/tournaments', 'tournaments', t('nav.tournaments')), nav('/leaderboard', 'leaderboard', t('nav.leaderboard'))),
     meBox, inboxBox, soundSwitch(), h('a.nav.account-link', { href: '/account', 'data-link': '', 'data-nav': 'account', 'aria-label': t('nav.account'), title: t('nav.account') }, svg(ICON.gear)), connBox);
 }
 
@@ -142,7 +146,7 @@ document.addEventListener('click', (ev) => {
   app.navigate(new URL(a.href).pathname);
 });
 window.addEventListener('popstate', route);
-// A quick-pairing seek was paired: go to the game, whatever page is shown.
+// A quick-pairing seek or a tournament paired this player: go to the game, whatever page is shown.
 let lastMatched: string | null = null;
 client.subscribe(() => {
   if (client.matched && client.matched !== lastMatched) {

@@ -8,6 +8,15 @@ const CACHE = 'rainet-client';
 // The shell's names carry their content's hash: the build writes the list (web/scripts/build.mjs).
 declare const SHELL_FILES: string[];
 const SHELL = SHELL_FILES;
+const HASHED = /\.[0-9a-f]{12}\.(js|css|svg)$/; // web/scripts/build.mjs, hashedName
+
+function keep(key: string, res: Response): Response {
+  if (res.ok) {
+    const copy = res.clone();
+    void caches.open(CACHE).then((c) => c.put(key, copy));
+  }
+  return res;
+}
 
 interface FetchEventLike extends Event {
   request: Request;
@@ -32,15 +41,15 @@ sw.addEventListener('fetch', (e) => {
   if (req.method !== 'GET' || url.origin !== sw.location.origin || url.pathname.startsWith('/api/') || url.pathname === '/ws') return;
   // Every page of the client is index.html (the router draws it): kept once, as '/'.
   const key = req.mode === 'navigate' ? '/' : url.pathname;
+  // A name carrying its content's hash never changes content: the kept copy is served without
+  // asking the network, so a repeat visit fetches nothing but index.html (revalidated, 304).
+  if (HASHED.test(url.pathname)) {
+    e.respondWith(caches.match(key).then((hit) => hit ?? fetch(req).then((res) => keep(key, res))));
+    return;
+  }
   e.respondWith(
     fetch(req)
-      .then((res) => {
-        if (res.ok) {
-          const copy = res.clone();
-          void caches.open(CACHE).then((c) => c.put(key, copy));
-        }
-        return res;
-      })
+      .then((res) => keep(key, res))
       .catch(() => caches.match(key).then((hit) => hit ?? Response.error())),
   );
 });

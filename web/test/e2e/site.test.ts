@@ -12,8 +12,10 @@ const env = useServerAndBrowser();
 const players = env.players;
 
 /** A player whose page records every CSP violation (the event and Chromium's console line). */
-async function openWatched(name: string): Promise<{ p: Player; violations: string[] }> {
-  const ctx = await env.browser.newContext({ viewport: { width: 1200, height: 900 } });
+// `serviceWorkers: 'block'` for the HTTP layer's own caching alone: with the service worker
+// (src/sw.ts) the page's answers come from it, and what it fetches is not the page's traffic.
+async function openWatched(name: string, serviceWorkers: 'allow' | 'block' = 'allow'): Promise<{ p: Player; violations: string[] }> {
+  const ctx = await env.browser.newContext({ viewport: { width: 1200, height: 900 }, serviceWorkers });
   const violations: string[] = [];
   await ctx.exposeBinding('reportCsp', (_source, text: string) => { violations.push(text); });
   await ctx.addInitScript((n) => {
@@ -73,7 +75,7 @@ test('the client works under the Content-Security-Policy, with no violation', as
 });
 
 test('the first visit comes compressed; a repeat visit downloads nothing but index.html\'s 304', async () => {
-  const { p } = await openWatched('cache');
+  const { p } = await openWatched('cache', 'block');
   const online = () => p.page.waitForSelector('[data-conn="online"]');
   const first = fromServer(await visit(p.page, `${env.server.url}/`, online));
   const script = first.find((f) => /\/app\.[0-9a-f]{12}\.js$/.test(f.url));

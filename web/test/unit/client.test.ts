@@ -262,3 +262,43 @@ test('notifications: the unread count from welcome, live ones, the inbox page an
   last().receive({ type: 'unread', unread: 4 });
   assert.equal(c.unread, 4);
 });
+
+test('tournaments: followed again after a reconnection; their states and games kept; the list; berserk remembered', async () => {
+  const { c, sockets, timers, sent, last } = setup();
+  c.start();
+  sockets[0].open();
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
+  c.watchTournament('t1');
+  c.watchTournament('t1'); // once
+  c.listTournaments();
+  assert.deepEqual(sent().slice(1), [{ type: 'tournament_watch', tournament: 't1' }, { type: 'tournaments' }]);
+  const info = { id: 't1', name: 'Arena', format: 'arena', status: 'running', preset: 'standard', clock: { initial: 18000, increment: 200 }, rated: true, bots: false, startsAt: 0, endsAt: 1, players: 2 };
+  const entry = (id: string, game: string | null) => ({ rank: 1, player: { id, name: id }, points: 0, performance: 0, games: 0, fire: false, berserks: 0, state: 'active', sheet: [], game });
+  last().receive({ type: 'tournament', tournament: info, now: Date.now() + 5000, standings: [entry('p2', 'g9'), entry('p1', 'g9')] });
+  last().receive({ type: 'tournament', tournament: { ...info, id: 'tX' }, now: 0, standings: [entry('p2', 'g8')] }); // not followed: ignored
+  last().receive({ type: 'tournaments', tournaments: [info] });
+  assert.equal(c.tournaments.get('t1')?.standings.length, 2);
+  assert.ok(Math.abs(c.tournaments.get('t1')!.skew - 5000) < 1000, 'the server clock\'s lead');
+  assert.equal(c.tournaments.has('tX'), false);
+  assert.equal(c.tournamentGames.get('g9'), 't1');
+  assert.equal(c.tournamentGames.has('g8'), false);
+  assert.deepEqual(c.tournamentList?.map((x) => x.id), ['t1']);
+  // The game ends: the standings no longer name it, but it is still known as the tournament's.
+  last().receive({ type: 'tournament', tournament: info, now: 0, standings: [entry('p2', null), entry('p1', null)] });
+  assert.equal(c.tournamentGames.get('g9'), 't1');
+  sockets[0].drop();
+  timers.advance(100);
+  sockets[1].open();
+  last().receive({ type: 'welcome', token: 't', player: { id: 'p2', name: 'b' }, games: [] });
+  assert.deepEqual(sent(1).slice(1), [{ type: 'tournament_watch', tournament: 't1' }]);
+  // Berserk: the ack marks the game; unwatching forgets the state and tells the server.
+  const b = c.berserk('g9');
+  const req = sent(1).find((m) => m.type === 'berserk');
+  assert.equal(req.game, 'g9');
+  last().receive({ type: 'ack', id: req.id });
+  await b;
+  assert.ok(c.berserked.has('g9'));
+  c.unwatchTournament('t1');
+  assert.equal(c.tournaments.has('t1'), false);
+  assert.deepEqual(sent(1).at(-1), { type: 'tournament_unwatch', tournament: 't1' });
+});
