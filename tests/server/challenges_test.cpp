@@ -91,6 +91,8 @@ TEST(Challenges, ByUsernameAcceptedMakesTheGameBothAreToldOf) {
 TEST(Challenges, DeclinedWithAReasonOrCanceledOrLapsed) {
     ServerProcess server(dbPath("challenge_decline"));
     Player a(server.port()), b(server.port());
+    signUp(a, "dec_ann");  // challenges and follows are between stored players
+    signUp(b, "dec_bob");
     Json ch = challengeOf(a, {{"player", b.id()}})["challenge"];
     EXPECT_EQ(
         b.request(
@@ -131,6 +133,9 @@ TEST(Challenges, DeclinedWithAReasonOrCanceledOrLapsed) {
 TEST(Challenges, HostileRequestsGetClearErrors) {
     ServerProcess server(dbPath("challenge_hostile"));
     Player a(server.port()), b(server.port()), c(server.port());
+    signUp(a, "host_ann");  // challenges and follows are between stored players
+    signUp(b, "host_bob");
+    signUp(c, "host_cy");
     EXPECT_EQ(challengeOf(a, {{"player", a.id()}})["code"], "bad_message");
     EXPECT_EQ(challengeOf(a, {{"player", a.id()}})["message"], "you cannot challenge yourself");
     EXPECT_EQ(challengeOf(a, {{"player", "pNOBODY"}})["code"], "unknown_player");
@@ -189,6 +194,9 @@ TEST(Challenges, TheChallengedChoosesWhoMay) {
 TEST(Follows, PresenceGamesAndTheFollowedNotification) {
     ServerProcess server(dbPath("follows"));
     Player a(server.port()), b(server.port()), c(server.port());
+    signUp(a, "fol_ann");  // challenges and follows are between stored players
+    signUp(b, "fol_bob");
+    signUp(c, "fol_cy");
     EXPECT_EQ(a.request({{"type", "follow"}, {"player", a.id()}})["code"], "bad_message");
     EXPECT_EQ(a.request({{"type", "follow"}, {"player", "pNOBODY"}})["code"], "unknown_player");
     EXPECT_EQ(a.request({{"type", "follow"}, {"player", b.id()}})["type"], "ack");

@@ -1,5 +1,6 @@
 // Notifications (docs/protocol.md, "Notifications"): stored per player, pushed live to every
 // connection of the recipient, counted unread in welcome, paged, marked read, pruned by age.
+#include <optional>
 #include <gtest/gtest.h>
 
 #include "players.h"
@@ -71,37 +72,38 @@ TEST(Notifications, AGameThatEndedWhileAwayIsPushedStoredAndMarkedRead) {
 TEST(Notifications, PagesGoBackwardsAndBadRequestsChangeNothing) {
     ServerProcess server(dbPath("notify_pages"));
     Player a(server.port()), b(server.port());
-    Player b2(server.port(), b.token(), 2000);
+    std::optional<Player> b2;  // b's other connection, once b is stored (seated in a game)
     std::vector<std::int64_t> ids;
     for (int i = 0; i < 3; ++i) {
         const std::string g = startGame(a, b);
+        if (!b2) b2.emplace(server.port(), b.token(), 2000);
         b.disconnect();
         ASSERT_EQ(a.request({{"type", "resign"}, {"game", g}})["type"], "ack");
         ids.push_back(
-            b2.take([](const Json& j) { return j["type"] == "notification"; })["n"]["id"]);
+            b2->take([](const Json& j) { return j["type"] == "notification"; })["n"]["id"]);
         b.connect(server.port());
     }
     EXPECT_LT(ids[0], ids[1]);
-    Json page = inbox(b2, {{"limit", 2}});
+    Json page = inbox(*b2, {{"limit", 2}});
     ASSERT_EQ(page["items"].size(), 2u);
     EXPECT_EQ(page["items"][0]["id"], ids[2]);
     EXPECT_EQ(page["items"][1]["id"], ids[1]);
-    Json older = inbox(b2, {{"before", ids[1]}});
+    Json older = inbox(*b2, {{"before", ids[1]}});
     ASSERT_EQ(older["items"].size(), 1u);
     EXPECT_EQ(older["items"][0]["id"], ids[0]);
     // Bad input: a clear error, nothing marked.
-    EXPECT_EQ(inbox(b2, {{"limit", 0}})["code"], "bad_message");
-    EXPECT_EQ(inbox(b2, {{"limit", 51}})["code"], "bad_message");
-    EXPECT_EQ(inbox(b2, {{"before", -1}})["code"], "bad_message");
-    EXPECT_EQ(b2.request({{"type", "notifications_read"}})["code"], "bad_message");
-    EXPECT_EQ(b2.request({{"type", "notifications_read"}, {"upTo", "all"}})["code"], "bad_message");
-    b2.ws().send(Json{{"type", "notifications_read"}, {"upTo", ids[2]}});
-    EXPECT_EQ(b2.take([](const Json& j) { return j["type"] == "error"; })["code"], "bad_message")
+    EXPECT_EQ(inbox(*b2, {{"limit", 0}})["code"], "bad_message");
+    EXPECT_EQ(inbox(*b2, {{"limit", 51}})["code"], "bad_message");
+    EXPECT_EQ(inbox(*b2, {{"before", -1}})["code"], "bad_message");
+    EXPECT_EQ(b2->request({{"type", "notifications_read"}})["code"], "bad_message");
+    EXPECT_EQ(b2->request({{"type", "notifications_read"}, {"upTo", "all"}})["code"], "bad_message");
+    b2->ws().send(Json{{"type", "notifications_read"}, {"upTo", ids[2]}});
+    EXPECT_EQ(b2->take([](const Json& j) { return j["type"] == "error"; })["code"], "bad_message")
         << "it changes state: it needs an id";
-    EXPECT_EQ(inbox(b2)["unread"], 3);
+    EXPECT_EQ(inbox(*b2)["unread"], 3);
     // Marking another player's ids changes nothing of theirs: a marks up to b's newest.
     EXPECT_EQ(a.request({{"type", "notifications_read"}, {"upTo", ids[2]}})["type"], "ack");
-    EXPECT_EQ(inbox(b2)["unread"], 3);
+    EXPECT_EQ(inbox(*b2)["unread"], 3);
     // A new guest has an empty inbox and is not stored by asking.
     Player guest(server.port());
     EXPECT_FALSE(guest.welcome().contains("unread"));
@@ -113,8 +115,8 @@ TEST(Notifications, PagesGoBackwardsAndBadRequestsChangeNothing) {
 TEST(Notifications, AreDeletedAfterTheRetention) {
     ServerProcess server(dbPath("notify_prune"), {"--notification-days", "2"});
     Player a(server.port()), b(server.port());
-    Player b2(server.port(), b.token(), 2000);
     const std::string g = startGame(a, b);
+    Player b2(server.port(), b.token(), 2000);  // b is stored once seated
     leaveSeat(a, b, g);
     ASSERT_EQ(a.request({{"type", "resign"}, {"game", g}})["type"], "ack");
     b2.take([](const Json& j) { return j["type"] == "notification"; });

@@ -6,7 +6,7 @@
 export type PlayerKind = 'guest' | 'account';
 export type SideId = '1' | '2';
 export type GameStatus = 'open' | 'setup' | 'playing' | 'finished' | 'aborted';
-export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'unknown_player' | 'unknown_challenge' | 'challenge_refused' | 'busy' | 'internal';
+export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'unknown_player' | 'unknown_challenge' | 'challenge_refused' | 'busy' | 'unknown_tournament' | 'already_joined' | 'not_joined' | 'tournament_over' | 'tournament_full' | 'withdrawn' | 'berserk_refused' | 'too_many_tournaments' | 'internal';
 export type Role = '1' | '2' | 'spectator';
 export type Preset = 'standard' | 'official';
 export type Opponent = 'open' | 'invite' | 'computer' | 'match';
@@ -134,6 +134,42 @@ export interface SeekEntry {
   players: number;
 }
 
+export interface TournamentInfo {
+  id: string;
+  name: string;
+  format: string;
+  /** created, running or finished */
+  status: string;
+  preset: Preset;
+  clock: ClockSetting;
+  rated: boolean;
+  /** bot accounts may join */
+  bots: boolean;
+  /** unix ms */
+  startsAt: number;
+  /** unix ms */
+  endsAt: number;
+  players: number;
+}
+
+export interface StandingEntry {
+  rank: number;
+  player: Player;
+  points: number;
+  /** performance rating (the tie-break) */
+  performance: number;
+  games: number;
+  /** two wins in a row: results count double */
+  fire: boolean;
+  berserks: number;
+  /** active, paused or withdrawn */
+  state: string;
+  /** each counted game's points, in order */
+  sheet: number[];
+  /** the game in play, if any */
+  game: string | null;
+}
+
 export interface Notification {
   /** increasing: a newer notification has a higher id */
   id: number;
@@ -246,6 +282,8 @@ export interface AckMessage {
   v?: number;
   /** register and rename */
   player?: Player;
+  /** the tournament created, joined or left */
+  tournament?: string;
 }
 
 export interface ErrorMessage {
@@ -448,6 +486,23 @@ export interface PongMessage {
   id: string | number | null;
 }
 
+export interface TournamentMessage {
+  type: 'tournament';
+  tournament: TournamentInfo;
+  /** the server's unix ms, for the countdown */
+  now: number;
+  /** best first */
+  standings: StandingEntry[];
+}
+
+export interface TournamentsMessage {
+  type: 'tournaments';
+  /** created and running first, then finished */
+  tournaments: TournamentInfo[];
+  /** the request's id */
+  id?: string | number;
+}
+
 export interface NotificationMessage {
   type: 'notification';
   n: Notification;
@@ -526,6 +581,8 @@ export type ServerMessage =
   | SpectatorsMessage
   | MatchedMessage
   | PongMessage
+  | TournamentMessage
+  | TournamentsMessage
   | NotificationMessage
   | NotificationsMessage
   | UnreadMessage
