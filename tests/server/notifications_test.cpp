@@ -77,7 +77,7 @@ TEST(Notifications, PagesGoBackwardsAndBadRequestsChangeNothing) {
     for (int i = 0; i < 3; ++i) {
         const std::string g = startGame(a, b);
         if (!b2) b2.emplace(server.port(), b.token(), 2000);
-        b.disconnect();
+        leaveSeat(a, b, g);  // gone before the end, so the end is a notification
         ASSERT_EQ(a.request({{"type", "resign"}, {"game", g}})["type"], "ack");
         ids.push_back(
             b2->take([](const Json& j) { return j["type"] == "notification"; })["n"]["id"]);
