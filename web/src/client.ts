@@ -3,7 +3,7 @@
 // the lobby feed and keep-alive pings. Transport, time and storage are injected for unit tests.
 import { Backoff, ReconnectingSocket, VersionTracker, type ConnState, type SocketLike, type Timers, realTimers } from './socket.ts';
 import { addChat, applyEvent, fromSnapshot, lastChat, type GameState } from './game.ts';
-import type { AckMessage, Challenge, ErrorMessage, FollowedEntry, LobbyEntry, Notification, Player, PlayerGame, SeekEntry, ServerMessage, TournamentInfo, TournamentMessage, WelcomeMessage } from './protocol.gen.ts';
+import type { AckMessage, Challenge, ChallengeMessage, ChallengesMessage, ErrorMessage, FollowedEntry, FollowingMessage, LobbyEntry, Notification, NotificationsMessage, Player, PlayerGame, SeekEntry, ServerMessage, TournamentInfo, TournamentMessage, WelcomeMessage } from './protocol.gen.ts';
 
 export interface StorageLike {
   getItem(k: string): string | null;
@@ -26,7 +26,7 @@ export interface ClientOptions {
 export type ServerError = Omit<ErrorMessage, 'type'>;
 
 /** What answers a request: its `ack`, or for a login the `welcome` carrying the request's id. */
-export type Answer = AckMessage | WelcomeMessage;
+export type Answer = AckMessage | WelcomeMessage | NotificationsMessage | ChallengeMessage | ChallengesMessage | FollowingMessage;
 
 interface Pending {
   msg: Record<string, unknown> & { id: string };
@@ -226,7 +226,7 @@ export class Client {
 
   /** Reads the inbox's newest page (or the page before `before`). */
   async loadInbox(before = 0): Promise<Notification[]> {
-    const page = await this.request({ type: 'notifications', limit: 50, ...(before ? { before } : {}) });
+    const page = await this.request<NotificationsMessage>({ type: 'notifications', limit: 50, ...(before ? { before } : {}) });
     const items: Notification[] = Array.isArray(page.items) ? page.items : [];
     if (!before) this.inbox = items;
     else this.inbox = [...(this.inbox ?? []), ...items];
@@ -247,7 +247,7 @@ export class Client {
 
   /** Challenges a player (by id) to a game; resolves with the challenge made. */
   async challenge(player: string, kind: { preset: string; clock: { initial: number; increment: number } | null; rated: boolean; side: string }): Promise<Challenge> {
-    const m = await this.request({ type: 'challenge', player, ...kind });
+    const m = await this.request<ChallengeMessage>({ type: 'challenge', player, ...kind });
     const c: Challenge = m.challenge;
     if (!this.challengesOut.some((x) => x.id === c.id)) this.challengesOut = [...this.challengesOut, c];
     this.emit();
@@ -277,7 +277,7 @@ export class Client {
   }
 
   async loadFollowing(): Promise<FollowedEntry[]> {
-    const m = await this.request({ type: 'following' });
+    const m = await this.request<FollowingMessage>({ type: 'following' });
     this.following = Array.isArray(m.players) ? m.players : [];
     this.emit();
     return this.following!;
@@ -391,7 +391,7 @@ export class Client {
         login?.resolve(m);
         // The challenges waiting, received and sent (only a stored player, whose welcome
         // counts its unread notifications, has any).
-        if (typeof m.unread === 'number') this.request({ type: 'challenges' }).then((l) => {
+        if (typeof m.unread === 'number') this.request<ChallengesMessage>({ type: 'challenges' }).then((l) => {
           this.challengesIn = Array.isArray(l.received) ? l.received : [];
           this.challengesOut = Array.isArray(l.sent) ? l.sent : [];
           this.emit();
