@@ -166,11 +166,26 @@ TEST(CliFlags, EverySubcommandHasHelpOnStdout) {
     }
     // The flags users and docs rely on are listed with their defaults.
     SplitRun serve = runSplit("serve --help");
-    for (const char* flag :
-         {"--listen", "--db", "--web", "--threads", "--grace", "--rate", "--sync",
-          "--max-connections", "--max-per-address", "--hello-timeout", "--identities-per-minute",
-          "--trust-proxy", "--metrics-listen", "--password-cost", "--expire-open", "--expire-setup",
-          "--expire-abandoned", "--expire-computer", "--arena-schedule", "--test-mode"})
+    for (const char* flag : {"--listen",
+                             "--db",
+                             "--web",
+                             "--threads",
+                             "--grace",
+                             "--rate",
+                             "--sync",
+                             "--max-connections",
+                             "--max-per-address",
+                             "--hello-timeout",
+                             "--identities-per-minute",
+                             "--trust-proxy",
+                             "--metrics-listen",
+                             "--password-cost",
+                             "--expire-open",
+                             "--expire-setup",
+                             "--expire-abandoned",
+                             "--expire-computer",
+                             "--arena-schedule",
+                             "--test-mode"})
         EXPECT_NE(serve.out.find(flag), std::string::npos) << flag;
     EXPECT_NE(serve.out.find("127.0.0.1:8080"), std::string::npos) << serve.out;
     SplitRun loadtest = runSplit("loadtest --help");

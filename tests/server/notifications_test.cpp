@@ -1,7 +1,7 @@
 // Notifications (docs/protocol.md, "Notifications"): stored per player, pushed live to every
 // connection of the recipient, counted unread in welcome, paged, marked read, pruned by age.
-#include <optional>
 #include <gtest/gtest.h>
+#include <optional>
 
 #include "players.h"
 
@@ -96,7 +96,8 @@ TEST(Notifications, PagesGoBackwardsAndBadRequestsChangeNothing) {
     EXPECT_EQ(inbox(*b2, {{"limit", 51}})["code"], "bad_message");
     EXPECT_EQ(inbox(*b2, {{"before", -1}})["code"], "bad_message");
     EXPECT_EQ(b2->request({{"type", "notifications_read"}})["code"], "bad_message");
-    EXPECT_EQ(b2->request({{"type", "notifications_read"}, {"upTo", "all"}})["code"], "bad_message");
+    EXPECT_EQ(b2->request({{"type", "notifications_read"}, {"upTo", "all"}})["code"],
+              "bad_message");
     b2->ws().send(Json{{"type", "notifications_read"}, {"upTo", ids[2]}});
     EXPECT_EQ(b2->take([](const Json& j) { return j["type"] == "error"; })["code"], "bad_message")
         << "it changes state: it needs an id";
