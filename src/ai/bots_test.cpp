@@ -247,6 +247,7 @@ TEST(Bots, WithThreeVirusesStackedStrongDoesNotTakeAMisreadCard) {
     auto play = [&](bool guard, double purposeful, std::uint64_t seed) {
         SearchConfig c = strongConfig();
         c.guardFourthVirus = guard;
+        c.guardPurposeful = false;  // the guard as it stands aside for a trusted opponent
         Ismcts search(c);
         Rng rng(seed);
         return search.search(k, budget, rng, {}, purposeful).best;
@@ -348,8 +349,112 @@ TEST(Bots, GuardPurposefulKeepsTheGuardAgainstABoostedBait) {
     const Action fatal = *parseAction("e5-c5");
     ASSERT_TRUE(truth.isLegal(fatal));
     ASSERT_FALSE(truth.links(Side::Two) & bit(fatal.to()));  // a virus
-    EXPECT_GE(timesPlayed(k, fatal, [](SearchConfig&) {}), 3);
+    EXPECT_GE(timesPlayed(k, fatal, [](SearchConfig& c) { c.guardPurposeful = false; }), 3);
     EXPECT_EQ(timesPlayed(k, fatal, [](SearchConfig& c) { c.guardPurposeful = true; }), 0);
+    // Strong as it plays by default takes no unidentified card there at all.
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        Ismcts search(strongConfig());
+        Rng rng(seed);
+        Budget budget;
+        budget.nodes = strongConfig().iterations;
+        const Action a = search.search(k, budget, rng, {}, 0.999).best;
+        EXPECT_FALSE(a.type() == ActionType::Move && (truth.cards(Side::Two) & bit(a.to())) &&
+                     !(truth.faceUp() & bit(a.to())))
+            << toString(a) << ", seed " << seed;
+    }
+}
+
+// Side 1 has taken three viruses; side 2 has four links and one virus left, all face down, and
+// offers the card on d4, the virus, to side 1's d3 (a capture that loses one time in five).
+// `counter` is the no-progress counter; `checks` whether side 1 still holds VIRUS CHECKER; with a
+// `runner`, side 1's link on d6 has a clear way to side 2's exit d8 (else it is home on c1).
+InfoSet offeredCard(int counter, bool checks, bool runner, Position& truth) {
+    const std::string text = std::string(runner ? "l6l/l6l/3L4/8/3v4/3V4/4L3/LL3VVV 1 "
+                                                : "l6l/l6l/8/8/3v4/3V4/4L3/LLL2VVV 1 ") +
+                             std::string(checks ? "CNcn" : "Ncn") + " vvv/- " +
+                             std::to_string(counter) + " 120";
+    auto p = Position::parse(text);
+    EXPECT_TRUE(p.ok()) << text << ": " << (p.ok() ? "" : p.error().message);
+    truth = *p;
+    return InfoSet(View::of(truth, Viewer::Side1));
+}
+
+int timesCaptured(const InfoSet& k, const Position& truth, Action* last) {
+    int captured = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        Ismcts search(strongConfig());
+        Rng rng(seed);
+        Budget budget;
+        budget.nodes = strongConfig().iterations;
+        const Action a = search.search(k, budget, rng, {}, 0.999).best;
+        if (a.type() == ActionType::Move && (truth.cards(Side::Two) & bit(a.to()))) ++captured;
+        if (last) *last = a;
+    }
+    return captured;
+}
+
+// A baiter's offer with three viruses stacked (docs/ai.md, "The league"): strong does not take the
+// card, which is the fourth virus one time in five, while other moves hold; with VIRUS CHECKER in
+// hand it checks the offered card rather than waiting when the check is worth it.
+TEST(Bots, WithThreeVirusesStackedStrongChecksAnOfferedCardInsteadOfTakingIt) {
+    Position truth;
+    const InfoSet withCheck = offeredCard(10, true, false, truth);
+    ASSERT_EQ(truth.stack(Side::One).viruses(), 3);
+    ASSERT_TRUE(truth.isLegal(*parseAction("d3-d4")));
+    Action last;
+    EXPECT_EQ(timesCaptured(withCheck, truth, &last), 0);
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        Ismcts search(strongConfig());
+        Rng rng(seed);
+        Budget budget;
+        budget.nodes = strongConfig().iterations;
+        const SearchResult r = search.search(withCheck, budget, rng, {}, 0.999);
+        if (r.best == *parseAction("VC+d4")) ++checked;
+    }
+    // The check is weighed against the best safe move at the root (here it wins on 2 of the 4
+    // seeds; the tree alone never ranks it first).
+    EXPECT_GE(checked, 2);
+    const InfoSet spent = offeredCard(10, false, false, truth);
+    EXPECT_EQ(timesCaptured(spent, truth, &last), 0) << toString(last);
+}
+
+// Near the no-progress limit with three viruses stacked and VIRUS CHECKER spent, strong makes the
+// progress that is safe (its link runs for the exit d8) instead of gambling on the offered card or
+// waiting for the draw.
+TEST(Bots, NearTheNoProgressLimitStrongRunsItsLinkRatherThanGambleOrWait) {
+    Position truth;
+    const InfoSet k = offeredCard(92, false, true, truth);
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        Ismcts search(strongConfig());
+        Rng rng(seed);
+        Budget budget;
+        budget.nodes = strongConfig().iterations;
+        const Action a = search.search(k, budget, rng, {}, 0.999).best;
+        EXPECT_TRUE(a == *parseAction("d6-d7") || a == *parseAction("LB+d6"))
+            << toString(a) << ", seed " << seed;
+    }
+}
+
+// The robust defaults keep strong deterministic given the seed: the same search twice, the same
+// answer and the same visits at the root.
+TEST(Bots, StrongWithThreeVirusesStackedIsDeterministicBySeed) {
+    Position truth;
+    for (const bool checks : {true, false}) {
+        const InfoSet k = offeredCard(80, checks, true, truth);
+        Budget budget;
+        budget.nodes = 2000;
+        Ismcts a(strongConfig()), b(strongConfig());
+        Rng ra(7), rb(7);
+        const SearchResult x = a.search(k, budget, ra, {}, 0.999);
+        const SearchResult y = b.search(k, budget, rb, {}, 0.999);
+        EXPECT_EQ(x.best, y.best);
+        ASSERT_EQ(x.root.size(), y.root.size());
+        for (std::size_t i = 0; i < x.root.size(); ++i) {
+            EXPECT_EQ(x.root[i].action, y.root[i].action);
+            EXPECT_EQ(x.root[i].visits, y.root[i].visits);
+        }
+    }
 }
 
 // Against random (seed 3552, game 186 of `rainet arena strong random`), strong, side 2, held three
@@ -400,6 +505,7 @@ TEST(Bots, WithThreeVirusesStackedAgainstRandomStrongRunsALinkForTheExits) {
     auto play = [&](bool escape, double purposeful, std::uint64_t seed) {
         SearchConfig c = strongConfig();
         c.escapeWithThreeViruses = escape;
+        c.pressForProgress = false;  // pressing counts the escape against every opponent
         Ismcts search(c);
         Rng rng(seed);
         return search.search(k, budget, rng, {}, purposeful).best;
