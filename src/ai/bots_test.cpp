@@ -393,6 +393,67 @@ int timesCaptured(const InfoSet& k, const Position& truth, Action* last) {
     return captured;
 }
 
+// `strong:nodes=4000 bluffer --rules official --seed 11`, game 7 (strong side 1, three viruses
+// stacked): the bluffer's virus stepped on and off strong's exits for 30 plies without entering
+// (a link would have entered), and strong took it on d1 from e2 near the no-progress limit, its
+// fourth virus (docs/ai.md, "Robust against purposeful baiters").
+constexpr const char* kShunnedExitGame = R"([Preset "official"]
+[Result "*"]
+[Setup1 "VLVVLLVL"]
+[Setup2 "LVVLLVLV"]
+
+1. LB+a1 b8-b7 2. VC+a8 {l} NF+e7a8:keep 3. FW+d3 e7-e6 4. a1-a2 b7-c7 5. a2-a4
+e6-e5 6. c1-c2 h8-h7 7. a4-b5 LB+e5 8. b5-d5 e5-e4 9. d5-e4 {v} c8-d8 10. e4-d5
+c7-c6 11. d5-c6 {v} h7-h6 12. e2-e3 h6-g6 13. c2-c3 g6-f6 14. c6-d7 {l}
+d8-d7 {V} 15. LB+c3 f6-f5 16. c3-d4 f5-f4 17. e3-d3 LB+f4 18. d4-f4 {v} d7-d6
+19. f4-f5 LB+d6 20. f5-d5 d6-d5 {V} 21. LB+f1 d5-e4 22. d2-e2 e4-e2 {V}
+23. f1-e1 e2-d1 24. b1-c1 VC+e1 {V} 25. NF+c1e1:keep g8-h8 26. e1-f1 d1-e2
+27. f1-e1 e2-d1 28. d3-d4 f8-g8 29. d4-d5 FW+d7 30. d5-d6 d1-d2 31. e1-d1 d2-e2
+32. d1-e1 e2-d2 33. e1-d1 d2-e2 34. d1-e1 e2-d2 35. e1-d1 d2-e2 36. d1-e1 e2-d2
+37. e1-d1 d2-e2 38. d1-e1 e2-d2 39. e1-d1 d2-e2 40. d1-e1 e2-d2 41. e1-d1 d2-e2
+42. d1-e1 e2-d2 43. e1-d1 d2-e2 44. d1-e1 e2-d2 45. e1-d1 d2-e2 46. d1-e1 e2-d2
+47. e1-d1 d2-e2 48. d1-e1 e2-d2 49. e1-d1 d2-e2 50. d1-e1 e2-d2 51. e1-d1 d2-e2
+52. d1-e1 e2-d2 53. e1-d1 d2-e2 54. d1-e1 e2-d2 55. e1-d1 d2-e2 56. d1-e1 e2-d2
+57. e1-d1 d2-e2 58. d1-e1 e2-d2 59. e1-d1 d2-e2 60. d1-e1 e2-d2 61. e1-d1 d2-e2
+62. d1-e1 e2-d2 63. e1-d1 d2-e2 64. d1-e1 e2-d2 65. e1-d1 d2-e2 66. h1-h2 e2-e1
+67. h2-g2 e1-e2 68. g2-g3 e2-e1 69. c1-b1 e1-e2 70. b1-b2 e2-e1 71. d1-e2 e1-d1 *
+)";
+
+TEST(Bots, ACardThatShunsOurServerIsNotTakenWithThreeVirusesStacked) {
+    Position truth;
+    const InfoSet k = sideOneKnowledge(kShunnedExitGame, truth);
+    ASSERT_EQ(truth.stack(Side::One).viruses(), 3);
+    const Action fatal = *parseAction("e2-d1");
+    ASSERT_TRUE(truth.isLegal(fatal));
+    ASSERT_FALSE(truth.links(Side::Two) & bit(fatal.to()));  // a virus
+    // It stood on e1 through its owner's turn before stepping to d1 instead of entering.
+    ASSERT_TRUE(shunnedExit(k).has_value());
+    EXPECT_EQ(*shunnedExit(k), fatal.to());
+    EXPECT_EQ(timesPlayed(k, fatal, [](SearchConfig&) {}), 0);
+}
+
+// A card that has just arrived on our exit has not yet shunned our server; one that stood there
+// through its owner's turn, or stepped off it, has.
+TEST(Bots, ShunnedExitNeedsATurnOnTheExit) {
+    const auto record = parseRecord(kShunnedExitGame);
+    ASSERT_TRUE(record.ok()) << record.error().message;
+    Position truth = *record->initialPosition();
+    InfoSet k(View::of(truth, Viewer::Side1));
+    std::vector<std::string> seen;
+    for (Action a : record->actions) {
+        ASSERT_FALSE(k.observe(observe(truth, a, Viewer::Side1)).has_value());
+        truth.doAction(a);
+        if (truth.toMove() != Side::One || truth.ply() < 130) continue;
+        const auto s = shunnedExit(k);
+        seen.push_back(toString(a) + ":" + (s ? toString(Action::check(*s)).substr(3) : "-"));
+    }
+    // 66... e2-e1 arrives (not yet); 67... e1-e2 steps off; 68... e2-e1 arrives again; 71...
+    // e1-d1 steps along the exits.
+    const std::vector<std::string> expected = {"d2-e2:-",  "e2-e1:-", "e1-e2:e2", "e2-e1:-",
+                                               "e1-e2:e2", "e2-e1:-", "e1-d1:d1"};
+    EXPECT_EQ(seen, expected);
+}
+
 // A baiter's offer with three viruses stacked (docs/ai.md, "The league"): strong does not take the
 // card, which is the fourth virus one time in five, while other moves hold; with VIRUS CHECKER in
 // hand it checks the offered card rather than waiting when the check is worth it.

@@ -252,6 +252,25 @@ std::uint32_t Ismcts::concealedChoice(const InfoSet& knowledge, std::uint32_t mo
     return best;
 }
 
+std::optional<Square> shunnedExit(const InfoSet& knowledge) {
+    const auto& history = knowledge.history();
+    if (history.empty()) return std::nullopt;
+    const View& view = knowledge.view();
+    const Bitboard ours = exitsOf(view.toMove());
+    const Action last = history.back().action;  // the opponent's: it is our turn
+    const Bitboard theirs = view.cards(opponent(view.toMove()));
+    if (last.type() == ActionType::Move && (ours & bit(last.from())) && (theirs & bit(last.to())))
+        return last.to();  // stepped off our exit instead of entering
+    for (Bitboard b = ours & theirs; b;) {
+        const Square s = popLsb(b);
+        const bool arrived = last.type() == ActionType::Move && last.to() == s;
+        const bool exchanged =
+            last.type() == ActionType::NotFound && (last.from() == s || last.to() == s);
+        if (!arrived && !exchanged) return s;  // stood there through its owner's turn
+    }
+    return std::nullopt;
+}
+
 std::uint32_t Ismcts::guardedChoice(const InfoSet& knowledge, const Belief& belief,
                                     std::uint32_t chosen, double purposeful) const {
     const View& view = knowledge.view();
@@ -275,9 +294,16 @@ std::uint32_t Ismcts::guardedChoice(const InfoSet& knowledge, const Belief& beli
     // The belief may misread a random player's boosted or far-advanced virus as a link (P(virus)
     // 0.017 of a card random had boosted and walked to our back rank): a capture is recounted
     // with the larger of the belief's and the uniform chance of a virus.
+    // A purposeful player enters our server with a link that stands on our exit: a card that
+    // stood there through its owner's last turn, or stepped off it, is a virus (the official
+    // bluffer's viruses walked along strong's exits and were taken as links; docs/ai.md).
+    const Square shunned = config_.guardPurposeful && purposeful >= kGuardTrusted
+                               ? shunnedExit(knowledge).value_or(-1)
+                               : -1;
     auto recount = [&](std::uint32_t i) {
         const double searched = virusChance(nodes_[i].action, belief);
-        const double virus = std::max(searched, virusChance(nodes_[i].action, uniform));
+        double virus = std::max(searched, virusChance(nodes_[i].action, uniform));
+        if (virus > 0.0 && nodes_[i].action.to() == shunned) virus = 1.0;
         return std::pair{virus, recountedCapture(mean(i), searched, virus)};
     };
     std::uint32_t pick = chosen;

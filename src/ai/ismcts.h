@@ -212,6 +212,11 @@ double pressedReward(double v, int noProgress, int limit, double draw = 0.5);
 // of an unidentified card is safe. 0 with fewer viruses, or with no link on the board.
 int escapePlies(const Position& p, Side us);
 
+// The square of an opponent card that a purposeful opponent would have entered into our server
+// had it been a link: on our exit through its owner's last turn, or just stepped off it (an NF of
+// it aside); nothing when there is none (the first found when there are two).
+std::optional<Square> shunnedExit(const InfoSet& knowledge);
+
 // The value of a capture whose searched mean reward is `mean` when the captured card is a virus
 // with probability `searchedVirus` in the search's belief (a fourth virus: reward 0 in those
 // worlds) but `virus` in truth: the mean over the link worlds, times the chance of a link.
