@@ -7,7 +7,8 @@
 # Environment: GAMES (100), RULES (standard|official), NODES (strong's iterations per action;
 # 120000: 300 ms at the 424 k iterations per second `rainet bench 20000` reached on a quiet
 # machine, docs/ai.md), STRONG (the player, default
-# strong:nodes=$NODES), CONCURRENCY (1), SEED (11), OUT (/tmp/rainet-ai-league).
+# strong:nodes=$NODES), CONCURRENCY (1), SEED (11), OUT (/tmp/rainet-ai-league), RAINET (the
+# binary, ./build/rainet: a copy of another build plays the same rows side by side).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # The split is fixed before measuring: strong may be improved against the tuning set only; the
@@ -29,7 +30,7 @@ printf '| member | games | W | D | L | score (95%%) | no-progress draws | losses
 printf '|---|---|---|---|---|---|---|---|\n'
 for m in "${members[@]}"; do
   file="$out/${rules}_${m}.txt"
-  nice -n 10 ./build/rainet arena "$strong" "$m" --games "$games" --rules "$rules" \
+  nice -n 10 "${RAINET:-./build/rainet}" arena "$strong" "$m" --games "$games" --rules "$rules" \
     --seed "${SEED:-11}" --concurrency "${CONCURRENCY:-1}" > "$file"
   # "... games N  W w  D d  L l ..." and "Endings: K no-progress draws (..), F losses ...".
   awk -v m="$m" '

@@ -247,6 +247,7 @@ TEST(Bots, WithThreeVirusesStackedStrongDoesNotTakeAMisreadCard) {
     auto play = [&](bool guard, double purposeful, std::uint64_t seed) {
         SearchConfig c = strongConfig();
         c.guardFourthVirus = guard;
+        c.guardPurposeful = false;  // the guard as it stands aside for a trusted opponent
         Ismcts search(c);
         Rng rng(seed);
         return search.search(k, budget, rng, {}, purposeful).best;
@@ -348,8 +349,173 @@ TEST(Bots, GuardPurposefulKeepsTheGuardAgainstABoostedBait) {
     const Action fatal = *parseAction("e5-c5");
     ASSERT_TRUE(truth.isLegal(fatal));
     ASSERT_FALSE(truth.links(Side::Two) & bit(fatal.to()));  // a virus
-    EXPECT_GE(timesPlayed(k, fatal, [](SearchConfig&) {}), 3);
+    EXPECT_GE(timesPlayed(k, fatal, [](SearchConfig& c) { c.guardPurposeful = false; }), 3);
     EXPECT_EQ(timesPlayed(k, fatal, [](SearchConfig& c) { c.guardPurposeful = true; }), 0);
+    // Strong as it plays by default takes no unidentified card there at all.
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        Ismcts search(strongConfig());
+        Rng rng(seed);
+        Budget budget;
+        budget.nodes = strongConfig().iterations;
+        const Action a = search.search(k, budget, rng, {}, 0.999).best;
+        EXPECT_FALSE(a.type() == ActionType::Move && (truth.cards(Side::Two) & bit(a.to())) &&
+                     !(truth.faceUp() & bit(a.to())))
+            << toString(a) << ", seed " << seed;
+    }
+}
+
+// Side 1 has taken three viruses; side 2 has four links and one virus left, all face down, and
+// offers the card on d4, the virus, to side 1's d3 (a capture that loses one time in five).
+// `counter` is the no-progress counter; `checks` whether side 1 still holds VIRUS CHECKER; with a
+// `runner`, side 1's link on d6 has a clear way to side 2's exit d8 (else it is home on c1).
+InfoSet offeredCard(int counter, bool checks, bool runner, Position& truth) {
+    const std::string text = std::string(runner ? "l6l/l6l/3L4/8/3v4/3V4/4L3/LL3VVV 1 "
+                                                : "l6l/l6l/8/8/3v4/3V4/4L3/LLL2VVV 1 ") +
+                             std::string(checks ? "CNcn" : "Ncn") + " vvv/- " +
+                             std::to_string(counter) + " 120";
+    auto p = Position::parse(text);
+    EXPECT_TRUE(p.ok()) << text << ": " << (p.ok() ? "" : p.error().message);
+    truth = *p;
+    return InfoSet(View::of(truth, Viewer::Side1));
+}
+
+int timesCaptured(const InfoSet& k, const Position& truth, Action* last) {
+    int captured = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        Ismcts search(strongConfig());
+        Rng rng(seed);
+        Budget budget;
+        budget.nodes = strongConfig().iterations;
+        const Action a = search.search(k, budget, rng, {}, 0.999).best;
+        if (a.type() == ActionType::Move && (truth.cards(Side::Two) & bit(a.to()))) ++captured;
+        if (last) *last = a;
+    }
+    return captured;
+}
+
+// `strong:nodes=4000 bluffer --rules official --seed 11`, game 7 (strong side 1, three viruses
+// stacked): the bluffer's virus stepped on and off strong's exits for 30 plies without entering
+// (a link would have entered), and strong took it on d1 from e2 near the no-progress limit, its
+// fourth virus (docs/ai.md, "Robust against purposeful baiters").
+constexpr const char* kShunnedExitGame = R"([Preset "official"]
+[Result "*"]
+[Setup1 "VLVVLLVL"]
+[Setup2 "LVVLLVLV"]
+
+1. LB+a1 b8-b7 2. VC+a8 {l} NF+e7a8:keep 3. FW+d3 e7-e6 4. a1-a2 b7-c7 5. a2-a4
+e6-e5 6. c1-c2 h8-h7 7. a4-b5 LB+e5 8. b5-d5 e5-e4 9. d5-e4 {v} c8-d8 10. e4-d5
+c7-c6 11. d5-c6 {v} h7-h6 12. e2-e3 h6-g6 13. c2-c3 g6-f6 14. c6-d7 {l}
+d8-d7 {V} 15. LB+c3 f6-f5 16. c3-d4 f5-f4 17. e3-d3 LB+f4 18. d4-f4 {v} d7-d6
+19. f4-f5 LB+d6 20. f5-d5 d6-d5 {V} 21. LB+f1 d5-e4 22. d2-e2 e4-e2 {V}
+23. f1-e1 e2-d1 24. b1-c1 VC+e1 {V} 25. NF+c1e1:keep g8-h8 26. e1-f1 d1-e2
+27. f1-e1 e2-d1 28. d3-d4 f8-g8 29. d4-d5 FW+d7 30. d5-d6 d1-d2 31. e1-d1 d2-e2
+32. d1-e1 e2-d2 33. e1-d1 d2-e2 34. d1-e1 e2-d2 35. e1-d1 d2-e2 36. d1-e1 e2-d2
+37. e1-d1 d2-e2 38. d1-e1 e2-d2 39. e1-d1 d2-e2 40. d1-e1 e2-d2 41. e1-d1 d2-e2
+42. d1-e1 e2-d2 43. e1-d1 d2-e2 44. d1-e1 e2-d2 45. e1-d1 d2-e2 46. d1-e1 e2-d2
+47. e1-d1 d2-e2 48. d1-e1 e2-d2 49. e1-d1 d2-e2 50. d1-e1 e2-d2 51. e1-d1 d2-e2
+52. d1-e1 e2-d2 53. e1-d1 d2-e2 54. d1-e1 e2-d2 55. e1-d1 d2-e2 56. d1-e1 e2-d2
+57. e1-d1 d2-e2 58. d1-e1 e2-d2 59. e1-d1 d2-e2 60. d1-e1 e2-d2 61. e1-d1 d2-e2
+62. d1-e1 e2-d2 63. e1-d1 d2-e2 64. d1-e1 e2-d2 65. e1-d1 d2-e2 66. h1-h2 e2-e1
+67. h2-g2 e1-e2 68. g2-g3 e2-e1 69. c1-b1 e1-e2 70. b1-b2 e2-e1 71. d1-e2 e1-d1 *
+)";
+
+TEST(Bots, ACardThatShunsOurServerIsNotTakenWithThreeVirusesStacked) {
+    Position truth;
+    const InfoSet k = sideOneKnowledge(kShunnedExitGame, truth);
+    ASSERT_EQ(truth.stack(Side::One).viruses(), 3);
+    const Action fatal = *parseAction("e2-d1");
+    ASSERT_TRUE(truth.isLegal(fatal));
+    ASSERT_FALSE(truth.links(Side::Two) & bit(fatal.to()));  // a virus
+    // It stood on e1 through its owner's turn before stepping to d1 instead of entering.
+    ASSERT_TRUE(shunnedExit(k).has_value());
+    EXPECT_EQ(*shunnedExit(k), fatal.to());
+    EXPECT_EQ(timesPlayed(k, fatal, [](SearchConfig&) {}), 0);
+}
+
+// A card that has just arrived on our exit has not yet shunned our server; one that stood there
+// through its owner's turn, or stepped off it, has.
+TEST(Bots, ShunnedExitNeedsATurnOnTheExit) {
+    const auto record = parseRecord(kShunnedExitGame);
+    ASSERT_TRUE(record.ok()) << record.error().message;
+    Position truth = *record->initialPosition();
+    InfoSet k(View::of(truth, Viewer::Side1));
+    std::vector<std::string> seen;
+    for (Action a : record->actions) {
+        ASSERT_FALSE(k.observe(observe(truth, a, Viewer::Side1)).has_value());
+        truth.doAction(a);
+        if (truth.toMove() != Side::One || truth.ply() < 130) continue;
+        const auto s = shunnedExit(k);
+        seen.push_back(toString(a) + ":" + (s ? toString(Action::check(*s)).substr(3) : "-"));
+    }
+    // 66... e2-e1 arrives (not yet); 67... e1-e2 steps off; 68... e2-e1 arrives again; 71...
+    // e1-d1 steps along the exits.
+    const std::vector<std::string> expected = {"d2-e2:-",  "e2-e1:-", "e1-e2:e2", "e2-e1:-",
+                                               "e1-e2:e2", "e2-e1:-", "e1-d1:d1"};
+    EXPECT_EQ(seen, expected);
+}
+
+// A baiter's offer with three viruses stacked (docs/ai.md, "The league"): strong does not take the
+// card, which is the fourth virus one time in five, while other moves hold; with VIRUS CHECKER in
+// hand it checks the offered card rather than waiting when the check is worth it.
+TEST(Bots, WithThreeVirusesStackedStrongChecksAnOfferedCardInsteadOfTakingIt) {
+    Position truth;
+    const InfoSet withCheck = offeredCard(10, true, false, truth);
+    ASSERT_EQ(truth.stack(Side::One).viruses(), 3);
+    ASSERT_TRUE(truth.isLegal(*parseAction("d3-d4")));
+    Action last;
+    EXPECT_EQ(timesCaptured(withCheck, truth, &last), 0);
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        Ismcts search(strongConfig());
+        Rng rng(seed);
+        Budget budget;
+        budget.nodes = strongConfig().iterations;
+        const SearchResult r = search.search(withCheck, budget, rng, {}, 0.999);
+        if (r.best == *parseAction("VC+d4")) ++checked;
+    }
+    // The check is weighed against the best safe move at the root (here it wins on 2 of the 4
+    // seeds; the tree alone never ranks it first).
+    EXPECT_GE(checked, 2);
+    const InfoSet spent = offeredCard(10, false, false, truth);
+    EXPECT_EQ(timesCaptured(spent, truth, &last), 0) << toString(last);
+}
+
+// Near the no-progress limit with three viruses stacked and VIRUS CHECKER spent, strong makes the
+// progress that is safe (its link runs for the exit d8) instead of gambling on the offered card or
+// waiting for the draw.
+TEST(Bots, NearTheNoProgressLimitStrongRunsItsLinkRatherThanGambleOrWait) {
+    Position truth;
+    const InfoSet k = offeredCard(92, false, true, truth);
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        Ismcts search(strongConfig());
+        Rng rng(seed);
+        Budget budget;
+        budget.nodes = strongConfig().iterations;
+        const Action a = search.search(k, budget, rng, {}, 0.999).best;
+        EXPECT_TRUE(a == *parseAction("d6-d7") || a == *parseAction("LB+d6"))
+            << toString(a) << ", seed " << seed;
+    }
+}
+
+// The robust defaults keep strong deterministic given the seed: the same search twice, the same
+// answer and the same visits at the root.
+TEST(Bots, StrongWithThreeVirusesStackedIsDeterministicBySeed) {
+    Position truth;
+    for (const bool checks : {true, false}) {
+        const InfoSet k = offeredCard(80, checks, true, truth);
+        Budget budget;
+        budget.nodes = 2000;
+        Ismcts a(strongConfig()), b(strongConfig());
+        Rng ra(7), rb(7);
+        const SearchResult x = a.search(k, budget, ra, {}, 0.999);
+        const SearchResult y = b.search(k, budget, rb, {}, 0.999);
+        EXPECT_EQ(x.best, y.best);
+        ASSERT_EQ(x.root.size(), y.root.size());
+        for (std::size_t i = 0; i < x.root.size(); ++i) {
+            EXPECT_EQ(x.root[i].action, y.root[i].action);
+            EXPECT_EQ(x.root[i].visits, y.root[i].visits);
+        }
+    }
 }
 
 // Against random (seed 3552, game 186 of `rainet arena strong random`), strong, side 2, held three
@@ -400,6 +566,7 @@ TEST(Bots, WithThreeVirusesStackedAgainstRandomStrongRunsALinkForTheExits) {
     auto play = [&](bool escape, double purposeful, std::uint64_t seed) {
         SearchConfig c = strongConfig();
         c.escapeWithThreeViruses = escape;
+        c.pressForProgress = false;  // pressing counts the escape against every opponent
         Ismcts search(c);
         Rng rng(seed);
         return search.search(k, budget, rng, {}, purposeful).best;

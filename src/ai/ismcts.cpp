@@ -32,6 +32,26 @@ constexpr double kGuardMargin = 0.1;
 // With three viruses stacked against random, a step of a link towards the exits is played instead
 // of the search's choice when its mean reward is at most this much lower (escapingChoice).
 constexpr double kEscapeMargin = 0.05;
+// The same against a purposeful opponent, pressing for progress in the no-progress limit's second
+// half (SearchConfig::pressForProgress).
+constexpr double kPressedEscapeMargin = 0.1;
+// With three viruses stacked and the guard holding against every opponent (guardPurposeful), the
+// search's belief reads the opponent's behaviour at this fraction of its weight: a misread card is
+// the game, and a tree that trusted the reading fully planned captures the guard then refused at
+// the root, move after move, until the no-progress draw (docs/ai.md, "The league").
+constexpr double kThreeVirusTrust = 0.5;
+// Pressing for progress (SearchConfig::pressForProgress), a no-progress draw is worth this much to
+// us, not half a point: the learned value, fitted on self-play, rates three viruses stacked as
+// behind, so a draw at 0.5 was worth holding on to, and strong waited for it with its links home
+// where an escape was free (docs/ai.md, "The league").
+constexpr double kPressedDraw = 0.25;
+// VIRUS CHECKER on a card before a risky capture of it is played when its value (the capture where
+// the card is a link, the best safe action where it is the virus) beats what the guard would play
+// by this much: the check spends a tempo, and a revealed link may flee.
+constexpr double kCheckGain = 0.03;
+// A risky capture is weighed for a check only once it has been searched this often (a mean over a
+// few rollouts is noise).
+constexpr std::uint32_t kCheckMinVisits = 20;
 }  // namespace
 
 ActionList searchActions(const Position& p) {
@@ -168,10 +188,10 @@ double openPositionReward(double v, double winShare, int noProgress, int limit, 
     return open + (0.5 - open) * slide;
 }
 
-double pressedReward(double v, int noProgress, int limit) {
+double pressedReward(double v, int noProgress, int limit, double draw) {
     if (limit <= 0) return v;
     const double half = 0.5 * limit;
-    return v + (0.5 - v) * std::clamp((noProgress - half) / half, 0.0, 1.0);
+    return v + (draw - v) * std::clamp((noProgress - half) / half, 0.0, 1.0);
 }
 
 int escapePlies(const Position& p, Side us) {
@@ -195,12 +215,12 @@ double recountedCapture(double mean, double searchedVirus, double virus) {
 double Ismcts::leafReward(const Position& world, Side us) const {
     const double v = config_.eval == LeafEval::Learned ? learnedReward(world, us)
                                                        : evaluateReward(world, us, config_.squash);
-    if (world.isOver()) return v;
-    int noProgress = world.noProgress();
     const bool press = config_.pressForProgress && winShare_ == 0.0;
+    if (world.isOver()) return press && world.outcome() == Outcome::Draw ? kPressedDraw : v;
+    int noProgress = world.noProgress();
     if (config_.escapeWithThreeViruses && (winShare_ > 0.0 || press))
         noProgress += escapePlies(world, us);
-    if (press) return pressedReward(v, noProgress, world.rules().noProgressLimit);
+    if (press) return pressedReward(v, noProgress, world.rules().noProgressLimit, kPressedDraw);
     return openPositionReward(v, winShare_, noProgress, world.rules().noProgressLimit,
                               config_.finishAgainstRandom);
 }
@@ -232,6 +252,25 @@ std::uint32_t Ismcts::concealedChoice(const InfoSet& knowledge, std::uint32_t mo
     return best;
 }
 
+std::optional<Square> shunnedExit(const InfoSet& knowledge) {
+    const auto& history = knowledge.history();
+    if (history.empty()) return std::nullopt;
+    const View& view = knowledge.view();
+    const Bitboard ours = exitsOf(view.toMove());
+    const Action last = history.back().action;  // the opponent's: it is our turn
+    const Bitboard theirs = view.cards(opponent(view.toMove()));
+    if (last.type() == ActionType::Move && (ours & bit(last.from())) && (theirs & bit(last.to())))
+        return last.to();  // stepped off our exit instead of entering
+    for (Bitboard b = ours & theirs; b;) {
+        const Square s = popLsb(b);
+        const bool arrived = last.type() == ActionType::Move && last.to() == s;
+        const bool exchanged =
+            last.type() == ActionType::NotFound && (last.from() == s || last.to() == s);
+        if (!arrived && !exchanged) return s;  // stood there through its owner's turn
+    }
+    return std::nullopt;
+}
+
 std::uint32_t Ismcts::guardedChoice(const InfoSet& knowledge, const Belief& belief,
                                     std::uint32_t chosen, double purposeful) const {
     const View& view = knowledge.view();
@@ -250,27 +289,70 @@ std::uint32_t Ismcts::guardedChoice(const InfoSet& knowledge, const Belief& beli
         return b.virusProbability(a.to());
     };
     const double uniformVirus = virusChance(risky, uniform);
-    if (uniformVirus <= 0.0) return chosen;
     const Node& root = nodes_[0];
-    std::uint32_t safe = 0;  // the most visited child that risks nothing (0: none)
+    auto mean = [&](std::uint32_t i) { return nodes_[i].reward / nodes_[i].visits; };
+    // The belief may misread a random player's boosted or far-advanced virus as a link (P(virus)
+    // 0.017 of a card random had boosted and walked to our back rank): a capture is recounted
+    // with the larger of the belief's and the uniform chance of a virus.
+    // A purposeful player enters our server with a link that stands on our exit: a card that
+    // stood there through its owner's last turn, or stepped off it, is a virus (the official
+    // bluffer's viruses walked along strong's exits and were taken as links; docs/ai.md).
+    const Square shunned = config_.guardPurposeful && purposeful >= kGuardTrusted
+                               ? shunnedExit(knowledge).value_or(-1)
+                               : -1;
+    auto recount = [&](std::uint32_t i) {
+        const double searched = virusChance(nodes_[i].action, belief);
+        double virus = std::max(searched, virusChance(nodes_[i].action, uniform));
+        if (virus > 0.0 && nodes_[i].action.to() == shunned) virus = 1.0;
+        return std::pair{virus, recountedCapture(mean(i), searched, virus)};
+    };
+    std::uint32_t pick = chosen;
+    double pickValue = mean(chosen), alternative = pickValue;
+    if (uniformVirus > 0.0) {
+        std::uint32_t safe = 0;  // the most visited child that risks nothing (0: none)
+        for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i) {
+            const Node& c = nodes_[i];
+            if (c.visits == 0 || virusChance(c.action, uniform) > 0.0) continue;
+            if (!safe || c.visits > nodes_[safe].visits) safe = i;
+        }
+        if (!safe) return chosen;
+        const double capture = recount(chosen).second;
+        alternative = mean(safe);
+        if (capture > alternative + kGuardMargin) {
+            pickValue = capture;
+        } else {
+            pick = safe;
+            pickValue = alternative;
+        }
+    }
+    if (!config_.guardPurposeful) return pick;
+    // VIRUS CHECKER first (guardPurposeful): a risky capture is worth, after a check of its card,
+    // the capture where the card is a link and the best safe action where it is the virus; the
+    // tree cannot see that (its worlds are not told apart after a check), so it is weighed here.
+    std::uint32_t check = 0;
+    double checkValue = pickValue + kCheckGain;
     for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i) {
         const Node& c = nodes_[i];
-        if (c.visits == 0 || virusChance(c.action, uniform) > 0.0) continue;
-        if (!safe || c.visits > nodes_[safe].visits) safe = i;
+        if (c.visits < kCheckMinVisits) continue;
+        const double u = virusChance(c.action, uniform);
+        if (u <= 0.0 || u >= 1.0) continue;  // not a capture, or the card is known
+        const Action vc = Action::check(c.action.to());
+        std::uint32_t vcChild = 0;
+        for (std::uint32_t j = root.firstChild; j < root.firstChild + root.childCount; ++j)
+            if (nodes_[j].action == vc) vcChild = j;
+        if (!vcChild) continue;  // our VC is spent, or the card is face up
+        const auto [virus, capture] = recount(i);
+        const double value = capture + virus * alternative;
+        if (value > checkValue) {
+            checkValue = value;
+            check = vcChild;
+        }
     }
-    if (!safe) return chosen;
-    // The belief may misread a random player's boosted or far-advanced virus as a link (P(virus)
-    // 0.017 of a card random had boosted and walked to our back rank): the capture is recounted
-    // with the larger of the belief's and the uniform chance of a virus.
-    const double searchedVirus = virusChance(risky, belief);
-    const Node& r = nodes_[chosen];
-    const double capture =
-        recountedCapture(r.reward / r.visits, searchedVirus, std::max(searchedVirus, uniformVirus));
-    const double alternative = nodes_[safe].reward / nodes_[safe].visits;
-    return capture > alternative + kGuardMargin ? chosen : safe;
+    return check ? check : pick;
 }
 
-std::uint32_t Ismcts::escapingChoice(const InfoSet& knowledge, std::uint32_t chosen) const {
+std::uint32_t Ismcts::escapingChoice(const InfoSet& knowledge, std::uint32_t chosen,
+                                     double margin) const {
     // Our own identities are the true ones in every world we can build.
     const Position world = knowledge.world(0, 0);
     const Side us = world.toMove(), them = opponent(us);
@@ -285,7 +367,7 @@ std::uint32_t Ismcts::escapingChoice(const InfoSet& knowledge, std::uint32_t cho
         return !after.isOver() && escapePlies(after, us) < now;
     };
     if (steps(chosen)) return chosen;
-    const double bar = nodes_[chosen].reward / nodes_[chosen].visits - kEscapeMargin;
+    const double bar = nodes_[chosen].reward / nodes_[chosen].visits - margin;
     const Node& root = nodes_[0];
     std::uint32_t best = chosen;
     for (std::uint32_t i = root.firstChild; i < root.firstChild + root.childCount; ++i) {
@@ -318,7 +400,10 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
                             const InfoCallback& info, double purposeful) {
     const auto start = Clock::now();
     const Side us = knowledge.view().toMove();
-    const Belief belief(knowledge, config_.evidence, nullptr, purposeful);
+    const bool distrust = config_.guardFourthVirus && config_.guardPurposeful &&
+                          knowledge.view().stack(us).viruses() == 3;
+    const Belief belief(knowledge, config_.evidence, nullptr,
+                        distrust ? purposeful * kThreeVirusTrust : purposeful);
     // The search plays the opponent as random only once the model is nearly sure of it (from
     // P(random) 0.8 up to fully at 1): a purposeful player misread for a while is still searched
     // as one. Where the path has an even length the opponent is to move (the root is ours).
@@ -448,9 +533,17 @@ SearchResult Ismcts::search(const InfoSet& knowledge, const Budget& budget, Rng&
                      [](const RootChild& x, const RootChild& y) { return x.visits > y.visits; });
     if (config_.concealment > 0 && nodes_[best].visits > 0) best = concealedChoice(knowledge, best);
     if (config_.escapeWithThreeViruses && winShare_ > 0.0 && nodes_[best].visits > 0)
-        best = escapingChoice(knowledge, best);
+        best = escapingChoice(knowledge, best, kEscapeMargin);
     if (config_.guardFourthVirus && nodes_[best].visits > 0)
         best = guardedChoice(knowledge, belief, best, purposeful);
+    // Pressing a purposeful opponent with three viruses stacked, in the no-progress limit's
+    // second half: the learned value rates an escaped link below one two steps from the exit (its
+    // weights: stack-links +0.38, links-2 +0.78), so the tree undervalues the run that is the only
+    // safe progress; a step of a link towards the exits is played when nearly as good.
+    if (config_.escapeWithThreeViruses && config_.pressForProgress && winShare_ == 0.0 &&
+        nodes_[best].visits > 0 &&
+        2 * knowledge.view().noProgress() >= knowledge.view().rules().noProgressLimit)
+        best = escapingChoice(knowledge, best, kPressedEscapeMargin);
     result.best = nodes_[best].action;
     result.bestLine = principalLine();
     if (result.bestLine.empty()) result.bestLine.push_back(result.best);

@@ -75,13 +75,16 @@ struct SearchConfig {
     bool escapeWithThreeViruses = false;
     // The fourth-virus guard (guardFourthVirus) holds against a purposeful opponent too: the
     // belief's reading of its cards is not trusted over the uniform chance of a virus (docs/ai.md,
-    // "The league": baiters of styles strong never met won by strong's fourth virus).
+    // "The league": baiters of styles strong never met won by strong's fourth virus). With it,
+    // and three viruses stacked, the tree's belief also reads the opponent's behaviour at half its
+    // weight, and VIRUS CHECKER on a card goes before a risky capture of it when the check is worth
+    // more (Ismcts::guardedChoice).
     bool guardPurposeful = false;
-    // Against a purposeful opponent an open position slides towards the draw (0.5) over the
-    // second half of the no-progress limit, counted with three viruses stacked from where our
-    // nearest link could escape, as finishAgainstRandom does against random: a lead is pressed
-    // instead of waited out (docs/ai.md, "The league": fortresses and baiters drew by no
-    // progress), and a position behind holds on to the draw.
+    // Against a purposeful opponent a no-progress draw is worth less than half a point to us
+    // (0.4), and an open position slides towards it over the second half of the no-progress
+    // limit, counted with three viruses stacked from where our nearest link could escape, as
+    // finishAgainstRandom does against random: progress is made instead of waited out
+    // (docs/ai.md, "The league": fortresses and baiters drew by no progress).
     bool pressForProgress = false;
 };
 
@@ -135,10 +138,12 @@ class Ismcts {
     // The reward of a world for `us` by the configured evaluation.
     double leafReward(const Position& world, Side us) const;
     std::vector<Action> principalLine() const;
-    // The root child to play instead of `chosen` with three viruses stacked against random
-    // (SearchConfig::escapeWithThreeViruses): the most visited step of a link towards the
-    // opponent's exits within kEscapeMargin of `chosen`'s mean reward, unless `chosen` is one.
-    std::uint32_t escapingChoice(const InfoSet& knowledge, std::uint32_t chosen) const;
+    // The root child to play instead of `chosen` with three viruses stacked against random, or
+    // pressing for progress (SearchConfig::escapeWithThreeViruses): the most visited step of a
+    // link towards the opponent's exits within `margin` of `chosen`'s mean reward, unless
+    // `chosen` is one.
+    std::uint32_t escapingChoice(const InfoSet& knowledge, std::uint32_t chosen,
+                                 double margin) const;
     // The root child to play when hiding our types (SearchConfig::concealment).
     std::uint32_t concealedChoice(const InfoSet& knowledge, std::uint32_t mostVisited) const;
     // The root child to play instead of `chosen` when it risks the fourth virus
@@ -199,13 +204,18 @@ class Ismcts {
 // (limit 0: no such rule).
 double openPositionReward(double v, double winShare, int noProgress, int limit, bool finish);
 // The same against a purposeful opponent (SearchConfig::pressForProgress): v until noProgress =
-// limit / 2, then sliding linearly to the draw's 0.5 at the limit.
-double pressedReward(double v, int noProgress, int limit);
+// limit / 2, then sliding linearly to the draw's value `draw` (to us) at the limit.
+double pressedReward(double v, int noProgress, int limit, double draw = 0.5);
 
 // With three viruses in `us`'s stack, the plies at best before our nearest link on the board has
 // escaped (two per step to the opponent's exits, one to enter): the progress left when no capture
 // of an unidentified card is safe. 0 with fewer viruses, or with no link on the board.
 int escapePlies(const Position& p, Side us);
+
+// The square of an opponent card that a purposeful opponent would have entered into our server
+// had it been a link: on our exit through its owner's last turn, or just stepped off it (an NF of
+// it aside); nothing when there is none (the first found when there are two).
+std::optional<Square> shunnedExit(const InfoSet& knowledge);
 
 // The value of a capture whose searched mean reward is `mean` when the captured card is a virus
 // with probability `searchedVirus` in the search's belief (a fourth virus: reward 0 in those

@@ -45,6 +45,13 @@ SearchConfig strongConfig() {
     // nearest link could escape (docs/ai.md, "Escaping with three viruses"): the draws left
     // against random were links kept home while no capture was safe.
     c.escapeWithThreeViruses = true;
+    // The fourth-virus guard holds against a purposeful opponent too, with three viruses stacked
+    // the belief's reading counts half in the tree and VIRUS CHECKER goes before a risky capture,
+    // and an open position slides to the draw over the no-progress limit's second half (docs/ai.md,
+    // "The league"): baiters of styles strong never met won by its fourth virus, or drew by no
+    // progress once it refused their cards.
+    c.guardPurposeful = true;
+    c.pressForProgress = true;
     // The learned policy prior orders and biases the tree's children (docs/ai.md, "Learned policy
     // prior"): 60.6% against the heuristic prior at equal iterations, at no measurable cost per
     // iteration. The rollouts keep the heuristic's argmax (the learned one costs 2.5x there).
@@ -99,6 +106,10 @@ SearchConfig levelConfig(int level) {
     // prior scored 74.0% against level 4 over 300 official games (69.0-79.0), no wider than with
     // the heuristic (74.4% over 600), so not established (docs/ai.md, "The level ladder").
     c.prior = ActionPriorSource::Heuristic;
+    // The levels keep the guards they were calibrated with (the ladder was measured without the
+    // league's robustness options).
+    c.guardPurposeful = false;
+    c.pressForProgress = false;
     return c;
 }
 
