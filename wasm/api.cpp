@@ -271,13 +271,14 @@ std::string analyse(const Args& a) {
     auto plies = ai::analyseGame(*startPosition, record->actions, *side, config);
     if (!plies) return errorAnswer("the analysis stopped");
     // The shape of the server's GameAnalysis (src/protocol/http_answers.h), game left empty.
-    std::string out = "{\"game\":\"\",\"side\":" + std::to_string(sideNumber(*side));
+    // Sides as the protocol's SideId, the strings "1" and "2".
+    std::string out = "{\"game\":\"\",\"side\":\"" + std::to_string(sideNumber(*side)) + '"';
     out += ",\"nodes\":" + std::to_string(*nodes) + ",\"plies\":[";
     for (std::size_t i = 0; i < plies->size(); ++i) {
         const ai::PlyAnalysis& p = (*plies)[i];
         if (i) out += ',';
         out += "{\"ply\":" + std::to_string(p.ply);
-        out += ",\"to_move\":" + std::to_string(sideNumber(p.toMove)) + ",\"win\":";
+        out += ",\"to_move\":\"" + std::to_string(sideNumber(p.toMove)) + "\",\"win\":";
         number(out, rounded(p.win));
         if (p.over) out += ",\"over\":true";
         out += ",\"virus\":{";

@@ -378,6 +378,7 @@ export const en = {
   'analysis.over': 'The game is over.',
   'analysis.virus': 'virus {p}%',
   'analysis.note': 'From what {name} knew at that point only; percentages on cards: chance of a virus.',
+  'analysis.here': 'Computed in this browser.',
 
   // The leaderboard and a player's page (playerspages.ts).
   'players.none': 'No rated game has been played yet.',

@@ -372,6 +372,7 @@ export const ja: Record<Key, string> = {
   'analysis.over': '対局は終了しています。',
   'analysis.virus': 'ウイルス {p}%',
   'analysis.note': 'その時点で {name} が知っていた情報のみに基づきます。カード上の数字はウイルスである確率です。',
+  'analysis.here': 'このブラウザで計算しました。',
 
   'players.none': 'レート戦はまだ行われていません。',
   'players.error.leaderboard': 'ランキングを読み込めませんでした：{error}',

@@ -373,6 +373,7 @@ export const ru: Record<Key, string> = {
   'analysis.over': 'Партия окончена.',
   'analysis.virus': 'вирус {p}%',
   'analysis.note': 'Только по тому, что {name} знал(а) в тот момент; проценты на картах — вероятность вируса.',
+  'analysis.here': 'Вычислено в этом браузере.',
 
   'players.none': 'Рейтинговых партий ещё не было.',
   'players.error.leaderboard': 'Не удалось загрузить рейтинг: {error}',
