@@ -62,6 +62,10 @@ export const en = {
   'conn.connecting': 'connecting…',
   'conn.reconnecting': 'reconnecting…',
   'conn.offline': 'offline',
+  'offline.title': "The server cannot be reached.",
+  'offline.works': "Still working on this device: games against the computer and with a friend at this screen (Practice), the rules and the lessons.",
+  'offline.needs': "Playing people online, the lobby, replays and the leaderboard come back with the connection.",
+  'offline.practice': "Play offline",
 
   // Terminal cards (cards.ts): the name printed on the card and what it does, in one line.
   'card.LB.name': 'LINE BOOST',

@@ -63,6 +63,10 @@ export const ja: Record<Key, string> = {
   'conn.connecting': '接続中…',
   'conn.reconnecting': '再接続中…',
   'conn.offline': 'オフライン',
+  'offline.title': "サーバーに接続できません。",
+  'offline.works': "この端末で使えるもの：コンピューター対戦とこの画面での友だちとの対戦（練習）、ルール、レッスン。",
+  'offline.needs': "オンライン対戦、ロビー、棋譜の再生、ランキングは接続が戻ると使えます。",
+  'offline.practice': "オフラインで遊ぶ",
 
   'card.LB.name': 'ラインブースト',
   'card.LB.short': '自分のカード1枚に付けると、そのカードは1マスか2マス動ける。手札に戻すのにも1手かかる。何度でも使える。',

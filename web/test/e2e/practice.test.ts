@@ -6,32 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
-import { assertAccessible, chooseAction, Player, seeded, useServerAndBrowser } from './harness.ts';
-import type { Side } from '../../src/view.ts';
+import { assertAccessible, Player, seeded, useServerAndBrowser } from './harness.ts';
+import { playOne, settled, stored } from './practicedriver.ts';
 
 const env = useServerAndBrowser();
-
-const stored = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('rainet.practice') ?? 'null'));
-
-/** Waits for the player's turn or the end; returns which. */
-async function settled(page: Page): Promise<'turn' | 'over' | 'handover'> {
-  await page.waitForSelector(['turn', 'over', 'handover'].map((s) => `main.practice[data-practice="${s}"]`).join(', '), { timeout: 60000 });
-  return (await page.getAttribute('main.practice', 'data-practice')) as 'turn' | 'over' | 'handover';
-}
-
-/** One action of the player through the page's list of legal actions. */
-async function playOne(page: Page, rnd: () => number): Promise<void> {
-  const game = page.locator('.practice-game');
-  const view = (await game.getAttribute('data-view'))!;
-  const me = Number(await game.getAttribute('data-side')) as Side;
-  const legal = await page.$$eval('select[data-field="practice-action"] option', (os) => os.map((o) => (o as HTMLOptionElement).value));
-  assert.ok(legal.length > 0);
-  await page.selectOption('select[data-field="practice-action"]', chooseAction(view, legal, me, rnd));
-  const played = (await stored(page)).actions.length;
-  await page.click('[data-action="practice-play"]');
-  await page.waitForFunction((n) => JSON.parse(localStorage.getItem('rainet.practice')!).actions.length > n, played);
-}
 
 test('a game against the computer: started online; offline, reloaded, resumed, finished and analysed', async () => {
   const p = await Player.open(env.browser, 'Practiser', env.server.url);
