@@ -130,9 +130,14 @@ console.log(`  worker       ${k(nps(slowWorker))} nodes/s (${pct(nps(slowWorker)
 console.log(`  main thread  ${k(nps(slowMain))} nodes/s (${pct(nps(slowMain))} of native; unthrottled ${k(nps(fast))}: ×${(nps(fast) / nps(slowMain)).toFixed(1)} slower)`);
 console.log(`think time of each level with its own budget on the throttled main thread, ${tasks.length} positions (starts and after 12 plies):`);
 for (let level = 1; level <= 5; ++level) {
-  const ms = [];
-  for (const [j, t] of tasks.entries()) ms.push((await onMain(`think\t${t.rules}\t${t.side}\tlevel${level}\t0\t${j + 1}\t${t.knowledge}`)).ms);
-  console.log(`  level ${level}   median ${Math.round(median(ms))} ms   max ${Math.round(Math.max(...ms))} ms`);
+  const ms = [], its = [];
+  for (const [j, t] of tasks.entries()) {
+    const r = await onMain(`think\t${t.rules}\t${t.side}\tlevel${level}\t0\t${j + 1}\t${t.knowledge}`);
+    ms.push(r.ms);
+    its.push(r.answer.iterations);
+  }
+  // Iterations: how much of its node cap the search reached within its 1 s (level 1 searches none).
+  console.log(`  level ${level}   median ${Math.round(median(ms))} ms   max ${Math.round(Math.max(...ms))} ms   iterations median ${median(its)}`);
 }
 await browser.close();
 server.close();
