@@ -1,8 +1,8 @@
 // The client without its server, and a new client deployed under a game in progress. On a copy of
 // dist/ served by its own server (so that a test can deploy a "new build" into it): after one
 // visit the server is stopped, and the page says in plain words what still works on this device
-// (practice, the rules, the lessons) and what waits for the connection, never on /practice itself,
-// and the note goes once the server is back; a new build deployed while a practice game is played
+// (practice, the rules, the lessons, which open offline) and what waits for the connection, never
+// on /practice itself, and the note goes once the server is back; a new build deployed while a practice game is played
 // does not lose it: the open page plays on, the next visit runs the new build and resumes the game,
 // and so does a visit with the network off afterwards.
 import { test, after } from 'node:test';
@@ -65,6 +65,14 @@ test('without the server, the page says what still works on this device, and the
     assert.equal(await p.page.locator('[data-offline="shown"]').count(), 0, 'no note on /practice, which works');
     await p.page.click('[data-action="practice-start"]');
     assert.equal(await settled(p.page), 'turn', 'a game against the computer starts offline');
+    // The rules and the lessons open offline too, with the note.
+    await p.page.click('[data-nav="rules"]');
+    await p.page.waitForSelector('main[data-page="rules"]');
+    await p.page.click('[data-nav="learn"]');
+    await p.page.waitForSelector('main[data-page="learn"] [data-lesson]');
+    await p.page.click('[data-lesson]');
+    await p.page.waitForSelector('[data-lesson-open] [data-square]');
+    await p.page.waitForSelector('[data-offline="shown"]');
     await p.page.click('a.logo');
     await p.page.waitForSelector('[data-offline="shown"]');
   } finally {
