@@ -188,30 +188,41 @@ std::string perftAnswer(const Args& a) {
     return "{\"nodes\":" + std::to_string(perft(*p, static_cast<int>(*depth))) + "}";
 }
 
+// The bot's player of `setup` and `think`: RULES SIDE BOT, their first three arguments.
+struct Player {
+    Rules rules;
+    Side side;
+    std::unique_ptr<ai::Bot> bot;
+};
+
+Result<Player> parsePlayer(const Args& a) {
+    auto rules = parseRules(a[1]);
+    if (!rules) return rules.error();
+    auto side = parseSideNumber(a[2]);
+    if (!side) return side.error();
+    auto bot = ai::makeBot(a[3]);
+    if (!bot) return Error{"unknown bot '" + std::string(a[3]) + "'"};
+    return Player{*rules, *side, std::move(bot)};
+}
+
 std::string setup(const Args& a) {
     if (a.size() != 5) return errorAnswer("usage: setup RULES SIDE BOT SEED");
-    auto rules = parseRules(a[1]);
-    if (!rules) return errorAnswer(rules.error().message);
-    auto side = parseSideNumber(a[2]);
-    if (!side) return errorAnswer(side.error().message);
-    auto bot = ai::makeBot(a[3]);
-    if (!bot) return errorAnswer("unknown bot '" + std::string(a[3]) + "'");
+    auto player = parsePlayer(a);
+    if (!player) return errorAnswer(player.error().message);
     auto seed = parseNumber(a[4], "seed");
     if (!seed) return errorAnswer(seed.error().message);
     Rng rng(*seed);
     std::string out = "{\"setup\":";
-    quote(out, setupString(bot->chooseSetup(*side, *rules, rng)));
+    quote(out, setupString(player->bot->chooseSetup(player->side, player->rules, rng)));
     return out + "}";
 }
 
 std::string think(const Args& a) {
     if (a.size() != 7) return errorAnswer("usage: think RULES SIDE BOT NODES SEED KNOWLEDGE");
-    auto rules = parseRules(a[1]);
-    if (!rules) return errorAnswer(rules.error().message);
-    auto side = parseSideNumber(a[2]);
-    if (!side) return errorAnswer(side.error().message);
-    auto bot = ai::makeBot(a[3]);
-    if (!bot) return errorAnswer("unknown bot '" + std::string(a[3]) + "'");
+    auto player = parsePlayer(a);
+    if (!player) return errorAnswer(player.error().message);
+    const Side side = player->side;
+    auto& bot = player->bot;
     auto nodes = parseNumber(a[4], "nodes");
     if (!nodes) return errorAnswer(nodes.error().message);
     auto seed = parseNumber(a[5], "seed");
@@ -219,9 +230,9 @@ std::string think(const Args& a) {
     std::vector<std::string> words{"position"};
     for (std::string_view w : split(a[6], ' '))
         if (!w.empty()) words.emplace_back(w);
-    auto knowledge = ai::parsePositionCommand(words, *side, *rules);
+    auto knowledge = ai::parsePositionCommand(words, side, player->rules);
     if (!knowledge) return errorAnswer(knowledge.error().message);
-    if (knowledge->view().toMove() != *side) return errorAnswer("it is not that side's turn");
+    if (knowledge->view().toMove() != side) return errorAnswer("it is not that side's turn");
     if (knowledge->view().legalActions().empty()) return errorAnswer("no legal action");
     ai::SearchInfo last;
     bot->setInfoCallback([&](const ai::SearchInfo& info) { last = info; });
@@ -260,13 +271,14 @@ std::string analyse(const Args& a) {
     auto plies = ai::analyseGame(*startPosition, record->actions, *side, config);
     if (!plies) return errorAnswer("the analysis stopped");
     // The shape of the server's GameAnalysis (src/protocol/http_answers.h), game left empty.
-    std::string out = "{\"game\":\"\",\"side\":" + std::to_string(sideNumber(*side));
+    // Sides as the protocol's SideId, the strings "1" and "2".
+    std::string out = "{\"game\":\"\",\"side\":\"" + std::to_string(sideNumber(*side)) + '"';
     out += ",\"nodes\":" + std::to_string(*nodes) + ",\"plies\":[";
     for (std::size_t i = 0; i < plies->size(); ++i) {
         const ai::PlyAnalysis& p = (*plies)[i];
         if (i) out += ',';
         out += "{\"ply\":" + std::to_string(p.ply);
-        out += ",\"to_move\":" + std::to_string(sideNumber(p.toMove)) + ",\"win\":";
+        out += ",\"to_move\":\"" + std::to_string(sideNumber(p.toMove)) + "\",\"win\":";
         number(out, rounded(p.win));
         if (p.over) out += ",\"over\":true";
         out += ",\"virus\":{";

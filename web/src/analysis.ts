@@ -2,10 +2,13 @@
 // shown at the bottom, what the computer made of each position from what that side knew then.
 // A win-chance graph over the game (click a point to go to that ply), the virus probability of
 // each unidentified opponent card drawn on it, and the side's best actions (highlighted on the
-// board while hovered or focused). The server computes it on demand; while it does, or while it
-// is busy (503), the panel says so and asks again.
+// board while hovered or focused). The engine in the browser computes it (analyseHere) when this
+// browser can run it, with the server's budget, so the numbers are the server's; otherwise, or if
+// the engine fails, the server computes it on demand: while it does, or while it is busy (503),
+// the panel says so and asks again.
 import { actionSquares, parseAction } from './actions.ts';
 import { h } from './dom.ts';
+import { engine } from './engine.ts';
 import { t } from './i18n.ts';
 import type { AnalysedPly, GameAnalysis, SideId } from './protocol.gen.ts';
 import type { Side } from './view.ts';
@@ -13,7 +16,32 @@ import type { Side } from './view.ts';
 export type AnalysisState =
   | { status: 'loading' | 'busy' }
   | { status: 'error'; message: string }
-  | { status: 'ready'; analysis: GameAnalysis };
+  | { status: 'ready'; analysis: GameAnalysis; where?: 'browser' | 'server' };
+
+/** The server's playouts per position (`Config::analysisNodes`): the browser uses the same. */
+export const ANALYSIS_NODES = 1000;
+
+/** Whether this browser can run the engine: WebAssembly in a worker. */
+export function engineAvailable(): boolean {
+  return typeof WebAssembly === 'object' && typeof Worker === 'function';
+}
+
+/**
+ * The analysis of `side` computed by the engine in the browser from the game's full record (no
+ * server work); without the engine, or if it fails, the server's (loadAnalysis). Returns a
+ * function that stops reporting.
+ */
+export function analyseHere(id: string, record: string | null, side: Side, report: (s: AnalysisState) => void): () => void {
+  if (!record || !engineAvailable()) return loadAnalysis(id, side, report);
+  let stopped = false;
+  let stopServer: (() => void) | null = null;
+  report({ status: 'loading' });
+  engine().analyse(record, side, ANALYSIS_NODES).then(
+    (a) => { if (!stopped) report({ status: 'ready', analysis: { ...a, game: id }, where: 'browser' }); },
+    () => { if (!stopped) stopServer = loadAnalysis(id, side, report); },
+  );
+  return () => { stopped = true; stopServer?.(); };
+}
 
 const pct = (x: number) => `${Math.round(x * 100)}`;
 const SVG = 'http://www.w3.org/2000/svg';
@@ -38,7 +66,7 @@ export function loadAnalysis(id: string, side: Side, report: (s: AnalysisState) 
           return;
         }
         if (!r.ok) throw new Error(`HTTP ${r.status}`);
-        report({ status: 'ready', analysis: (await r.json()) as GameAnalysis });
+        report({ status: 'ready', analysis: (await r.json()) as GameAnalysis, where: 'server' });
       })
       .catch((e) => { if (!stopped) report({ status: 'error', message: e.message }); });
   };
@@ -110,10 +138,10 @@ export function analysisPanel(state: AnalysisState, ply: number, name: string, b
       on: { mouseenter: () => highlight(b.action, true), mouseleave: () => highlight(b.action, false), focus: () => highlight(b.action, true), blur: () => highlight(b.action, false) },
     }, h('span.act', b.action), ' ', h('span.dim', t('analysis.action', { win: pct(b.win), share: pct(b.share) })))))
     : h('p.hint', t(p.over ? 'analysis.over' : 'analysis.notTurn', { name }));
-  return h('section.panel.analysis', { 'data-analysis': 'ready', 'aria-label': t('analysis.toggle') },
+  return h('section.panel.analysis', { 'data-analysis': 'ready', 'data-analysis-where': state.where ?? 'server', 'aria-label': t('analysis.toggle') },
     head,
     winGraph(plies, state.analysis.side, Math.min(ply, plies.length - 1), t('analysis.graph', { name }), pick),
     h('div.row', h('span', { 'data-win': pct(p.win) }, t('analysis.win', { p: pct(p.win) })), h('span.grow'), h('span.hint', t('analysis.nodes', { n: state.analysis.nodes }))),
     h('h3', t('analysis.best')), best,
-    h('p.hint', t('analysis.note', { name })));
+    h('p.hint', t('analysis.note', { name }), state.where === 'browser' ? ` ${t('analysis.here')}` : ''));
 }

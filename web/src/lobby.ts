@@ -17,10 +17,10 @@ interface CreateForm {
   rated: boolean; // against people only
 }
 
-const CLOCKS = ['none', '1+1', '3+2', '5+3', '10+5', '30+0'];
+export const CLOCKS = ['none', '1+1', '3+2', '5+3', '10+5', '30+0'];
 
 /** A clock choice in words: "untimed", "3 min + 2 s", "30 min". */
-function clockChoice(spec: string): string {
+export function clockChoice(spec: string): string {
   if (spec === 'none') return t('clock.untimed');
   const [m, s] = spec.split('+');
   return s === '0' ? t('home.clock.min', { m }) : t('home.clock.minSec', { m, s });

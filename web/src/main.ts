@@ -9,6 +9,7 @@ import { renderInbox, notificationText } from './inboxpage.ts';
 import { type Key, lang, onLangChange, t } from './i18n.ts';
 import { DECLINE_REASONS } from './ui.ts';
 import { renderLocalGame, renderLocalStart } from './localpage.ts';
+import { offlineNote } from './offlinenote.ts';
 import { renderPractice } from './practicepage.ts';
 import { renderLobby } from './lobby.ts';
 import { renderLeaderboard, renderPlayerPage } from './playerspages.ts';
@@ -37,6 +38,8 @@ const meBox = h('span.me');
 const inboxBox = h('a.nav.inbox-link', { href: '/inbox', 'data-link': '', 'data-nav': 'inbox' });
 const challengeBox = h('div.challenges', { 'aria-live': 'polite' });
 let challengesShown = '';
+// What still works while the server cannot be reached (offlinenote.ts).
+const offline = offlineNote(client);
 
 const app: App = {
   client,
@@ -66,6 +69,7 @@ function header(): void {
   inboxBox.title = t('nav.inbox', { n: unread });
   inboxBox.replaceChildren(svg(ICON.bell), unread ? h('span.badge', { 'data-unread': String(unread) }, unread > 99 ? '99+' : String(unread)) : '');
   drawChallenges();
+  offline.update(location.pathname);
   const me = client.player;
   meBox.replaceChildren(me ? h('a', { href: `/player/${me.id}`, 'data-link': '', 'data-me': me.kind ?? 'guest' }, me.name, typeof me.rating === 'number' ? h('span.rating', ` ${me.rating}`) : '') : '');
 }
@@ -105,7 +109,7 @@ function route(): void {
   else if (/^\/rules\/?$/.test(path)) screen = renderRulesPage();
   else if ((m = path.match(/^\/learn(?:\/([a-z]+))?\/?$/))) screen = renderTutorial(app, m[1]);
   else screen = renderLobby(app);
-  root.replaceChildren(topBar(path), challengeBox, screen.el);
+  root.replaceChildren(topBar(path), offline.el, challengeBox, screen.el);
   header();
   window.scrollTo(0, 0);
 }
@@ -168,6 +172,10 @@ client.onNotification((n) => {
 (window as unknown as { rainet: unknown }).rainet = { client };
 client.start();
 route();
+// The note waits a few seconds of lost connection: looked at again each second and on the
+// browser's own online/offline events.
+setInterval(() => offline.update(location.pathname), 1000);
+for (const ev of ['online', 'offline']) window.addEventListener(ev, () => offline.update(location.pathname));
 // The service worker (sw.ts) that keeps the client and the engine for offline visits: registered
 // once the first page is drawn, so the home page never waits for what it fetches.
 if ('serviceWorker' in navigator) window.addEventListener('load', () => void navigator.serviceWorker.register('/sw.js').catch(() => {}));

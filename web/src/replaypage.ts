@@ -1,8 +1,9 @@
 // Replay of a finished game from the archive: every identity shown, stepped with buttons, the
 // slider, a click on an action, or the keyboard (arrows, Home, End). The Analysis toggle shows
-// the computer's analysis for the side at the bottom (analysis.ts).
+// the computer's analysis for the side at the bottom (analysis.ts), computed in this browser's
+// engine from the game's record when it can.
 import { actionSquares, parseAction } from './actions.ts';
-import { type AnalysisState, analysisPanel, loadAnalysis, markBeliefs } from './analysis.ts';
+import { type AnalysisState, analyseHere, analysisPanel, markBeliefs } from './analysis.ts';
 import { renderBoard } from './board.ts';
 import { h } from './dom.ts';
 import { endText } from './endtext.ts';
@@ -27,7 +28,13 @@ export function renderReplayPage(app: App, id: string): { el: HTMLElement; updat
     if (!showAnalysis || analyses[bottom]) return;
     const side = bottom;
     analyses[side] = { status: 'loading' };
-    stops.push(loadAnalysis(id, side, (s) => { analyses[side] = s; update(); }));
+    stops.push(analyseHere(id, record?.record ?? null, side, (s) => {
+      analyses[side] = s;
+      // For tests and debugging, beside main.ts's window.rainet: the analysis last shown.
+      const debug = (window as unknown as { rainet?: { lastAnalysis?: unknown } }).rainet;
+      if (s.status === 'ready' && debug) debug.lastAnalysis = s.analysis;
+      update();
+    }));
   };
   const flip = () => { bottom = bottom === 1 ? 2 : 1; wantAnalysis(); update(); };
 

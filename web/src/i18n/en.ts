@@ -62,6 +62,10 @@ export const en = {
   'conn.connecting': 'connecting…',
   'conn.reconnecting': 'reconnecting…',
   'conn.offline': 'offline',
+  'offline.title': "The server cannot be reached.",
+  'offline.works': "Still working on this device: games against the computer and with a friend at this screen (Practice), the rules and the lessons.",
+  'offline.needs': "Playing people online, the lobby, replays and the leaderboard come back with the connection.",
+  'offline.practice': "Play offline",
 
   // Terminal cards (cards.ts): the name printed on the card and what it does, in one line.
   'card.LB.name': 'LINE BOOST',
@@ -378,6 +382,7 @@ export const en = {
   'analysis.over': 'The game is over.',
   'analysis.virus': 'virus {p}%',
   'analysis.note': 'From what {name} knew at that point only; percentages on cards: chance of a virus.',
+  'analysis.here': 'Computed in this browser.',
 
   // The leaderboard and a player's page (playerspages.ts).
   'players.none': 'No rated game has been played yet.',
@@ -605,6 +610,15 @@ export const en = {
   'practice.sideWon': "Side {n} won",
   'practice.handover': "Side {n}, your turn",
   'practice.handover.hide': "Pass the device over; the other player looks away.",
+  'practice.arrangement': "Your cards",
+  'practice.arrangement.random': "Dealt at random",
+  'practice.arrangement.place': "Placed by you",
+  'practice.arrange.title': "Side {n}: place your cards",
+  'practice.arrange.rule': "Four links and four viruses.",
+  'practice.arrange.handover': "Side {n}, place your cards",
+  'practice.clock': "Clock",
+  'practice.you': "You",
+  'practice.computer': "Computer",
   'local.title': 'Pass and play',
   'local.intro': 'Two players, one device. The board is hidden whenever the device changes hands, so neither of you sees the other’s cards.',
   'local.player': 'Player {n}',

@@ -1,9 +1,10 @@
 // End to end, the analysis of a finished game: two players play a short game through
 // the UI and one resigns; the live game could not be analysed meanwhile; its replay's Analysis
 // panel shows the win-chance graph (a click jumps to that ply), the virus probability on each
-// unidentified opponent card (the server's numbers), the best actions highlighted on the board
-// while hovered, the other side's analysis after a flip; axe-core is clean; no frame either
-// player received leaks a hidden identity.
+// unidentified opponent card, the best actions highlighted on the board while hovered, the other
+// side's analysis after a flip; axe-core is clean; no frame either player received leaks a hidden
+// identity. The panel is computed by the engine in the browser, with no request to the server's
+// analysis, and its numbers are the server's; a browser without WebAssembly gets the server's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Side } from '../../src/view.ts';
@@ -48,14 +49,21 @@ test('a short game, resigned, and its analysis on the replay page', async () => 
   for (const p of [ana, lis]) await p.page.waitForSelector('[data-status="finished"]');
 
   const page = ana.page;
+  const asked: string[] = [];
+  page.on('request', (r) => { if (r.url().includes('/analysis')) asked.push(r.url()); });
   await page.goto(`${env.server.url}/replay/${id}`);
   await page.waitForSelector(`[data-replay="${id}"][data-ply="0"]`);
   assert.equal(await page.$('[data-analysis]'), null, 'the panel is closed until asked for');
   await page.click('[data-action="analysis"]');
   assert.equal(await page.getAttribute('[data-action="analysis"]', 'aria-pressed'), 'true');
   await page.waitForSelector('[data-analysis="ready"]', { timeout: 30000 });
+  assert.equal(await page.getAttribute('[data-analysis="ready"]', 'data-analysis-where'), 'browser', 'computed by the engine in the browser');
+  assert.match(await page.textContent('.analysis') ?? '', /Computed in this browser/);
   const api = await (await fetch(`${env.server.url}/api/games/${id}/analysis?side=1`)).json();
   assert.equal(api.plies.length, 11, 'one analysed position per ply');
+  // Every number the page holds is the server's for the same game, side and budget.
+  const here = await page.evaluate(() => (window as any).rainet.lastAnalysis);
+  assert.deepEqual(here, api, 'the browser\'s analysis is the server\'s');
 
   // The graph: one point per turn of side 1 (and the end); the current ply marked.
   const points = (await page.getAttribute('[data-win-graph] polyline', 'points'))!.trim().split(/\s+/);
@@ -90,6 +98,8 @@ test('a short game, resigned, and its analysis on the replay page', async () => 
   await page.waitForSelector('[data-analysis="ready"]', { timeout: 30000 });
   const api2 = await (await fetch(`${env.server.url}/api/games/${id}/analysis?side=2`)).json();
   await page.waitForFunction(() => document.querySelector('.analysis h2')?.textContent?.includes('Lis'));
+  assert.deepEqual(await page.evaluate(() => (window as any).rainet.lastAnalysis), api2, 'side 2: the server\'s numbers too');
+  assert.deepEqual(asked, [], 'the page asked the server for no analysis');
   const sq2 = Object.keys(api2.plies[10].virus);
   assert.ok(sq2.length > 0);
   for (const sq of sq2) assert.equal(await page.getAttribute(`[data-square="${sq}"] .card`, 'data-owner'), '1', `${sq} holds a card of side 1`);
@@ -98,4 +108,36 @@ test('a short game, resigned, and its analysis on the replay page', async () => 
   // Frames: neither player ever received an identity hidden from it.
   assert.deepEqual(allLeaks(ana.messages(), '1'), []);
   assert.deepEqual(allLeaks(lis.messages(), '2'), []);
+});
+
+test('a browser without WebAssembly: the replay\'s analysis comes from the server', async () => {
+  const p = await Player.open(env.browser, 'Old', `${env.server.url}/`, { width: 1280, height: 800 });
+  players.push(p);
+  await p.page.check('[data-field="side-1"]');
+  await p.page.click('[data-action="play-friend"]');
+  await p.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const id = gameIdOf(p.page);
+  const q = await Player.open(env.browser, 'Other', `${env.server.url}/game/${id}`, { width: 1280, height: 800 });
+  players.push(q);
+  await q.page.click('[data-action="join"]');
+  for (const x of [p, q]) {
+    await x.page.waitForSelector('[data-status="setup"]');
+    await x.page.click('[data-action="setup-random"]');
+    await x.page.click('[data-action="setup-confirm"]');
+  }
+  const s = await waitTurn(p, id);
+  await play(p, id, chooseAction(s.view, s.legal, 1, seeded(3)), 1);
+  await q.page.click('[data-action="resign"]');
+  await q.page.click('[data-action="resign-confirm"]');
+  await p.page.waitForSelector('[data-status="finished"]');
+
+  await p.ctx.addInitScript(() => { delete (window as any).WebAssembly; });
+  const asked: string[] = [];
+  p.page.on('request', (r) => { if (r.url().includes('/analysis') || r.url().includes('/engine/')) asked.push(new URL(r.url()).pathname); });
+  await p.page.goto(`${env.server.url}/replay/${id}`);
+  await p.page.click('[data-action="analysis"]');
+  await p.page.waitForSelector('[data-analysis="ready"]', { timeout: 30000 });
+  assert.equal(await p.page.getAttribute('[data-analysis="ready"]', 'data-analysis-where'), 'server');
+  assert.deepEqual(asked, [`/api/games/${id}/analysis`], 'the server\'s endpoint, and no engine loaded');
+  assert.deepEqual(await p.page.evaluate(() => (window as any).rainet.lastAnalysis), await (await fetch(`${env.server.url}/api/games/${id}/analysis?side=1`)).json());
 });

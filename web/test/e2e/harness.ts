@@ -41,7 +41,8 @@ export class Server {
   readonly dir: string;
   readonly db: string;
   log = '';
-  constructor(readonly port: number, readonly extra: string[] = []) {
+  /** `web`: the client served (`--web`), web/dist unless a test deploys its own copy. */
+  constructor(readonly port: number, readonly extra: string[] = [], readonly web = join(WEB, 'dist')) {
     this.dir = mkdtempSync(join(tmpdir(), 'rainet-e2e-'));
     this.db = join(this.dir, 'games.db');
   }
@@ -49,17 +50,17 @@ export class Server {
     return `http://127.0.0.1:${this.port}`;
   }
   /** `extra`: more `rainet serve` options, e.g. ['--grace', '2']. */
-  static async start(extra: string[] = []): Promise<Server> {
+  static async start(extra: string[] = [], web?: string): Promise<Server> {
     if (!existsSync(BIN)) throw new Error(`server binary ${BIN} not found: build it first (cmake --build --preset default --target rainet)`);
     if (!existsSync(join(WEB, 'dist', 'index.html'))) throw new Error('web/dist is missing: run npm run build');
-    const s = new Server(await freePort(), extra);
+    const s = new Server(await freePort(), extra, web);
     await s.run();
     return s;
   }
   async run(): Promise<void> {
     // Every browser of the tests comes from 127.0.0.1: no per-address limits (docs/deployment.md).
     const limits = ['--max-per-address', '0', '--identities-per-minute', '0'];
-    const p = spawn(BIN, ['serve', '--listen', `127.0.0.1:${this.port}`, '--db', this.db, '--web', join(WEB, 'dist'), ...limits, ...this.extra], {
+    const p = spawn(BIN, ['serve', '--listen', `127.0.0.1:${this.port}`, '--db', this.db, '--web', this.web, ...limits, ...this.extra], {
       cwd: WEB,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -259,10 +260,10 @@ export async function keyboardMove(p: Player, id: string, from: string, to: stri
  * One server and one browser for a test file: started before its tests, stopped after them, and
  * the file fails if any page it opened (listed in `players`) threw an uncaught error.
  */
-export function useServerAndBrowser(extra: string[] = []): { readonly server: Server; readonly browser: Browser; players: Player[] } {
+export function useServerAndBrowser(extra: string[] = [], web?: () => string): { readonly server: Server; readonly browser: Browser; players: Player[] } {
   const env = { server: null as Server | null, browser: null as Browser | null, players: [] as Player[] };
   before(async () => {
-    env.server = await Server.start(extra);
+    env.server = await Server.start(extra, web?.());
     env.browser = await launch();
   });
   after(async () => {

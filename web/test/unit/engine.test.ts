@@ -165,6 +165,9 @@ test('the analysis of finished games is the same in WebAssembly as natively, for
     assert.equal(got, expected[k], `analysis ${k}`);
     const a = parseAnswer<Answers['analyse']>(got);
     assert.equal(a.plies.length, games[k >> 1].plies.length + 1, 'one entry per position, the end included');
+    // The server's GameAnalysis: sides are the protocol's SideId strings.
+    assert.equal(a.side, k % 2 === 0 ? '1' : '2');
+    assert.ok(a.plies.every((p) => p.to_move === '1' || p.to_move === '2'), 'to_move as a SideId');
   });
 });
 
