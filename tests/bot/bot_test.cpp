@@ -8,6 +8,7 @@
 #include <random>
 
 #include "play/play_process.h"
+#include "wsclient/blocking_client.h"
 
 namespace rainet::test {
 namespace {
@@ -212,6 +213,96 @@ TEST(Bot, ResignsWhenTheEngineCrashes) {
 TEST(Bot, ResignsWhenTheEnginePlaysAnIllegalAction) {
     expectResignsAtItsTurn(fakeEngine("echo 'bestaction a4-a5'"),
                            "the engine played an illegal action 'a4-a5'");
+}
+
+// A connection of the test's own: an account that creates a tournament.
+class Host {
+  public:
+    explicit Host(const Server& s) : ws_(target(s)) {
+        ws_.send(R"({"type":"hello"})");
+        take("welcome");
+        ws_.send(
+            R"({"type":"register","id":1,"username":"host","password":"correct horse staple"})");
+        EXPECT_EQ(take("ack")["id"], 1);
+    }
+    // A 5-minute arena of 30 s games starting now; `bots`: bot accounts admitted. Its id.
+    std::string createArena(bool bots) {
+        ws_.send(Json{
+            {"type", "tournament_create"},
+            {"id", 2},
+            {"name", "Bot arena"},
+            {"clock", {{"initial", 3000}, {"increment", 0}}},
+            {"startsIn", 0},
+            {"minutes", 5},
+            {"bots",
+             bots}}.dump());
+        return take("ack").value("tournament", "");
+    }
+
+  private:
+    static wsclient::Target target(const Server& s) {
+        wsclient::Target t;
+        t.host = "127.0.0.1";
+        t.port = s.port();
+        return t;
+    }
+    Json take(const std::string& type) {
+        while (auto m = ws_.next(10s)) {
+            Json j = Json::parse(*m, nullptr, false);
+            if (!j.is_discarded() && j.value("type", "") == type) return j;
+            if (!j.is_discarded() && j.value("type", "") == "error") ADD_FAILURE() << *m;
+        }
+        ADD_FAILURE() << "no " << type;
+        return Json::object();
+    }
+    wsclient::BlockingClient ws_;
+};
+
+// Two bots in an arena: one asked for it by id, one joining any open tournament that admits
+// bots. They are paired at the start, play, are paired again; at the end each writes its rank
+// and the one asked for that tournament alone exits.
+TEST(Bot, PlaysAnArenaFromItsStartToItsEnd) {
+    Server server("bot_arena");
+    Host host(server);
+    const std::string closed = host.createArena(false);  // no bots: --tournaments leaves it
+    const std::string t = host.createArena(true);
+    ASSERT_FALSE(t.empty());
+    Play one(botArgs(server, kEngine, {"--tournament", t, "--nodes", "50"}), "bot");
+    one.expect("bot: joined tournament " + t);
+    std::vector<std::string> second = botArgs(server, kEngine, {"--tournaments", "--nodes", "50"});
+    second[5] = "robo2";  // --user
+    Play two(second, "bot");
+    two.expect("bot: joined tournament " + t);
+    // Paired at the start (the scheduler runs on the test clock), with each other.
+    server.advance(1);
+    one.expect("bot: playing game ", 20s);
+    const std::string game = one.restOfLine();
+    two.expect("bot: playing game " + game, 20s);
+    // Played to its end, then paired again at once.
+    one.expect("bot: game " + game + " over: ", 120s);
+    one.expect("bot: playing game ", 20s);
+    // The arena's end: the game in play ends on time, and the tournament with it.
+    server.advance(31000);
+    one.expect("bot: tournament " + t + " finished: rank ", 120s);
+    two.expect("bot: tournament " + t + " finished: rank ", 120s);
+    EXPECT_EQ(one.wait(), 0) << one.output();
+    EXPECT_EQ(two.output().find("joining tournament " + closed), std::string::npos) << two.output();
+    const Json record = Json::parse(server.get("/api/games/" + game));
+    EXPECT_EQ(record["status"], "finished");
+    EXPECT_NE(record["reason"], "resign") << "no engine failed";
+}
+
+// A tournament that cannot be played: the bot says why and exits with status 1.
+TEST(Bot, ATournamentThatAdmitsNoBotsIsRefused) {
+    Server server("bot_arena_refused");
+    Host host(server);
+    const std::string t = host.createArena(false);
+    Play bot(botArgs(server, kEngine, {"--tournament", t}), "bot");
+    bot.expect("bot: could not join tournament " + t + ": this tournament admits no bot accounts");
+    EXPECT_EQ(bot.wait(), 1) << bot.output();
+    Play unknown(botArgs(server, kEngine, {"--tournament", "tNOPE"}), "bot");
+    unknown.expect("bot: could not join tournament tNOPE: no tournament has this id");
+    EXPECT_EQ(unknown.wait(), 1) << unknown.output();
 }
 
 TEST(Bot, CommandLineAndAccountErrors) {
