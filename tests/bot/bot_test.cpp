@@ -8,7 +8,7 @@
 #include <random>
 
 #include "play/play_process.h"
-#include "wsclient/blocking_client.h"
+#include "play/tournament_host.h"
 
 namespace rainet::test {
 namespace {
@@ -214,49 +214,6 @@ TEST(Bot, ResignsWhenTheEnginePlaysAnIllegalAction) {
     expectResignsAtItsTurn(fakeEngine("echo 'bestaction a4-a5'"),
                            "the engine played an illegal action 'a4-a5'");
 }
-
-// A connection of the test's own: an account that creates a tournament.
-class Host {
-  public:
-    explicit Host(const Server& s) : ws_(target(s)) {
-        ws_.send(R"({"type":"hello"})");
-        take("welcome");
-        ws_.send(
-            R"({"type":"register","id":1,"username":"host","password":"correct horse staple"})");
-        EXPECT_EQ(take("ack")["id"], 1);
-    }
-    // A 5-minute arena of 30 s games starting now; `bots`: bot accounts admitted. Its id.
-    std::string createArena(bool bots) {
-        ws_.send(Json{
-            {"type", "tournament_create"},
-            {"id", 2},
-            {"name", "Bot arena"},
-            {"clock", {{"initial", 3000}, {"increment", 0}}},
-            {"startsIn", 0},
-            {"minutes", 5},
-            {"bots",
-             bots}}.dump());
-        return take("ack").value("tournament", "");
-    }
-
-  private:
-    static wsclient::Target target(const Server& s) {
-        wsclient::Target t;
-        t.host = "127.0.0.1";
-        t.port = s.port();
-        return t;
-    }
-    Json take(const std::string& type) {
-        while (auto m = ws_.next(10s)) {
-            Json j = Json::parse(*m, nullptr, false);
-            if (!j.is_discarded() && j.value("type", "") == type) return j;
-            if (!j.is_discarded() && j.value("type", "") == "error") ADD_FAILURE() << *m;
-        }
-        ADD_FAILURE() << "no " << type;
-        return Json::object();
-    }
-    wsclient::BlockingClient ws_;
-};
 
 // Two bots in an arena: one asked for it by id, one joining any open tournament that admits
 // bots. They are paired at the start, play, are paired again; at the end each writes its rank
