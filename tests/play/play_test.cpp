@@ -295,6 +295,12 @@ TEST(Play, CommandLineErrors) {
     Play unreachable({"--server", "ws://127.0.0.1:1/ws", "--token-file", tempPath("none")});
     unreachable.expect("rainet play: cannot reach ws://127.0.0.1:1/ws");
     EXPECT_EQ(unreachable.wait(), 1);
+    Play badTournament({"--tournament", "x"});
+    badTournament.expect("--tournament: tournament-join needs one tournament id");
+    EXPECT_EQ(badTournament.wait(), 2);
+    Play twoThings({"--tournament", "t1", "--computer", "1"});
+    twoThings.expect("--tournament goes with no GAME, --computer or --challenge");
+    EXPECT_EQ(twoThings.wait(), 2);
 }
 
 // `rainet play --local`: two people at one terminal, driven through stdin as they would type. Every
@@ -606,16 +612,15 @@ TEST(Play, AnArenaIsListedJoinedAndPlayedToItsStandings) {
     Host host(server);
     const std::string t = host.createArena(false);
     Play a(common(server, "alice"));
-    Play b(common(server, "bob"));
+    Play b(common(server, "bob") + std::vector<std::string>{"--tournament", t});
     a.expect("connected to ");
     b.expect("connected to ");
     a.type("tournaments");
     a.expect("tournaments:\n  " + t +
-             "  Bot arena  arena standard, clock 0:30+0s, rated  created, 0 players\n");
+             "  Bot arena  arena standard, clock 0:30+0s, rated  created, ");
     a.type("tournament-join " + t);
     a.expect("joined tournament " + t + ": each game it pairs you in is followed at once");
-    b.type("tournament-join " + t);
-    b.expect("joined tournament " + t);
+    b.expect("joined tournament " + t);  // --tournament
     a.type("tournament-join tNOPE");
     a.expect("error: no tournament has this id (unknown_tournament)");
     a.type("tournament-join");
