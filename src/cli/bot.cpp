@@ -38,7 +38,8 @@ const Command kBot{
     "bot",
     "bot --engine CMD --user NAME --password-file FILE [--server ws://HOST:PORT/ws] [--register] "
     "[--accept quick,challenges] [--seek \"[standard|official] [clock MIN+INC|none] "
-    "[rated|casual]\"] [--games N] [--movetime MS] [--nodes N] [--accept-draws] [--seed N]",
+    "[rated|casual]\"] [--tournament ID] [--tournaments] [--games N] [--movetime MS] [--nodes N] "
+    "[--accept-draws] [--seed N]",
     "play on a server as a bot account with an engine-protocol program (docs/bot.md)", run};
 
 int run(const Args& args) {
@@ -63,6 +64,10 @@ int run(const Args& args) {
         ->check(CLI::Range(0LL, 3600000LL));
     app->add_option("--nodes", nodes, "the engine's nodes per action, untimed games")
         ->check(CLI::Range(0LL, 1LL << 40));
+    app->add_option("--tournament", c.tournament,
+                    "join this tournament and play its pairings (exits when it ends)");
+    app->add_flag("--tournaments", c.anyTournament,
+                  "join every open tournament that admits bots and play its pairings");
     app->add_flag("--accept-draws", c.acceptDraws, "accept draw offers");
     app->add_option("--seed", seed, "the engine's Seed option (default: random)")
         ->check(CLI::Range(0LL, 1LL << 62));
@@ -75,7 +80,11 @@ int run(const Args& args) {
     auto password = readPassword(passwordFile);
     if (!password) return usageError(kBot, password.error().message);
     c.password = std::move(*password);
-    accept += ",";
+    // In tournaments the bot seeks nothing else unless --accept says so.
+    if ((!c.tournament.empty() || c.anyTournament) && !app->count("--accept")) accept.clear();
+    if (!c.tournament.empty() && c.tournament[0] != 't')
+        return usageError(kBot, "--tournament: a tournament's id (t...)");
+    if (!accept.empty()) accept += ",";
     for (std::size_t at = 0, comma; (comma = accept.find(',', at)) != std::string::npos;
          at = comma + 1) {
         const std::string what = accept.substr(at, comma - at);

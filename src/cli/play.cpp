@@ -31,7 +31,8 @@ namespace asio = boost::asio;
 int run(const Args& args);
 const Command kPlay{"play",
                     "play [GAME] [--server ws://HOST:PORT/ws] [--name NAME] [--token-file FILE] "
-                    "[--computer LEVEL] [--challenge USERNAME] [--notifications] [--no-color] | "
+                    "[--computer LEVEL] [--challenge USERNAME] [--tournament ID] [--notifications] "
+                    "[--no-color] | "
                     "play --local [--names NAME1,NAME2] "
                     "[--preset standard|official] [--seed N] [--no-color]",
                     "play or watch a game in the terminal: commands at a prompt or from stdin; "
@@ -42,7 +43,7 @@ const Command kPlay{"play",
 struct PlayFlags {
     std::unique_ptr<CLI::App> app = makeApp(kPlay);
     std::string game, server = "ws://127.0.0.1:8080/ws", name, tokenFile = play::defaultTokenFile();
-    std::string computer, names, preset = "standard", seed, challenge;
+    std::string computer, names, preset = "standard", seed, challenge, tournament;
     bool notifications = false;
     bool local = false, noColor = false;
 
@@ -54,6 +55,8 @@ struct PlayFlags {
         app->add_option("--computer", computer, "start a game against the computer at LEVEL");
         app->add_option("--challenge", challenge,
                         "challenge the account USERNAME (its game is followed once accepted)");
+        app->add_option("--tournament", tournament,
+                        "join the tournament ID (each game it pairs you in is followed)");
         app->add_flag("--notifications", notifications, "list your notifications first");
         app->add_flag("--no-color", noColor, "no colours even on a terminal");
         app->add_flag("--local", local, "two players at this terminal, no server");
@@ -66,7 +69,7 @@ struct PlayFlags {
 
 // `rainet play --local`: pass and play in-process (play_local.h).
 int runLocalGame(const PlayFlags& f) {
-    for (const char* remote : {"server", "name", "token-file", "computer"})
+    for (const char* remote : {"server", "name", "token-file", "computer", "tournament"})
         if (f.has(remote))
             return usageError(kPlay, std::string("--local plays without a server: no --") + remote);
     if (f.app->count("GAME")) return usageError(kPlay, "--local plays a new game: no GAME");
@@ -129,9 +132,17 @@ int run(const Args& args) {
         auto in = play::parseInput(c.startLine);
         if (!in) return usageError(kPlay, "--computer: " + in.error().message);
     } else if (f.has("challenge")) {
+        if (f.has("tournament")) return usageError(kPlay, "either --challenge or --tournament");
         c.startLine = "challenge " + f.challenge;
         auto in = play::parseInput(c.startLine);
         if (!in) return usageError(kPlay, "--challenge: " + in.error().message);
+    }
+    if (f.has("tournament")) {
+        if (!c.startLine.empty())
+            return usageError(kPlay, "--tournament goes with no GAME, --computer or --challenge");
+        c.startLine = "tournament-join " + f.tournament;
+        auto in = play::parseInput(c.startLine);
+        if (!in) return usageError(kPlay, "--tournament: " + in.error().message);
     }
     if (f.notifications) c.firstLine = "notifications";
     asio::io_context io(1);

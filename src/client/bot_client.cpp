@@ -3,6 +3,7 @@
 #include "client/bot_client.h"
 
 #include <iostream>
+#include <utility>
 
 namespace rainet::client::bot {
 
@@ -70,6 +71,8 @@ void BotClient::onMessage(const Json& j) {
     if (type == "matched") return onMatched(j.value("game", ""));
     if (type == "challenge" && !j.contains("id")) return onChallenge(j.value("challenge", Json()));
     if (type == "snapshot" || type == "event" || type == "presence") return onGame(j);
+    if (type == "tournaments") return onTournaments(j);
+    if (type == "tournament") return onTournament(j);
 }
 
 void BotClient::onWelcome(const Json& j) {
@@ -106,6 +109,9 @@ void BotClient::identified(const Json& player, const Json& games) {
         return lookForGame();
     }
     log("reconnected");
+    // Pairings go to the connections following a tournament: follow the joined ones again.
+    for (const std::string& t : tournaments_)
+        send({{"type", "tournament_watch"}, {"tournament", t}});
     if (!game_) {  // a game begun while the connection was down (a join or a pairing)
         for (const Json& g : games) {
             if (g.value("status", "") == "open") continue;
@@ -128,6 +134,12 @@ void BotClient::onAck(const Json& j) {
     }
     answered(id);
     if (id == actId_) actId_.clear();
+    if (auto t = tournamentJoins_.find(id); t != tournamentJoins_.end()) {
+        log("joined tournament " + t->second);
+        tournaments_.insert(t->second);
+        tournamentJoins_.erase(t);
+        return;
+    }
     if (id == joinId_ && !game_) {
         joinId_.clear();
         follow(j.value("game", ""), false);  // the snapshot follows the ack
@@ -155,6 +167,24 @@ void BotClient::onError(const Json& j) {
         return;
     }
     if (code == "rate_limited" && !id.empty()) return session_.resendLater(id);
+    if (auto t = tournamentJoins_.find(id); t != tournamentJoins_.end()) {
+        answered(id);
+        const std::string tid = t->second;
+        tournamentJoins_.erase(t);
+        if (code == "already_joined") {  // joined before (an earlier run): its pairings come
+            log("joined tournament " + tid);
+            tournaments_.insert(tid);
+            return;
+        }
+        log("could not join tournament " + tid + ": " + what);
+        // The one tournament asked for cannot be played: nothing else to do.
+        if (tid == cfg_.tournament && !cfg_.anyTournament && !cfg_.acceptQuick &&
+            !cfg_.acceptChallenges) {
+            status_ = 1;
+            return quit();
+        }
+        return;
+    }
     log("server refused: " + what);
     answered(id);
     if (!id.empty() && id == actId_) {
@@ -168,6 +198,14 @@ void BotClient::onError(const Json& j) {
 
 void BotClient::lookForGame() {
     if (game_ || !session_.isWelcomed()) return;
+    if (!nextGame_.empty()) return follow(std::exchange(nextGame_, ""));
+    if (!cfg_.tournament.empty() && !tournaments_.count(cfg_.tournament)) {
+        bool asked = false;
+        for (const auto& [id, t] : tournamentJoins_) asked |= t == cfg_.tournament;
+        if (!asked) joinTournament(cfg_.tournament);
+    }
+    // Any open tournament that admits bots: the list is read again after each game.
+    if (cfg_.anyTournament) send({{"type", "tournaments"}, {"id", "tournaments"}});
     if (cfg_.acceptQuick) {
         request(seekMessage(cfg_.seek));
         log("seeking a game");
@@ -221,8 +259,50 @@ void BotClient::onChallenge(const Json& c) {
 }
 
 void BotClient::onMatched(const std::string& game) {
-    if (game.empty() || game_) return;
+    if (game.empty()) return;
+    // A tournament pairs the bot again as soon as a game ends, perhaps before the bot has seen
+    // that end: the new game is followed after it.
+    if (game_) {
+        if (game != game_->game()) nextGame_ = game;
+        return;
+    }
     follow(game);
+}
+
+void BotClient::joinTournament(const std::string& id) {
+    log("joining tournament " + id);
+    tournamentJoins_[request({{"type", "tournament_join"}, {"tournament", id}})] = id;
+}
+
+void BotClient::onTournaments(const Json& j) {
+    if (!cfg_.anyTournament) return;
+    for (const Json& t : j.value("tournaments", Json::array())) {
+        const std::string id = t.value("id", ""), status = t.value("status", "");
+        if (id.empty() || !t.value("bots", false) || tournaments_.count(id)) continue;
+        if (status != "created" && status != "running") continue;
+        bool asked = false;
+        for (const auto& [rid, tid] : tournamentJoins_) asked |= tid == id;
+        if (!asked) joinTournament(id);
+    }
+}
+
+void BotClient::onTournament(const Json& j) {
+    const Json info = j.value("tournament", Json::object());
+    const std::string id = info.value("id", "");
+    if (!tournaments_.count(id) || info.value("status", "") != "finished") return;
+    tournaments_.erase(id);
+    std::string rank = "unranked";
+    for (const Json& e : j.value("standings", Json::array()))
+        if (e.value("player", Json::object()).value("name", "") == cfg_.user)
+            rank = "rank " + std::to_string(e.value("rank", 0)) + ", " +
+                   std::to_string(e.value("points", 0)) + " points";
+    log("tournament " + id + " finished: " + rank);
+    // Only that tournament was asked for: done.
+    if (id == cfg_.tournament && !cfg_.anyTournament && !cfg_.acceptQuick &&
+        !cfg_.acceptChallenges) {
+        if (!game_) return quit();
+        tournamentDone_ = true;  // its last game's end is still to come
+    }
 }
 
 void BotClient::follow(const std::string& game, bool watch) {

@@ -15,7 +15,9 @@
 #include <utility>  // before Boost.Asio under C++20
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include <boost/asio/io_context.hpp>
@@ -38,6 +40,10 @@ struct BotConfig {
     play::SeekSpec seek;     // what to seek; its preset also filters the open games joined
     ai::GoLimits untimed;    // the engine's budget in untimed games
     std::uint64_t seed = 1;  // the engine's Seed option
+    // Tournaments: the one to join (its id), and/or any open one that admits bots. The bot plays
+    // the games the tournament pairs it in; with `tournament` alone it exits when that one ends.
+    std::string tournament;
+    bool anyTournament = false;
 };
 
 // One line of the bot's log, on stdout ("bot: ...").
@@ -82,6 +88,11 @@ class BotClient {
     void onChallenge(const Json& c);
     std::string refusal(const Json& c) const;
     void follow(const std::string& game, bool watch = true);
+    // Tournaments (bot_client.cpp): joined from the list, followed again after a reconnection,
+    // and their end.
+    void joinTournament(const std::string& id);
+    void onTournaments(const Json& j);
+    void onTournament(const Json& j);
 
     // ------------------------------------------------------------ playing (bot_client_play.cpp)
     void onGame(const Json& j);
@@ -107,7 +118,11 @@ class BotClient {
     bool everWelcomed_ = false, registered_ = false, quitting_ = false;
     int status_ = 0;
     int gamesDone_ = 0, failures_ = 0;
-    std::string joinId_;  // a join awaiting its answer
+    std::string joinId_;                                  // a join awaiting its answer
+    std::map<std::string, std::string> tournamentJoins_;  // request id -> tournament
+    std::set<std::string> tournaments_;                   // joined
+    std::string nextGame_;         // a tournament's pairing that came before the last game's end
+    bool tournamentDone_ = false;  // the one tournament played finished: exit after the game
     std::unique_ptr<play::GameFollower> game_;
     bool setupSent_ = false, drawAnswered_ = false;
     long thinkingV_ = -1;  // the version the engine was last asked about

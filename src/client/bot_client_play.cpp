@@ -156,6 +156,7 @@ void BotClient::gameOver() {
         if (failures_) status_ = 1;
         return quit();
     }
+    if (tournamentDone_) return quit();
     lookForGame();
 }
 

@@ -80,6 +80,7 @@ void PlayClient::onMessage(const Json& j) {
     if (type == "challenge" || type == "challenge_update" || type == "challenges" ||
         type == "notification" || type == "notifications")
         return onSocial(j);
+    if (type == "tournaments" || type == "tournament" || type == "berserk") return onTournament(j);
 }
 
 void PlayClient::onSocial(const Json& j) {
@@ -122,6 +123,46 @@ void PlayClient::onSocial(const Json& j) {
             text += std::string("\n  ") + (n.value("read", true) ? "  " : "* ") +
                     n.value("kind", "") + " " + n.value("data", Json::object()).dump();
         say(text);
+    }
+    if (awaited) open();
+}
+
+// Tournaments: the list, a followed tournament's start and end (its standings then), a
+// berserk in the game shown.
+void PlayClient::onTournament(const Json& j) {
+    const std::string type = j.value("type", "");
+    const std::string id = idOf(j);
+    if (!id.empty()) takePending(id);
+    const bool awaited = !id.empty() && gate_ == Gate::Ack && gateId_ == id;
+    auto line = [](const Json& t) {
+        return t.value("id", "") + "  " + t.value("name", "") + "  " + t.value("format", "") + " " +
+               describeKind(t.value("preset", ""), t.value("clock", Json()),
+                            Json(t.value("rated", false))) +
+               "  " + t.value("status", "") + ", " + std::to_string(t.value("players", 0)) +
+               " players" + (t.value("bots", false) ? ", bots admitted" : "");
+    };
+    if (type == "tournaments") {
+        std::string text = "tournaments:";
+        for (const auto& t : j.value("tournaments", Json::array())) text += "\n  " + line(t);
+        if (j.value("tournaments", Json::array()).empty()) text += " none";
+        say(text);
+    } else if (type == "tournament") {
+        // Pushed on every change: only its status changes are written.
+        const Json t = j.value("tournament", Json::object());
+        const std::string status = t.value("status", "");
+        std::string& last = tournamentStatus_[t.value("id", "")];
+        if (status == last) return;
+        last = status;
+        std::string text = "tournament " + line(t);
+        if (status == "finished")
+            for (const auto& e : j.value("standings", Json::array()))
+                text += "\n  " + std::to_string(e.value("rank", 0)) + ". " +
+                        e.value("player", Json::object()).value("name", "?") + "  " +
+                        std::to_string(e.value("points", 0)) + " points";
+        say(text);
+    } else if (type == "berserk") {
+        if (game_ && j.value("game", "") == game_->game())
+            say("side " + j.value("side", "") + " berserked: half the clock, no increment");
     }
     if (awaited) open();
 }
@@ -235,6 +276,10 @@ void PlayClient::onAck(const Json& j) {
         return;
     }
     if (kind == "join") say("joined game " + j.value("game", ""));
+    if (kind == "tournament_join")
+        say("joined tournament " + j.value("tournament", "") +
+            ": each game it pairs you in is followed at once");
+    if (kind == "tournament_withdraw") say("withdrew from tournament " + j.value("tournament", ""));
     if (gate_ != Gate::Ack || gateId_ != id) return;
     if (kind == "join") return setGate(Gate::Snapshot, j.value("game", ""));
     const long v = j.contains("v") && j["v"].is_number_integer() ? j["v"].get<long>() : -1;

@@ -17,6 +17,7 @@
 #include <termios.h>
 #include <cstddef>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +79,7 @@ class PlayClient {
     void onMatched(const std::string& game, const std::string& side);
     // Challenges and notifications: told, and a request's answer opens its gate.
     void onSocial(const Json& j);
+    void onTournament(const Json& j);
     void onGame(const Json& j);
 
     // ------------------------------------------------------------ commands
@@ -134,9 +136,10 @@ class PlayClient {
     bool relogging_ = false;            // logged out: the next welcome is a new guest's
     bool echoOff_ = false;
     termios savedTermios_{};
-    bool seeking_ = false;                        // a seek waits for an opponent
-    std::string seekId_;                          // the request id of the last seek
-    std::string seekText_;                        // what it seeks ("standard, no clock, rated")
+    bool seeking_ = false;  // a seek waits for an opponent
+    std::string seekId_;    // the request id of the last seek
+    std::string seekText_;  // what it seeks ("standard, no clock, rated")
+    std::map<std::string, std::string> tournamentStatus_;  // followed tournaments: last status
     std::optional<ChatLine> lastChat_;            // the last chat line shown of the game shown
     static constexpr std::size_t kChatShown = 5;  // chat history lines shown with a game
 };

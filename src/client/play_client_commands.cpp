@@ -137,6 +137,12 @@ void PlayClient::execute(const Input& in) {
             return request({{"type", "challenges"}});
         case K::Notifications:
             return request({{"type", "notifications"}});
+        case K::Tournaments:
+            return request({{"type", "tournaments"}});
+        case K::TournamentJoin:
+            return request({{"type", "tournament_join"}, {"tournament", in.tournament}});
+        case K::TournamentWithdraw:
+            return request({{"type", "tournament_withdraw"}, {"tournament", in.tournament}});
         case K::Say:
             if (!s || s->v < 0) return say("no game shown: chat goes to a game (watch GAME)");
             return request({{"type", "chat"}, {"game", s->game}, {"text", in.text}});
@@ -182,6 +188,8 @@ void PlayClient::execute(const Input& in) {
             return req("claim_win");
         case K::Abort:
             return req("abort");
+        case K::Berserk:
+            return req("berserk");
         default:
             return;
     }

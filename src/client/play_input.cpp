@@ -322,6 +322,8 @@ Result<Input> parseInput(std::string_view line) {
         {"unseek", Input::Kind::Unseek},
         {"challenges", Input::Kind::Challenges},
         {"notifications", Input::Kind::Notifications},
+        {"tournaments", Input::Kind::Tournaments},
+        {"berserk", Input::Kind::Berserk},
     };
     for (const Simple& s : simple) {
         if (cmd != s.word) continue;
@@ -358,6 +360,14 @@ Result<Input> parseInput(std::string_view line) {
         return in;
     }
     if (cmd == "setup") return parseSetup(w);
+    if (cmd == "tournament-join" || cmd == "tournament-withdraw") {
+        in.kind = cmd == "tournament-join" ? Input::Kind::TournamentJoin
+                                           : Input::Kind::TournamentWithdraw;
+        if (w.size() != 2 || w[1].size() < 2 || w[1][0] != 't')
+            return Error{cmd + " needs one tournament id, e.g. " + cmd + " tR2K8QW1"};
+        in.tournament = w[1];
+        return in;
+    }
     if (cmd == "join" || cmd == "watch") {
         in.kind = cmd == "join" ? Input::Kind::Join : Input::Kind::Watch;
         if (w.size() == 1 && cmd == "join") return in;  // the game being looked at
@@ -408,6 +418,11 @@ const std::string& helpText() {
                               decline: generic, later, too_fast, too_slow, timed, rated,
                               casual, preset or no_bots
   notifications               your notifications, newest first
+  tournaments                 the tournaments: running, upcoming, finished
+  tournament-join ID          join a tournament: each game it pairs you in is followed at once
+  tournament-withdraw ID      leave a tournament for good (your points stay)
+  berserk                     in a tournament game, before your first action: half your clock,
+                              no increment, a bonus point for a long win
   join GAME                   take the free seat of a game (join alone: the game shown)
   watch GAME                  follow a game (as its player if you are seated in it)
   setup random                let the server arrange your cards

@@ -65,10 +65,15 @@ struct Input {
         ChallengeDecline,
         Challenges,
         Notifications,
+        Tournaments,
+        TournamentJoin,
+        TournamentWithdraw,
+        Berserk,
     };
     Kind kind = Kind::Empty;
     NewGame game;                    // New
     std::string gameId;              // Join, Watch (empty: the current game)
+    std::string tournament;          // TournamentJoin, TournamentWithdraw
     std::vector<std::string> links;  // SetupLinks: four squares as typed, lower case
     std::string action;              // Act: canonical notation
     SeekSpec seek;                   // Seek

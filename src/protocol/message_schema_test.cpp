@@ -52,7 +52,7 @@ TEST(MessageSchema, EveryMessageHasItsOwnTypeAndKind) {
         EXPECT_TRUE(seen.insert({d.type, d.kind}).second) << d.type << " " << d.kind;
         EXPECT_EQ(findMessage(d.type, d.kind), &d);
     }
-    EXPECT_EQ(seen.size(), 30u);
+    EXPECT_EQ(seen.size(), 31u);
     EXPECT_EQ(findMessage("event", "nonsense"), nullptr);
 }
 
@@ -62,7 +62,7 @@ TEST(MessageSchema, DefaultValuesRenderValid) {
                         JoinedEvent, SetupEvent, StartEvent, ActionEvent, DrawOfferEvent,
                         DrawDeclineEvent, RematchOfferEvent, RematchDeclineEvent, EndEvent,
                         RematchEvent, TournamentMessage, TournamentsMessage, NotificationMessage,
-                        NotificationsMessage, UnreadMessage>();
+                        NotificationsMessage, UnreadMessage, BerserkMessage>();
     EXPECT_EQ(verdict(Ack{7, "g1", 3, std::nullopt, std::nullopt}), std::nullopt);
 }
 

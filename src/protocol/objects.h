@@ -236,6 +236,17 @@ struct TournamentInfo {
     }
 };
 
+// The tournament a game belongs to, as its snapshot names it.
+struct TournamentRef {
+    static constexpr std::string_view kName = "TournamentRef";
+    std::string id, name;
+    template <class V>
+    void describe(V& w) const {
+        w.field("id", id);
+        w.field("name", name);
+    }
+};
+
 // One line of a tournament's standings.
 struct StandingEntry {
     static constexpr std::string_view kName = "StandingEntry";

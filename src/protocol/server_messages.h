@@ -102,6 +102,8 @@ struct Snapshot {
     std::optional<Result> result;
     std::optional<RematchState> rematch;        // once the game is over
     std::optional<std::vector<ChatLine>> chat;  // when the recipient's room has lines
+    std::optional<TournamentRef> tournament;    // a tournament's game
+    std::optional<std::vector<Side>> berserk;   // a tournament's game: the sides that berserked
     template <class V>
     void describe(V& w) const {
         w.constant("type", "snapshot");
@@ -129,6 +131,8 @@ struct Snapshot {
         w.field("result", result);
         w.optional("rematch", rematch, "once the game is over");
         w.optional("chat", chat, "the recipient's chat room, when it has lines: the last 50");
+        w.optional("tournament", tournament, "a tournament's game: its tournament");
+        w.optional("berserk", berserk, "a tournament's game: the sides that berserked");
     }
 };
 
@@ -180,6 +184,22 @@ struct SpectatorsMessage {
         w.constant("type", "spectators");
         w.field("game", game);
         w.field("count", count);
+    }
+};
+
+// A player of a tournament game berserked: their clock is halved, their increment dropped.
+// Sent to everyone following the game.
+struct BerserkMessage {
+    static constexpr std::string_view kName = "BerserkMessage";
+    std::string game;
+    Side side = Side::One;
+    Clocks clocks;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "berserk");
+        w.field("game", game);
+        w.field("side", side, "the side that berserked");
+        w.field("clocks", clocks, "the clocks now");
     }
 };
 

@@ -82,10 +82,16 @@ Result<std::shared_ptr<GameRoom>> GameRoom::restore(Hub& hub, const store::GameD
     r->setups_[0] = d.setup[0];
     r->setups_[1] = d.setup[1];
     r->ratings_ = d.ratings;
-    // An arena game: who berserked (their clock is stored; their lost increment is not).
-    for (int i = 0; i < 2; ++i)
-        r->berserk_[i] =
-            d.game.player[i] && hub.tournaments().berserked(d.game.id, d.game.player[i]);
+    // A tournament game: its tournament, and who berserked (their clock is stored; their lost
+    // increment is not).
+    if (d.game.opponent == "match") {
+        auto t = hub.store().gameTournament(d.game.id);
+        if (!t) return t.error();
+        if (*t) {
+            r->tournament_ = protocol::TournamentRef{(*t)->tournament, (*t)->name};
+            for (int i = 0; i < 2; ++i) r->berserk_[i] = (*t)->berserk[i];
+        }
+    }
     // What the players wrote: chat, and the offers pending when the server stopped.
     for (const store::ChatRow& line : d.chat) {
         auto read = protocol::readChatLine(line.line);

@@ -64,6 +64,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     // --- on the strand ---
     // Starts what the game needs after creation or restore: the computer's setup or move, timers.
     void activate();
+    // A tournament's game: its tournament, named by its snapshots.
+    void setTournament(protocol::TournamentRef t) { tournament_ = std::move(t); }
     // A game message from a client (type other than hello/create/lobby/ping).
     void handle(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
                 const protocol::ClientMessage& m);
@@ -269,10 +271,14 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::unordered_map<std::string, std::string> done_[2];  // request id -> ack, per side
     bool stopped_ = false;
     std::vector<store::RatingChange> ratings_;  // by side, once a rated game has ended
-    // Tournament games: a side that berserked has half its clock and no increment.
+    // Tournament games: their tournament; a side that berserked has half its clock and no
+    // increment.
+    std::optional<protocol::TournamentRef> tournament_;
     bool berserk_[2] = {false, false};
     // Berserk (arena games): checked with the tournament, then the clock halved and stored.
     void berserk(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
+    // Tells everyone following the game that side `s` berserked, with the clocks now.
+    void announceBerserk(Side s);
     // Actions each side has made (side One moves first, then they alternate).
     [[nodiscard]] int actionsOf(Side s) const;
     std::optional<Error> loadError_;  // set by the constructor if the store failed

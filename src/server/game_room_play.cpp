@@ -253,7 +253,10 @@ void GameRoom::berserk(const std::shared_ptr<Client>& c, Side s, const protocol:
         return error(c, ErrorCode::BerserkRefused, "you have already berserked", m);
     if (why) return error(c, ErrorCode::BerserkRefused, "the game is over", m);
     berserk_[index(s)] = true;
-    if (row_.status != GameStatus::Playing) return ack(c, s, m);  // applied when play starts
+    if (row_.status != GameStatus::Playing) {  // applied when play starts
+        ack(c, s, m);
+        return announceBerserk(s);
+    }
     const store::GameRow saved = row_;
     row_.clock[index(s)] = berserkCs(row_.clockInitial);
     commit([row = row_](store::Store& st, const Fence& f) { return st.updateGame(row, f); },
@@ -263,7 +266,12 @@ void GameRoom::berserk(const std::shared_ptr<Client>& c, Side s, const protocol:
                    return;
                }
                r.ack(c, s, m);
+               r.announceBerserk(s);
            });
+}
+
+void GameRoom::announceBerserk(Side s) {
+    sendAll(protocol::BerserkMessage{id_, s, clocks().value_or(protocol::Clocks{})});
 }
 
 void GameRoom::end(std::optional<Side> winner, GameEnd reason, Task beforeBroadcast) {

@@ -105,6 +105,12 @@ std::string GameRoom::snapshot(Viewer v) const {
     if (isOver(row_.status)) s.rematch = rematchState();
     if (const auto& lines = chat_[isSide(v) ? 0 : 1]; !lines.empty())
         s.chat.emplace(lines.begin(), lines.end());
+    if (tournament_) {
+        s.tournament = tournament_;
+        s.berserk.emplace();
+        for (Side side : {Side::One, Side::Two})
+            if (berserk_[index(side)]) s.berserk->push_back(side);
+    }
     return protocol::render(s);
 }
 

@@ -135,8 +135,9 @@ class Hub {
     void retire(const std::string& id);
     // Tournaments (server/tournaments.h): the arenas this node runs.
     Tournaments& tournaments() { return *tournaments_; }
-    // A tournament's game: stored (drawing its id) and started, both seats taken.
-    [[nodiscard]] Result<std::shared_ptr<GameRoom>> launchTournamentGame(store::GameRow& row);
+    // A tournament's game: stored (drawing its id) and started, both seats taken, naming `t`.
+    [[nodiscard]] Result<std::shared_ptr<GameRoom>> launchTournamentGame(store::GameRow& row,
+                                                                         protocol::TournamentRef t);
     // Called by a room that failed (an exception): forgotten, so that the next open rebuilds the
     // game from the store.
     void drop(const std::string& id, const GameRoom* room);

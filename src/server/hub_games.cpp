@@ -79,11 +79,15 @@ Result<std::shared_ptr<GameRoom>> Hub::launch(store::GameRow& row, std::optional
     return *room;
 }
 
-Result<std::shared_ptr<GameRoom>> Hub::launchTournamentGame(store::GameRow& row) {
+Result<std::shared_ptr<GameRoom>> Hub::launchTournamentGame(store::GameRow& row,
+                                                            protocol::TournamentRef t) {
     auto room = launch(row, std::nullopt);
     if (!room) return room.error();
-    logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}, {"tournament", true}});
-    (*room)->run([](GameRoom& r) { r.activate(); });
+    logEvent("game_created", {{"game", row.id}, {"opponent", row.opponent}, {"tournament", t.id}});
+    (*room)->run([t = std::move(t)](GameRoom& r) {
+        r.setTournament(t);
+        r.activate();
+    });
     return *room;
 }
 

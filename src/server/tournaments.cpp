@@ -441,17 +441,6 @@ bool Tournaments::isTournamentGame(const std::string& game) {
     return games_.count(game) > 0;
 }
 
-bool Tournaments::berserked(const std::string& game, std::int64_t player) {
-    std::lock_guard lock(mu_);
-    auto g = games_.find(game);
-    if (g == games_.end()) return false;
-    auto t = live_.find(g->second);
-    if (t == live_.end()) return false;
-    const tournament::ArenaGameRecord* r = t->second->arena.game(game);
-    if (!r) return false;
-    return (r->player[0] == player && r->berserk[0]) || (r->player[1] == player && r->berserk[1]);
-}
-
 void Tournaments::gameEnded(const store::GameRow& row, const int actions[2]) {
     std::lock_guard lock(mu_);
     auto g = games_.find(row.id);
@@ -485,6 +474,13 @@ void Tournaments::startArena(Live& t) {
     }
     t.row.status = "running";
     logEvent("tournament_started", {{"tournament", t.row.id}, {"players", t.people.size()}});
+    // Everyone joined and not withdrawn is told, in their inbox and on every connection.
+    for (const auto& [player, who] : t.people) {
+        const tournament::ArenaPlayer* a = t.arena.player(player);
+        if (!a || a->state == EntrantState::Withdrawn) continue;
+        hub_.notify(player, "tournament_starting",
+                    {{"tournament", t.row.id}, {"name", t.row.name}, {"startsAt", t.row.starts}});
+    }
     pairNow(t);
     push(t);
 }
@@ -504,7 +500,7 @@ void Tournaments::pairNow(Live& t) {
         row.player[0] = p.first;
         row.player[1] = p.second;
         row.status = GameStatus::Setup;
-        auto room = hub_.launchTournamentGame(row);
+        auto room = hub_.launchTournamentGame(row, {t.row.id, t.row.name});
         if (!room) continue;  // logged; the two stay free and are paired at the next tick
         store::TournamentGameRow tg;
         tg.game = row.id;
@@ -536,6 +532,13 @@ void Tournaments::finishArena(Live& t) {
     t.row.status = "finished";
     t.row.ended = now;
     logEvent("tournament_finished", {{"tournament", t.row.id}});
+    // Everyone in the standings is told their rank, except who withdrew before playing a game.
+    for (const tournament::ArenaRank& r : t.arena.standings()) {
+        const tournament::ArenaPlayer* a = t.arena.player(r.player);
+        if (!a || (a->state == EntrantState::Withdrawn && a->sheet.games() == 0)) continue;
+        hub_.notify(r.player, "tournament_ended",
+                    {{"tournament", t.row.id}, {"name", t.row.name}, {"rank", r.rank}});
+    }
     push(t);
 }
 

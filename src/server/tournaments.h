@@ -65,8 +65,6 @@ class Tournaments {
                                                      int ownActions);
     // Whether `game` is a tournament game (berserk and rematch ask).
     [[nodiscard]] bool isTournamentGame(const std::string& game);
-    // Whether `player` berserked in tournament game `game` (a room restored after a restart).
-    [[nodiscard]] bool berserked(const std::string& game, std::int64_t player);
     // A game ended (from its room): scored, its players paired again.
     void gameEnded(const store::GameRow& row, const int actions[2]);
 

@@ -319,6 +319,9 @@ class Store {
     Lookup<TournamentData> loadTournament(const std::string& id);
     // The tournament a game belongs to ("" for none).
     Result<std::string> tournamentOfGame(const std::string& game);
+    // A tournament game's tournament (id and name) and who berserked in it; nothing for a game
+    // of no tournament.
+    Lookup<GameTournamentRow> gameTournament(const std::string& game);
     // Tournaments with status `status` ("" any), by start (created, running: soonest first;
     // finished: latest first), at most `limit`, with their players counted.
     struct TournamentListing {

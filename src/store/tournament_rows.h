@@ -53,6 +53,12 @@ struct TournamentGameRow {
     std::int64_t ended = 0;
 };
 
+// What a tournament game's room shows of its tournament (Store::gameTournament).
+struct GameTournamentRow {
+    std::string tournament, name;
+    bool berserk[2] = {false, false};
+};
+
 struct TournamentData {
     TournamentRow tournament;
     std::vector<TournamentPlayerRow> players;  // in order of joining

@@ -243,6 +243,23 @@ Result<std::string> Store::tournamentOfGame(const std::string& game) {
     return s == Step::Row ? st->text(0) : std::string();
 }
 
+Lookup<GameTournamentRow> Store::gameTournament(const std::string& game) {
+    auto db = readLease();
+    auto st = db->prepare(
+        "SELECT t.id, t.name, g.berserk1, g.berserk2 FROM tournament_games g "
+        "JOIN tournaments t ON t.id = g.tournament WHERE g.game = ?");
+    st->bind(1, game);
+    const Step s = st->step();
+    if (s == Step::Failed) return Error{st->error()};
+    if (s == Step::Done) return std::nullopt;
+    GameTournamentRow r;
+    r.tournament = st->text(0);
+    r.name = st->text(1);
+    r.berserk[0] = st->integer(2) != 0;
+    r.berserk[1] = st->integer(3) != 0;
+    return r;
+}
+
 Result<std::vector<Store::TournamentListing>> Store::listTournaments(const std::string& status,
                                                                      int limit) {
     auto db = readLease();

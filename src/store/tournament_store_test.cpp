@@ -175,6 +175,15 @@ TEST_P(TournamentStoreTest, GamesNameTheirTournamentAndKeepTheirResults) {
     reopen();
     EXPECT_EQ(*store_->tournamentOfGame("g1"), "t1");
     EXPECT_EQ(*store_->tournamentOfGame("gNONE"), "");
+    // What a room shows of its tournament: its id and name, and who berserked.
+    auto named = *store_->gameTournament("g1");
+    ASSERT_TRUE(named);
+    EXPECT_EQ(named->tournament, "t1");
+    EXPECT_EQ(named->name, arena("t1", players_[0]).name);
+    EXPECT_TRUE(named->berserk[0]);
+    EXPECT_FALSE(named->berserk[1]);
+    EXPECT_FALSE((*store_->gameTournament("g2"))->berserk[0]);
+    EXPECT_FALSE(*store_->gameTournament("gNONE"));
     auto d = *store_->loadTournament("t1");
     ASSERT_EQ(d->games.size(), 2u);
     EXPECT_EQ(d->games[0].game, "g2");

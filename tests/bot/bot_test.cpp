@@ -8,6 +8,7 @@
 #include <random>
 
 #include "play/play_process.h"
+#include "play/tournament_host.h"
 
 namespace rainet::test {
 namespace {
@@ -212,6 +213,53 @@ TEST(Bot, ResignsWhenTheEngineCrashes) {
 TEST(Bot, ResignsWhenTheEnginePlaysAnIllegalAction) {
     expectResignsAtItsTurn(fakeEngine("echo 'bestaction a4-a5'"),
                            "the engine played an illegal action 'a4-a5'");
+}
+
+// Two bots in an arena: one asked for it by id, one joining any open tournament that admits
+// bots. They are paired at the start, play, are paired again; at the end each writes its rank
+// and the one asked for that tournament alone exits.
+TEST(Bot, PlaysAnArenaFromItsStartToItsEnd) {
+    Server server("bot_arena");
+    Host host(server);
+    const std::string closed = host.createArena(false);  // no bots: --tournaments leaves it
+    const std::string t = host.createArena(true);
+    ASSERT_FALSE(t.empty());
+    Play one(botArgs(server, kEngine, {"--tournament", t, "--nodes", "50"}), "bot");
+    one.expect("bot: joined tournament " + t);
+    std::vector<std::string> second = botArgs(server, kEngine, {"--tournaments", "--nodes", "50"});
+    second[5] = "robo2";  // --user
+    Play two(second, "bot");
+    two.expect("bot: joined tournament " + t);
+    // Paired at the start (the scheduler runs on the test clock), with each other.
+    server.advance(1);
+    one.expect("bot: playing game ", 20s);
+    const std::string game = one.restOfLine();
+    two.expect("bot: playing game " + game, 20s);
+    // Played to its end, then paired again at once.
+    one.expect("bot: game " + game + " over: ", 120s);
+    one.expect("bot: playing game ", 20s);
+    // The arena's end: the game in play ends on time, and the tournament with it.
+    server.advance(31000);
+    one.expect("bot: tournament " + t + " finished: rank ", 120s);
+    two.expect("bot: tournament " + t + " finished: rank ", 120s);
+    EXPECT_EQ(one.wait(), 0) << one.output();
+    EXPECT_EQ(two.output().find("joining tournament " + closed), std::string::npos) << two.output();
+    const Json record = Json::parse(server.get("/api/games/" + game));
+    EXPECT_EQ(record["status"], "finished");
+    EXPECT_NE(record["reason"], "resign") << "no engine failed";
+}
+
+// A tournament that cannot be played: the bot says why and exits with status 1.
+TEST(Bot, ATournamentThatAdmitsNoBotsIsRefused) {
+    Server server("bot_arena_refused");
+    Host host(server);
+    const std::string t = host.createArena(false);
+    Play bot(botArgs(server, kEngine, {"--tournament", t}), "bot");
+    bot.expect("bot: could not join tournament " + t + ": this tournament admits no bot accounts");
+    EXPECT_EQ(bot.wait(), 1) << bot.output();
+    Play unknown(botArgs(server, kEngine, {"--tournament", "tNOPE"}), "bot");
+    unknown.expect("bot: could not join tournament tNOPE: no tournament has this id");
+    EXPECT_EQ(unknown.wait(), 1) << unknown.output();
 }
 
 TEST(Bot, CommandLineAndAccountErrors) {

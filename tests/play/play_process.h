@@ -107,7 +107,10 @@ class Server {
         return s.str();
     }
     // The body of GET `target` (HTTP/1.1, Connection: close).
-    std::string get(const std::string& target) const {
+    std::string get(const std::string& target) const { return http("GET", target); }
+    // Moves the test clock (--test-mode) on by `cs`.
+    void advance(int cs) const { http("POST", "/api/test/advance?cs=" + std::to_string(cs)); }
+    std::string http(const std::string& method, const std::string& target) const {
         const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in a{};
         a.sin_family = AF_INET;
@@ -118,7 +121,8 @@ class Server {
             return "";
         }
         const std::string req =
-            "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+            method + " " + target +
+            " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
         ::send(fd, req.data(), req.size(), 0);
         std::string res;
         char buf[4096];

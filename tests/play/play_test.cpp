@@ -14,6 +14,7 @@
 #include "client/play_render.h"
 #include "core/view.h"
 #include "play/play_process.h"
+#include "play/tournament_host.h"
 #include "support/run_command.h"
 
 namespace rainet::test {
@@ -294,6 +295,12 @@ TEST(Play, CommandLineErrors) {
     Play unreachable({"--server", "ws://127.0.0.1:1/ws", "--token-file", tempPath("none")});
     unreachable.expect("rainet play: cannot reach ws://127.0.0.1:1/ws");
     EXPECT_EQ(unreachable.wait(), 1);
+    Play badTournament({"--tournament", "x"});
+    badTournament.expect("--tournament: tournament-join needs one tournament id");
+    EXPECT_EQ(badTournament.wait(), 2);
+    Play twoThings({"--tournament", "t1", "--computer", "1"});
+    twoThings.expect("--tournament goes with no GAME, --computer or --challenge");
+    EXPECT_EQ(twoThings.wait(), 2);
 }
 
 // `rainet play --local`: two people at one terminal, driven through stdin as they would type. Every
@@ -595,6 +602,54 @@ TEST(Play, ChallengeByNameAnsweredFromAnotherTerminal) {
     // Nobody by that name: the server's error.
     a.type("challenge nobody_here");
     a.expect("error: no player has this id or username (unknown_player)");
+}
+
+// Two people in an arena from the terminal: listed, joined, paired at the start (each game
+// followed at once), a berserk seen by the opponent, a game resigned and the two paired again,
+// the end with the standings.
+TEST(Play, AnArenaIsListedJoinedAndPlayedToItsStandings) {
+    Server server("arena");
+    Host host(server);
+    const std::string t = host.createArena(false);
+    Play a(common(server, "alice"));
+    Play b(common(server, "bob") + std::vector<std::string>{"--tournament", t});
+    a.expect("connected to ");
+    b.expect("connected to ");
+    a.type("tournaments");
+    a.expect("tournaments:\n  " + t +
+             "  Bot arena  arena standard, clock 0:30+0s, rated  created, ");
+    a.type("tournament-join " + t);
+    a.expect("joined tournament " + t + ": each game it pairs you in is followed at once");
+    b.expect("joined tournament " + t);  // --tournament
+    a.type("tournament-join tNOPE");
+    a.expect("error: no tournament has this id (unknown_tournament)");
+    a.type("tournament-join");
+    a.expect("tournament-join needs one tournament id, e.g. tournament-join tR2K8QW1");
+    server.advance(1);           // the start, on the test clock
+    a.expect("matched: game ");  // the pairings, then the new standings
+    const std::string line = a.restOfLine();
+    a.expect("tournament " + t + "  Bot arena  arena standard, clock 0:30+0s, rated  running");
+    const std::string g = line.substr(0, line.find(','));
+    b.expect("matched: game " + g);
+    // alice berserks before her first action: bob is told.
+    a.type("berserk");
+    const std::string aSide = line.find("you are side 1") != std::string::npos ? "1" : "2";
+    b.expect("side " + aSide + " berserked: half the clock, no increment");
+    a.type("berserk");
+    a.expect("(berserk_refused)");
+    // bob resigns: both are paired again at once.
+    b.type("resign");
+    b.expect("matched: game ");
+    const std::string again = b.restOfLine();
+    EXPECT_NE(again.substr(0, again.find(',')), g);
+    a.expect("matched: game " + again.substr(0, again.find(',')));
+    // The end: the game in play finishes (alice resigns) and the standings are written.
+    server.advance(31000);
+    a.type("resign");
+    a.expect("tournament " + t + "  Bot arena  arena standard, clock 0:30+0s, rated  finished, " +
+             "2 players\n  1. ");
+    b.expect("  finished, 2 players\n  1. ");
+    b.expect("  2. ");
 }
 
 }  // namespace

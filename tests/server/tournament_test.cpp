@@ -108,8 +108,19 @@ TEST(Tournament, AnArenaRunsFromKickoffToPodium) {
     EXPECT_EQ(standingOf(state, a.id())["sheet"], Json::array({2}));
     EXPECT_EQ(standingOf(state, opp->id())["points"], 0);
 
-    // Berserk in the new game: once, then refused.
+    // The game names its tournament to a spectator; nobody has berserked yet.
+    watcher.ws().send(Json{{"type", "watch"}, {"game", again}});
+    Json seen = watcher.take([&](const Json& j) { return j["type"] == "snapshot"; });
+    EXPECT_EQ(seen["tournament"], (Json{{"id", t}, {"name", "Test arena"}})) << seen.dump();
+    EXPECT_EQ(seen["berserk"], Json::array());
+    // Berserk in the new game: once, then refused. The opponent and the spectator are told.
     EXPECT_EQ(a.request({{"type", "berserk"}, {"game", again}})["type"], "ack");
+    const std::string aSide = seen["players"]["1"]["id"] == a.id() ? "1" : "2";
+    for (Player* p : {opp, &watcher}) {
+        Json told = p->take([&](const Json& j) { return j["type"] == "berserk"; });
+        EXPECT_EQ(told["game"], again);
+        EXPECT_EQ(told["side"], aSide);
+    }
     Json twice = a.request({{"type", "berserk"}, {"game", again}});
     EXPECT_EQ(twice["code"], "berserk_refused") << twice.dump();
     // Joining twice is refused.
@@ -185,6 +196,9 @@ TEST(Tournament, ARestartInMidArenaKeepsThePointsAndGoesOn) {
         a.take([&](const Json& j) { return j["type"] == "snapshot" && j["game"] == game; });
     const std::string aSide = snap["players"]["1"]["id"] == a.id() ? "1" : "2";
     const std::string bSide = aSide == "1" ? "2" : "1";
+    // Reloaded, the game still names its tournament and a's berserk.
+    EXPECT_EQ(snap["tournament"]["id"], t);
+    EXPECT_EQ(snap["berserk"], Json::array({aSide}));
     for (Player* p : {&a, &b})
         ASSERT_EQ(p->request({{"type", "setup"}, {"game", game}, {"random", true}})["type"], "ack");
     const Json start = a.take([&](const Json& j) {
@@ -197,6 +211,61 @@ TEST(Tournament, ARestartInMidArenaKeepsThePointsAndGoesOn) {
     state = w.take(
         [&](const Json& j) { return isTournament(j) && standingOf(j, a.id())["points"] == 4; });
     EXPECT_TRUE(standingOf(state, a.id())["fire"].get<bool>());
+}
+
+bool isNotification(const Json& j, const std::string& kind) {
+    return j["type"] == "notification" && j["n"]["kind"] == kind;
+}
+
+// A notification of `kind` received already (perhaps passed over while waiting for another
+// message: it comes through the store's writer, in no set order with the rest), or the next.
+Json notification(Player& p, const std::string& kind) {
+    for (const std::string& text : p.ws().log()) {
+        Json j = Json::parse(text, nullptr, false);
+        if (!j.is_discarded() && isNotification(j, kind)) return j;
+    }
+    return p.take([&](const Json& j) { return isNotification(j, kind); });
+}
+
+TEST(Tournament, ItsPlayersAreNotifiedOfTheStartAndOfTheirRankAtTheEnd) {
+    ServerProcess server(dbPath("arena_notify"));
+    Player a(server.port()), b(server.port()), c(server.port());
+    becomeAccount(a, "arena_notify");
+    const std::string t = createArena(a);
+    for (Player* p : {&a, &b, &c}) ASSERT_EQ(joinArena(*p, t)["type"], "ack");
+    // c withdraws before the start: told of nothing.
+    ASSERT_EQ(c.request({{"type", "tournament_withdraw"}, {"tournament", t}})["type"], "ack");
+    server.advance(6000);
+    const std::string g = takeMatched(a);
+    EXPECT_EQ(takeMatched(b), g);
+    for (Player* p : {&a, &b}) {
+        Json n = notification(*p, "tournament_starting");
+        EXPECT_EQ(n["n"]["data"]["tournament"], t);
+        EXPECT_EQ(n["n"]["data"]["name"], "Test arena");
+        EXPECT_GT(n["n"]["data"]["startsAt"].get<std::int64_t>(), 0);
+    }
+    ASSERT_EQ(b.request({{"type", "resign"}, {"game", g}})["type"], "ack");
+    // Paired again; that game goes on past the end and is resigned by a.
+    const std::string g2 = takeMatched(a);
+    EXPECT_EQ(takeMatched(b), g2);
+    server.advance(60000);
+    ASSERT_EQ(a.request({{"type", "resign"}, {"game", g2}})["type"], "ack");
+    Json na = notification(a, "tournament_ended");
+    Json nb = notification(b, "tournament_ended");
+    EXPECT_EQ(na["n"]["data"]["tournament"], t);
+    EXPECT_EQ(na["n"]["data"]["name"], "Test arena");
+    // One win each: 2 points each, the tie broken by performance; ranks 1 and 2.
+    std::set<int> ranks{na["n"]["data"]["rank"].get<int>(), nb["n"]["data"]["rank"].get<int>()};
+    EXPECT_EQ(ranks, (std::set<int>{1, 2}));
+    // Stored: c's inbox holds nothing of it; a's holds both.
+    c.ws().send(Json{{"type", "notifications"}, {"id", "I"}});
+    Json none = c.take([](const Json& j) { return j["type"] == "notifications"; });
+    EXPECT_TRUE(none["items"].empty()) << none.dump();
+    a.ws().send(Json{{"type", "notifications"}, {"id", "I"}});
+    Json both = a.take([](const Json& j) { return j["type"] == "notifications"; });
+    ASSERT_EQ(both["items"].size(), 2u) << both.dump();
+    EXPECT_EQ(both["items"][0]["kind"], "tournament_ended");
+    EXPECT_EQ(both["items"][1]["kind"], "tournament_starting");
 }
 
 TEST(Tournament, TheOperatorsScheduleMakesTheNextArenaOnce) {

@@ -72,9 +72,9 @@ export class Client {
   readonly tournaments = new Map<string, TournamentMessage & { skew: number }>();
   /** The last `tournaments` list, and the server − local ms when it came. */
   tournamentList: TournamentInfo[] | null = null;
-  /** The tournament of each game seen in a followed tournament's standings (the snapshot does not say). */
+  /** The tournament of each game seen in a followed tournament's standings or named by its snapshot. */
   readonly tournamentGames = new Map<string, string>();
-  /** Tournament games this player berserked in (the snapshot does not say). */
+  /** Tournament games this player berserked in (from the snapshot's `berserk` and this client's own). */
   readonly berserked = new Set<string>();
   private readonly tournamentsWanted = new Set<string>();
   private authed = false;
@@ -462,6 +462,8 @@ export class Client {
         f.resumeFrom = null;
         const prev = f.state;
         f.state = fromSnapshot(m, this.now());
+        if (m.tournament) this.tournamentGames.set(m.game, m.tournament.id);
+        if (m.berserk?.includes(m.you as '1' | '2')) this.berserked.add(m.game);
         // Views seen before a resync stay valid: a game's history only grows.
         if (prev && prev.you === f.state.you) prev.views.forEach((v, i) => { if (v && f.state!.views[i] === undefined) f.state!.views[i] = v; });
         break;
@@ -510,6 +512,13 @@ export class Client {
       case 'spectators': {
         const f = this.games.get(m.game);
         if (f?.state && typeof m.count === 'number') f.state = { ...f.state, spectators: m.count };
+        break;
+      }
+      case 'berserk': {
+        // A player of the game berserked: the clocks now (the berserker's halved during play).
+        const f = this.games.get(m.game);
+        if (f?.state) f.state = { ...f.state, clocks: m.clocks, clocksAt: this.now() };
+        if (f?.state && m.side === f.state.you) this.berserked.add(m.game);
         break;
       }
       case 'tournament':

@@ -116,6 +116,11 @@ export interface ChatLine {
   at: number;
 }
 
+export interface TournamentRef {
+  id: string;
+  name: string;
+}
+
 export interface LobbyEntry {
   game: string;
   preset: Preset;
@@ -327,6 +332,10 @@ export interface SnapshotMessage {
   rematch?: RematchState;
   /** the recipient's chat room, when it has lines: the last 50 */
   chat?: ChatLine[];
+  /** a tournament's game: its tournament */
+  tournament?: TournamentRef;
+  /** a tournament's game: the sides that berserked */
+  berserk?: SideId[];
 }
 
 export interface HiddenEvent {
@@ -555,6 +564,15 @@ export interface FollowingMessage {
   id?: string | number;
 }
 
+export interface BerserkMessage {
+  type: 'berserk';
+  game: string;
+  /** the side that berserked */
+  side: SideId;
+  /** the clocks now */
+  clocks: Clocks;
+}
+
 /** Every event, discriminated on `kind` (absent: the event shows nothing to this role). */
 export type GameEvent =
   | HiddenEvent
@@ -590,6 +608,7 @@ export type ServerMessage =
   | ChallengeUpdateMessage
   | ChallengesMessage
   | FollowingMessage
+  | BerserkMessage
   | GameEvent;
 
 // The HTTP JSON answers of docs/protocol.md section 10.
