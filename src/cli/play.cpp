@@ -29,21 +29,22 @@ namespace play = ::rainet::client::play;
 namespace asio = boost::asio;
 
 int run(const Args& args);
-const Command kPlay{"play",
-                    "play [GAME] [--server ws://HOST:PORT/ws] [--name NAME] [--token-file FILE] "
-                    "[--computer LEVEL] [--challenge USERNAME] [--notifications] [--no-color] | "
-                    "play --local [--names NAME1,NAME2] "
-                    "[--preset standard|official] [--seed N] [--no-color]",
-                    "play or watch a game in the terminal: commands at a prompt or from stdin; "
-                    "--local: two players at this terminal, no server (docs/terminal-client.md)",
-                    run};
+const Command kPlay{
+    "play",
+    "play [GAME] [--server ws://HOST:PORT/ws] [--name NAME] [--token-file FILE] "
+    "[--computer LEVEL] [--challenge USERNAME] [--notifications] [--games] [--no-color] | "
+    "play --local [--names NAME1,NAME2] "
+    "[--preset standard|official] [--seed N] [--no-color]",
+    "play or watch a game in the terminal: commands at a prompt or from stdin; "
+    "--local: two players at this terminal, no server (docs/terminal-client.md)",
+    run};
 
 // The flags of `rainet play`; a flag given is counted by `app`.
 struct PlayFlags {
     std::unique_ptr<CLI::App> app = makeApp(kPlay);
     std::string game, server = "ws://127.0.0.1:8080/ws", name, tokenFile = play::defaultTokenFile();
     std::string computer, names, preset = "standard", seed, challenge;
-    bool notifications = false;
+    bool notifications = false, games = false;
     bool local = false, noColor = false;
 
     PlayFlags() {
@@ -55,6 +56,7 @@ struct PlayFlags {
         app->add_option("--challenge", challenge,
                         "challenge the account USERNAME (its game is followed once accepted)");
         app->add_flag("--notifications", notifications, "list your notifications first");
+        app->add_flag("--games", games, "list your correspondence games first (your moves first)");
         app->add_flag("--no-color", noColor, "no colours even on a terminal");
         app->add_flag("--local", local, "two players at this terminal, no server");
         app->add_option("--names", names, "--local: the players' names, NAME1,NAME2");
@@ -134,6 +136,7 @@ int run(const Args& args) {
         if (!in) return usageError(kPlay, "--challenge: " + in.error().message);
     }
     if (f.notifications) c.firstLine = "notifications";
+    if (f.games) c.firstLine = "games";
     asio::io_context io(1);
     play::PlayClient client(io, c);
     client.start();

@@ -261,6 +261,9 @@ class Hub {
                 const protocol::ClientMessage& m);
     [[nodiscard]] Result<std::string> followingList(const store::PlayerRow& p,
                                                     const protocol::Json& id);
+    // The player's correspondence games in play, their moves first (`my_games`; hub_games.cpp).
+    static constexpr int kMaxMyGames = 100;
+    [[nodiscard]] Result<std::string> myGames(const store::PlayerRow& p, const protocol::Json& id);
 
     // Test mode: moves the manual clock and lets every room check its flags and expiry.
     void advanceTime(std::int64_t cs);

@@ -43,6 +43,8 @@ export interface PlayerGame {
 export interface ClockSetting {
   initial: number;
   increment: number;
+  /** correspondence: days per move (initial is them in cs) */
+  days?: number;
 }
 
 export interface Clocks {
@@ -50,6 +52,8 @@ export interface Clocks {
   '2': number;
   /** the side whose clock runs */
   running: SideId | null;
+  /** correspondence: when the running side's time runs out (unix ms) */
+  deadline?: number;
 }
 
 export interface Seats {
@@ -200,6 +204,20 @@ export interface FollowedEntry {
   online: boolean;
   /** its games in play, newest first (at most 10) */
   games: string[];
+}
+
+export interface CorrespondenceGame {
+  game: string;
+  preset: Preset;
+  /** days per move */
+  days: number;
+  /** the player's side */
+  side: SideId;
+  opponent: Player;
+  /** the player is to move */
+  yourTurn: boolean;
+  /** when the side to move's time runs out (unix ms) */
+  deadline: number;
 }
 
 export interface ArchivePlayer {
@@ -555,6 +573,13 @@ export interface FollowingMessage {
   id?: string | number;
 }
 
+export interface MyGamesMessage {
+  type: 'my_games';
+  /** at most 100 */
+  games: CorrespondenceGame[];
+  id?: string | number;
+}
+
 /** Every event, discriminated on `kind` (absent: the event shows nothing to this role). */
 export type GameEvent =
   | HiddenEvent
@@ -590,6 +615,7 @@ export type ServerMessage =
   | ChallengeUpdateMessage
   | ChallengesMessage
   | FollowingMessage
+  | MyGamesMessage
   | GameEvent;
 
 // The HTTP JSON answers of docs/protocol.md section 10.
