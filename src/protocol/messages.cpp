@@ -447,6 +447,10 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
         case MsgType::Unfollow:
             if (!str("player", m.player, 32) || !validGameId(m.player))
                 return bad("'player' must be a player id");
+            if (auto it = j.find("starts"); it != j.end() && !it->is_null()) {
+                if (!it->is_boolean()) return bad("'starts' must be a boolean");
+                m.starts = it->get<bool>();
+            }
             break;
         case MsgType::NotificationsRead: {
             auto it = j.find("upTo");

@@ -175,6 +175,8 @@ struct ClientMessage {
     std::optional<int> computerAfter;
     // challenge_settings: who may challenge ("everyone", "followed", "nobody")
     std::string from;
+    // follow: also a follow_started_game notification when the player starts a game
+    bool starts = false;
 };
 // The reasons a challenge may be declined with (docs/protocol.md, "Challenges").
 inline constexpr std::string_view kDeclineReasons[] = {

@@ -133,6 +133,9 @@ void GameRoom::started(const Position& p) {
         return e;
     });
     logEvent("game_start", {{"game", id_}});
+    for (const Seat& seat : seats_)
+        if (seat.player && !seat.bot)
+            hub_.notifyGameStarted(seat.player, seat.publicId, seat.name, id_);
     armTimer();
     botThink();
 }

@@ -383,6 +383,12 @@ class Store {
     Result<bool> follows(std::int64_t follower, std::int64_t followed);
     // The players `follower` follows, by name, with their games in play.
     Result<std::vector<FollowedPlayer>> following(std::int64_t follower);
+    // Whether `follower` is told when `followed` starts a game (an existing follow; off at first).
+    [[nodiscard]] std::optional<Error> setFollowStarts(std::int64_t follower, std::int64_t followed,
+                                                       bool on);
+    // The ids of the players following `followed` who asked to be told of its games, at most
+    // `limit`.
+    Result<std::vector<std::int64_t>> startFollowers(std::int64_t followed, int limit);
     // The ids of the players following `followed`, at most `limit`.
     Result<std::vector<std::int64_t>> followers(std::int64_t followed, int limit);
 
