@@ -175,5 +175,23 @@ TEST(Correspondence, AnOpenGameWaitsItsDaysNotTheCreatorsPresence) {
     EXPECT_EQ(snapshotOf(w, g)["status"], "aborted");
 }
 
+TEST(Correspondence, AGuestsSeekWaitsForAPersonAndPairsWithTheSameDays) {
+    ServerProcess server(dbPath("corr_seek"));
+    Player guest(server.port()), other(server.port()), same(server.port());
+    ASSERT_EQ(guest.request({{"type", "seek"}, {"clock", {{"days", 2}}}})["type"], "ack");
+    server.advance(6000);  // a minute: beyond a guest's 20 s, yet no computer
+    ASSERT_EQ(other.request({{"type", "seek"}, {"clock", {{"days", 3}}}})["type"], "ack");
+    guest.ws().send(Json{{"type", "ping"}, {"id", "P"}});  // after anything the advance sent
+    guest.take([](const Json& j) { return j["type"] == "pong"; });
+    for (const auto& m : guest.ws().log()) EXPECT_NE(Json::parse(m)["type"], "matched");
+    // The same days pair (sent as the server shows a clock: it may be sent back).
+    Json ack = same.request(
+        {{"type", "seek"}, {"clock", {{"initial", 2 * kDayCs}, {"increment", 0}, {"days", 2}}}});
+    ASSERT_TRUE(ack.contains("game")) << ack.dump();
+    Json matched = guest.take([](const Json& j) { return j["type"] == "matched"; });
+    EXPECT_EQ(matched["game"], ack["game"]);
+    EXPECT_EQ(snapshotOf(guest, ack["game"])["clock"]["days"], 2);
+}
+
 }  // namespace
 }  // namespace rainet::test
