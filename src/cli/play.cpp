@@ -32,7 +32,7 @@ int run(const Args& args);
 const Command kPlay{"play",
                     "play [GAME] [--server ws://HOST:PORT/ws] [--name NAME] [--token-file FILE] "
                     "[--computer LEVEL] [--challenge USERNAME] [--tournament ID] [--notifications] "
-                    "[--no-color] | "
+                    "[--games] [--no-color] | "
                     "play --local [--names NAME1,NAME2] "
                     "[--preset standard|official] [--seed N] [--no-color]",
                     "play or watch a game in the terminal: commands at a prompt or from stdin; "
@@ -44,7 +44,7 @@ struct PlayFlags {
     std::unique_ptr<CLI::App> app = makeApp(kPlay);
     std::string game, server = "ws://127.0.0.1:8080/ws", name, tokenFile = play::defaultTokenFile();
     std::string computer, names, preset = "standard", seed, challenge, tournament;
-    bool notifications = false;
+    bool notifications = false, games = false;
     bool local = false, noColor = false;
 
     PlayFlags() {
@@ -58,6 +58,7 @@ struct PlayFlags {
         app->add_option("--tournament", tournament,
                         "join the tournament ID (each game it pairs you in is followed)");
         app->add_flag("--notifications", notifications, "list your notifications first");
+        app->add_flag("--games", games, "list your correspondence games first (your moves first)");
         app->add_flag("--no-color", noColor, "no colours even on a terminal");
         app->add_flag("--local", local, "two players at this terminal, no server");
         app->add_option("--names", names, "--local: the players' names, NAME1,NAME2");
@@ -145,6 +146,7 @@ int run(const Args& args) {
         if (!in) return usageError(kPlay, "--tournament: " + in.error().message);
     }
     if (f.notifications) c.firstLine = "notifications";
+    if (f.games) c.firstLine = "games";
     asio::io_context io(1);
     play::PlayClient client(io, c);
     client.start();

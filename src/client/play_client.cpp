@@ -2,12 +2,27 @@
 // are in play_client_commands.cpp.
 #include "client/play_client.h"
 
+#include <ctime>
 #include <iostream>
 
 #include "client/play_render.h"
 #include "client/token_file.h"
 
 namespace rainet::client::play {
+
+namespace {
+
+// A deadline (unix ms) as "2026-12-10 14:03 UTC".
+std::string utcTime(std::int64_t ms) {
+    const std::time_t t = static_cast<std::time_t>(ms / 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+    return buf;
+}
+
+}  // namespace
 
 PlayClient::PlayClient(boost::asio::io_context& io, ClientConfig c)
     : io_(io),
@@ -78,7 +93,7 @@ void PlayClient::onMessage(const Json& j) {
     if (type == "chat") return onChat(j);
     if (type == "matched") return onMatched(j.value("game", ""), j.value("side", ""));
     if (type == "challenge" || type == "challenge_update" || type == "challenges" ||
-        type == "notification" || type == "notifications")
+        type == "notification" || type == "notifications" || type == "my_games")
         return onSocial(j);
     if (type == "tournaments" || type == "tournament" || type == "berserk") return onTournament(j);
 }
@@ -117,6 +132,17 @@ void PlayClient::onSocial(const Json& j) {
     } else if (type == "notification") {
         const Json n = j.value("n", Json::object());
         say("notification: " + n.value("kind", "") + " " + n.value("data", Json::object()).dump());
+    } else if (type == "my_games") {
+        std::string text = "correspondence games:";
+        const Json games = j.value("games", Json::array());
+        if (games.empty()) text += " none";
+        for (const auto& g : games)
+            text += "\n  " + g.value("game", "") + " vs " +
+                    g.value("opponent", Json::object()).value("name", "?") + " (" +
+                    std::to_string(g.value("days", 0)) + " days per move): " +
+                    (g.value("yourTurn", false) ? "your move" : "their move") + ", due " +
+                    utcTime(g.value("deadline", std::int64_t{0}));
+        say(text);
     } else if (type == "notifications") {
         std::string text = "notifications (" + std::to_string(j.value("unread", 0)) + " unread):";
         for (const auto& n : j.value("items", Json::array()))

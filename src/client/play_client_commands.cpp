@@ -143,6 +143,8 @@ void PlayClient::execute(const Input& in) {
             return request({{"type", "tournament_join"}, {"tournament", in.tournament}});
         case K::TournamentWithdraw:
             return request({{"type", "tournament_withdraw"}, {"tournament", in.tournament}});
+        case K::MyGames:
+            return request({{"type", "my_games"}});
         case K::Say:
             if (!s || s->v < 0) return say("no game shown: chat goes to a game (watch GAME)");
             return request({{"type", "chat"}, {"game", s->game}, {"text", in.text}});
@@ -199,7 +201,7 @@ void PlayClient::create(const NewGame& n) {
     Json m{{"type", "create"}, {"preset", n.preset}, {"side", n.side}, {"opponent", n.opponent}};
     if (n.opponent == "computer") m["level"] = n.level;
     if (n.rated) m["rated"] = *n.rated;
-    if (n.initialCs) m["clock"] = {{"initial", *n.initialCs}, {"increment", *n.incrementCs}};
+    if (n.initialCs) m["clock"] = clockRequest(*n.initialCs, *n.incrementCs);
     request(m);
 }
 

@@ -242,7 +242,14 @@ Result<std::string> parseGameId(std::string_view text) {
 }
 
 Result<ClockSpec> parseClock(std::string_view text) {
-    const Error bad{quote(text) + " is not a clock: write MIN+INC, e.g. 5+3"};
+    const Error bad{quote(text) + " is not a clock: write MIN+INC, e.g. 5+3, or Nd, e.g. 3d"};
+    if (text.size() >= 2 && (text.back() == 'd' || text.back() == 'D')) {  // days per move
+        const auto days = number(text.substr(0, text.size() - 1));
+        if (!days) return bad;
+        if (*days != 1 && *days != 2 && *days != 3 && *days != 5 && *days != 7 && *days != 14)
+            return Error{"days per move are 1, 2, 3, 5, 7 or 14"};
+        return ClockSpec{*days * kDayCs, kDaysPerMove};
+    }
     const auto plus = text.find('+');
     if (plus == std::string_view::npos) return bad;
     const std::string minutes(text.substr(0, plus));
@@ -324,6 +331,7 @@ Result<Input> parseInput(std::string_view line) {
         {"notifications", Input::Kind::Notifications},
         {"tournaments", Input::Kind::Tournaments},
         {"berserk", Input::Kind::Berserk},
+        {"games", Input::Kind::MyGames},
     };
     for (const Simple& s : simple) {
         if (cmd != s.word) continue;
@@ -423,6 +431,7 @@ const std::string& helpText() {
   tournament-withdraw ID      leave a tournament for good (your points stay)
   berserk                     in a tournament game, before your first action: half your clock,
                               no increment, a bonus point for a long win
+  games                       your correspondence games (clock Nd), your moves first
   join GAME                   take the free seat of a game (join alone: the game shown)
   watch GAME                  follow a game (as its player if you are seated in it)
   setup random                let the server arrange your cards

@@ -69,6 +69,7 @@ struct Input {
         TournamentJoin,
         TournamentWithdraw,
         Berserk,
+        MyGames,
     };
     Kind kind = Kind::Empty;
     NewGame game;                    // New
@@ -98,9 +99,13 @@ Result<Input> parseInput(std::string_view line);
 Result<std::string> parseGameId(std::string_view text);
 
 // `MIN+INC`: minutes (may have a fraction) and seconds of increment, as centiseconds.
+// A correspondence clock (`Nd`: N days per move) has incrementCs kDaysPerMove and initialCs
+// the N days in cs, as the server carries it (protocol::kCorrespondence).
 struct ClockSpec {
     int initialCs = 0, incrementCs = 0;
 };
+inline constexpr int kDaysPerMove = -1;
+inline constexpr int kDayCs = 24 * 3600 * 100;
 Result<ClockSpec> parseClock(std::string_view text);
 
 // ws://HOST[:PORT][/PATH] (default port 80, path /ws).

@@ -62,15 +62,19 @@ TEST(PlayInput, NewWithDefaultsAndEveryOption) {
     EXPECT_EQ(ok("new computer").game.level, 1);
     EXPECT_EQ(ok("new clock 0.5+0").game.initialCs, 3000);
     EXPECT_FALSE(ok("new clock 5+3 clock none").game.initialCs);
+    in = ok("new invite clock 14d");  // days per move
+    EXPECT_EQ(in.game.initialCs, 14 * kDayCs);
+    EXPECT_EQ(in.game.incrementCs, kDaysPerMove);
 }
 
 TEST(PlayInput, NewRejectsBadOptions) {
     EXPECT_EQ(bad("new computer 9"), "the computer's level is 1 to 5, not 9");
     EXPECT_EQ(bad("new side 3"), "side is 1, 2 or random, not '3'");
     EXPECT_EQ(bad("new side"), "side needs 1, 2 or random");
-    EXPECT_EQ(bad("new clock 5"), "'5' is not a clock: write MIN+INC, e.g. 5+3");
+    EXPECT_EQ(bad("new clock 5"), "'5' is not a clock: write MIN+INC, e.g. 5+3, or Nd, e.g. 3d");
     EXPECT_EQ(bad("new clock 61+0"), "the clock's minutes are more than 0, at most 60");
     EXPECT_EQ(bad("new clock 5+61"), "the clock's increment is 0 to 60 seconds");
+    EXPECT_EQ(bad("new clock 4d"), "days per move are 1, 2, 3, 5, 7 or 14");
     EXPECT_NE(bad("new blitz").find("new: unexpected 'blitz'"), std::string::npos);
 }
 
@@ -209,7 +213,7 @@ TEST(PlayInput, SeekWithDefaultsAndEveryOption) {
               "seek: unexpected 'computer' (seek [standard|official] [clock MIN+INC|none] "
               "[rated|casual])");
     EXPECT_EQ(bad("seek clock"), "clock needs MIN+INC (e.g. 5+3) or none");
-    EXPECT_EQ(bad("seek clock 5"), "'5' is not a clock: write MIN+INC, e.g. 5+3");
+    EXPECT_EQ(bad("seek clock 5"), "'5' is not a clock: write MIN+INC, e.g. 5+3, or Nd, e.g. 3d");
     EXPECT_EQ(bad("unseek now"), "unseek takes no arguments");
 }
 

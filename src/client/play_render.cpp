@@ -274,7 +274,9 @@ std::string ratingDelta(int before, int after) {
 
 std::string describeKind(const std::string& preset, const Json& clock, const Json& rated) {
     std::string out = preset.empty() ? std::string("standard") : preset;
-    if (clock.is_object())
+    if (clock.is_object() && clock.contains("days"))
+        out += ", " + std::to_string(clock.value("days", 0)) + " days per move";
+    else if (clock.is_object())
         out += ", clock " + formatClock(clock.value("initial", 0)) + "+" +
                std::to_string(clock.value("increment", 0) / 100) + "s";
     else

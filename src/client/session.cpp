@@ -99,9 +99,14 @@ std::string idOf(const Json& j) {
     return j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : std::string();
 }
 
+Json clockRequest(int initialCs, int incrementCs) {
+    if (incrementCs == play::kDaysPerMove) return {{"days", initialCs / play::kDayCs}};
+    return {{"initial", initialCs}, {"increment", incrementCs}};
+}
+
 Json seekMessage(const play::SeekSpec& s) {
     Json m{{"type", "seek"}, {"preset", s.preset}, {"clock", nullptr}};
-    if (s.initialCs) m["clock"] = {{"initial", *s.initialCs}, {"increment", *s.incrementCs}};
+    if (s.initialCs) m["clock"] = clockRequest(*s.initialCs, *s.incrementCs);
     if (s.rated) m["rated"] = *s.rated;
     return m;
 }

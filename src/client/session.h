@@ -75,5 +75,7 @@ std::string idOf(const Json& j);
 
 // The `seek` request for `s` (docs/protocol.md §4, seek): `clock` null for an untimed game.
 Json seekMessage(const play::SeekSpec& s);
+// A clock as requests carry it: {"initial","increment"}, or {"days"} for days per move.
+Json clockRequest(int initialCs, int incrementCs);
 
 }  // namespace rainet::client

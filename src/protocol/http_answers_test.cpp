@@ -20,7 +20,7 @@ TEST(HttpAnswers, GameRecordAnswerIsTheFormerTree) {
     a.game = "g1";
     a.status = GameStatus::Finished;
     a.preset = "standard";
-    a.clock = ClockSetting{30000, 200};
+    a.clock = ClockSetting{30000, 200, std::nullopt};
     a.players = {ArchivePlayer{"p1", "Ann", {}}, ArchivePlayer{"p2", "Bob", true}};
     a.created = "2026-01-02T03:04:05Z";
     a.result = "1-0";

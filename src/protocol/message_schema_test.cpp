@@ -52,7 +52,7 @@ TEST(MessageSchema, EveryMessageHasItsOwnTypeAndKind) {
         EXPECT_TRUE(seen.insert({d.type, d.kind}).second) << d.type << " " << d.kind;
         EXPECT_EQ(findMessage(d.type, d.kind), &d);
     }
-    EXPECT_EQ(seen.size(), 31u);
+    EXPECT_EQ(seen.size(), 32u);
     EXPECT_EQ(findMessage("event", "nonsense"), nullptr);
 }
 
@@ -62,7 +62,7 @@ TEST(MessageSchema, DefaultValuesRenderValid) {
                         JoinedEvent, SetupEvent, StartEvent, ActionEvent, DrawOfferEvent,
                         DrawDeclineEvent, RematchOfferEvent, RematchDeclineEvent, EndEvent,
                         RematchEvent, TournamentMessage, TournamentsMessage, NotificationMessage,
-                        NotificationsMessage, UnreadMessage, BerserkMessage>();
+                        NotificationsMessage, UnreadMessage, BerserkMessage, MyGamesMessage>();
     EXPECT_EQ(verdict(Ack{7, "g1", 3, std::nullopt, std::nullopt}), std::nullopt);
 }
 
@@ -70,9 +70,17 @@ TEST(MessageSchema, DefaultValuesRenderValid) {
 TEST(MessageSchema, TournamentRendersAsDocumented) {
     TournamentMessage m;
     m.now = 1765000000000;
-    m.tournament = {"tR2K8QW1",       "Evening arena", "arena", "running",
-                    Preset::Standard, {18000, 200},    true,    false,
-                    1764999000000,    1765002600000,   4};
+    m.tournament = {"tR2K8QW1",
+                    "Evening arena",
+                    "arena",
+                    "running",
+                    Preset::Standard,
+                    {18000, 200, std::nullopt},
+                    true,
+                    false,
+                    1764999000000,
+                    1765002600000,
+                    4};
     StandingEntry e;
     e.rank = 1;
     e.player = Player{"pA1", "alice", {}, std::optional<std::int64_t>(1532), {}, {}, {}};
@@ -118,8 +126,8 @@ TEST(MessageSchema, ValuesRenderAsTheGoldenTranscripts) {
     s.status = GameStatus::Setup;
     s.opponent = Opponent::Invite;
     s.rated = true;
-    s.clock = ClockSetting{6000, 100};
-    s.clocks = Clocks{{6000, 6000}, std::nullopt};
+    s.clock = ClockSetting{6000, 100, std::nullopt};
+    s.clocks = Clocks{{6000, 6000}, std::nullopt, std::nullopt};
     s.players = {seat("p1", "guest-1"), seat("p2", "guest-2")};
     s.grace = 6000;
     s.spectators = 1;
@@ -139,7 +147,7 @@ TEST(MessageSchema, ValuesRenderAsTheGoldenTranscripts) {
                           4,
                           "xxx2xxx/3xx3/8/8/8/8/3XX3/XXX2XXX 1 CNcn -/- 0 0",
                           {},
-                          Clocks{{6000, 6000}, Side::One}}),
+                          Clocks{{6000, 6000}, Side::One, std::nullopt}}),
         R"({"type":"event","game":"g1","v":4,"kind":"start","view":"xxx2xxx/3xx3/8/8/8/8/3XX3/XXX2XXX 1 CNcn -/- 0 0","clocks":{"1":6000,"2":6000,"running":"1"}})");
     EXPECT_EQ(render(DrawOfferEvent{"g1", 13, Side::One}),
               R"({"type":"event","game":"g1","v":13,"kind":"draw_offer","side":"1"})");
@@ -156,7 +164,7 @@ TEST(MessageSchema, FullValuesRenderAsDocumentedAndValid) {
              std::string("P"),
              {{"a1", "b1", "c1", "d2"}, {"a8", "b8", "c8", "d7"}},
              SideRatings{{1500, 1662}, {1612, 1540}}};
-    const EndEvent end{"gK3P9QX2", 40, r, Clocks{{12000, 8000}, std::nullopt}};
+    const EndEvent end{"gK3P9QX2", 40, r, Clocks{{12000, 8000}, std::nullopt, std::nullopt}};
     EXPECT_EQ(
         render(end),
         R"({"type":"event","game":"gK3P9QX2","v":40,"kind":"end","result":"1-0","winner":"1","reason":"four_links","position":"P","setups":{"1":["a1","b1","c1","d2"],"2":["a8","b8","c8","d7"]},"ratings":{"1":{"before":1500,"after":1662},"2":{"before":1612,"after":1540}},"clocks":{"1":12000,"2":8000,"running":null}})");
@@ -173,7 +181,7 @@ TEST(MessageSchema, FullValuesRenderAsDocumentedAndValid) {
         R"({"type":"chat","game":"gK3P9QX2","channel":"players","n":4,"from":{"id":"p4XQ2","name":"alice"},"side":"1","text":"good luck, have fun","at":1764669600000})");
     EXPECT_EQ(verdict(chat), std::nullopt);
     const LobbyMessage lobby{
-        {LobbyEntry{"gK3P9QX2", Preset::Standard, ClockSetting{30000, 200},
+        {LobbyEntry{"gK3P9QX2", Preset::Standard, ClockSetting{30000, 200, std::nullopt},
                     Player{"p4XQ2", "alice", {}, 1500, {}, true, {}}, SideWish::Random, true}},
         {SeekEntry{Preset::Official, std::nullopt, true, 1}}};
     EXPECT_EQ(

@@ -65,6 +65,7 @@ constexpr TypeEntry kTypes[] = {
     {"follow", MsgType::Follow},
     {"unfollow", MsgType::Unfollow},
     {"following", MsgType::Following},
+    {"my_games", MsgType::MyGames},
 };
 
 bool usesGame(MsgType t) {
@@ -98,6 +99,7 @@ bool usesGame(MsgType t) {
         case MsgType::Follow:
         case MsgType::Unfollow:
         case MsgType::Following:
+        case MsgType::MyGames:
             return false;
         default:
             return true;
@@ -321,6 +323,22 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
             }
             if (auto it = j.find("clock"); it != j.end() && !it->is_null()) {
                 if (!it->is_object()) return bad("'clock' must be an object or null");
+                if (auto days = it->find("days"); days != it->end()) {
+                    const bool allowedDays =
+                        days->is_number_integer() &&
+                        std::ranges::find(kCorrespondenceDays, days->get<int>()) !=
+                            std::end(kCorrespondenceDays);
+                    if (!allowedDays) return bad("'clock.days' must be 1, 2, 3, 5, 7 or 14");
+                    // Beside `days` only what the server shows with it (a clock sent back).
+                    const Json shown = clockJson(days->get<int>() * kDayCs, kCorrespondence);
+                    for (const auto& [k, v] : it->items())
+                        if (!shown.contains(k) || shown[k] != v)
+                            return bad("'clock.days' comes alone, or as the server shows it");
+                    if (m.opponent == "computer")
+                        return bad("correspondence games are between people, not the computer");
+                    m.clock = ClockSpec{days->get<int>() * kDayCs, kCorrespondence};
+                    break;
+                }
                 auto in = it->find("initial");
                 auto inc = it->find("increment");
                 if (in == it->end() || !in->is_number_integer() || *in < 1 || *in > 360000)
@@ -429,6 +447,10 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
         case MsgType::Unfollow:
             if (!str("player", m.player, 32) || !validGameId(m.player))
                 return bad("'player' must be a player id");
+            if (auto it = j.find("starts"); it != j.end() && !it->is_null()) {
+                if (!it->is_boolean()) return bad("'starts' must be a boolean");
+                m.starts = it->get<bool>();
+            }
             break;
         case MsgType::NotificationsRead: {
             auto it = j.find("upTo");
@@ -491,6 +513,8 @@ std::string renderAck(const Json& id, std::string_view game, std::optional<std::
 
 Json clockJson(int initial, int increment) {
     if (!initial) return nullptr;
+    if (isCorrespondence(increment))
+        return {{"initial", initial}, {"increment", 0}, {"days", initial / kDayCs}};
     return {{"initial", initial}, {"increment", increment}};
 }
 

@@ -106,13 +106,23 @@ enum class MsgType : std::uint8_t {
     Follow,
     Unfollow,
     Following,
+    MyGames,
 };
 
 struct ClockSpec {
     int initial = 0;    // cs
-    int increment = 0;  // cs
+    int increment = 0;  // cs; kCorrespondence for days per move
     bool operator==(const ClockSpec&) const = default;
 };
+// A correspondence clock ({"days": N} in the protocol) is carried wherever a clock goes (games,
+// seeks, challenges, the lobby) as initial = N days in cs and this increment, which no real-time
+// clock has: each move must be made within the N days, the time left is not carried over.
+inline constexpr int kCorrespondence = -1;
+inline constexpr int kDayCs = 24 * 3600 * 100;
+inline constexpr int kCorrespondenceDays[] = {1, 2, 3, 5, 7, 14};
+[[nodiscard]] inline bool isCorrespondence(int increment) {
+    return increment == kCorrespondence;
+}
 
 // One validated client message; only the fields of its type are meaningful.
 struct ClientMessage {
@@ -165,6 +175,8 @@ struct ClientMessage {
     std::optional<int> computerAfter;
     // challenge_settings: who may challenge ("everyone", "followed", "nobody")
     std::string from;
+    // follow: also a follow_started_game notification when the player starts a game
+    bool starts = false;
 };
 // The reasons a challenge may be declined with (docs/protocol.md, "Challenges").
 inline constexpr std::string_view kDeclineReasons[] = {

@@ -5,7 +5,8 @@ namespace rainet::protocol {
 
 std::optional<ClockSetting> clockSetting(int initial, int increment) {
     if (!initial) return std::nullopt;
-    return ClockSetting{initial, increment};
+    if (isCorrespondence(increment)) return ClockSetting{initial, 0, initial / kDayCs};
+    return ClockSetting{initial, increment, std::nullopt};
 }
 
 std::vector<std::string> setupSquares(Side s, std::uint8_t links) {

@@ -42,12 +42,15 @@ struct Player {
 struct Clocks {
     static constexpr std::string_view kName = "Clocks";
     std::int64_t remaining[2] = {0, 0};
-    std::optional<Side> running;  // the side whose time runs, while the game is in play
+    std::optional<Side> running;           // the side whose time runs, while the game is in play
+    std::optional<std::int64_t> deadline;  // correspondence: the running side's, unix ms
     template <class V>
     void describe(V& w) const {
         w.field("1", remaining[0]);
         w.field("2", remaining[1]);
         w.field("running", running, "the side whose clock runs");
+        w.optional("deadline", deadline,
+                   "correspondence: when the running side's time runs out (unix ms)");
     }
 };
 
@@ -55,10 +58,12 @@ struct Clocks {
 struct ClockSetting {
     static constexpr std::string_view kName = "ClockSetting";
     std::int64_t initial = 0, increment = 0;  // cs
+    std::optional<int> days;                  // a correspondence clock (initial = the days)
     template <class V>
     void describe(V& w) const {
         w.field("initial", initial);
         w.field("increment", increment);
+        w.optional("days", days, "correspondence: days per move (initial is them in cs)");
     }
     bool operator==(const ClockSetting&) const = default;
 };
@@ -359,6 +364,28 @@ struct FollowedEntry {
         w.field("player", player);
         w.field("online", online, "has a connection to this server now");
         w.field("games", games, "its games in play, newest first (at most 10)");
+    }
+};
+
+// A correspondence game in play of the player who asked (`my_games`).
+struct CorrespondenceGame {
+    static constexpr std::string_view kName = "CorrespondenceGame";
+    std::string game;
+    Preset preset = Preset::Standard;
+    int days = 1;
+    Side side = Side::One;
+    Player opponent;
+    bool yourTurn = false;
+    std::int64_t deadline = 0;
+    template <class V>
+    void describe(V& w) const {
+        w.field("game", game);
+        w.field("preset", preset);
+        w.field("days", days, "days per move");
+        w.field("side", side, "the player's side");
+        w.field("opponent", opponent);
+        w.field("yourTurn", yourTurn, "the player is to move");
+        w.field("deadline", deadline, "when the side to move's time runs out (unix ms)");
     }
 };
 

@@ -58,6 +58,7 @@ std::span<const MessageDef> serverMessages() {
         def<ChallengeMessage>(),     def<ChallengeUpdateMessage>(),
         def<ChallengesMessage>(),    def<FollowingMessage>(),
         def<BerserkMessage>(),
+        def<MyGamesMessage>(),
     };
     return kAll;
 }

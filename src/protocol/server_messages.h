@@ -350,6 +350,20 @@ struct FollowingMessage {
     }
 };
 
+// The player's correspondence games in play (the answer to `my_games`): those where it is the
+// player's move first, then the others, each group by deadline.
+struct MyGamesMessage {
+    static constexpr std::string_view kName = "MyGamesMessage";
+    std::vector<CorrespondenceGame> games;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "my_games");
+        w.field("games", games, "at most 100");
+        w.optional("id", id);
+    }
+};
+
 // ---------------------------------------------------------------- events (§6)
 // Every event starts {"type":"event","game":G,"v":V,"kind":K}.
 

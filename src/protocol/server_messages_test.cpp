@@ -66,6 +66,7 @@ std::optional<Clocks> randomClocks(Rng& rng) {
     if (rng.below(3) == 0) return std::nullopt;
     Clocks c{{static_cast<std::int64_t>(rng.below(400000)),
               static_cast<std::int64_t>(rng.below(400000))},
+             std::nullopt,
              std::nullopt};
     if (rng.below(3)) c.running = rng.below(2) ? Side::One : Side::Two;
     return c;

@@ -56,6 +56,11 @@ void GameRoom::setStatus(GameStatus status) {
     row_.status = status;
     ++metrics_.gamesLoaded[static_cast<int>(row_.status)];
     stateSince_ = hub_.time().nowCs();
+    if (isCorrespondence()) {  // the new state's deadline (stored with the row)
+        const bool running = status == GameStatus::Setup || status == GameStatus::Playing;
+        row_.deadline = running ? hub_.time().unixMs() + perMoveMs() : 0;
+        row_.toMove = status == GameStatus::Playing ? 1 : 0;
+    }
 }
 
 Result<std::shared_ptr<GameRoom>> GameRoom::create(Hub& hub, store::GameRow row,

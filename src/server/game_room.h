@@ -92,6 +92,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void shutDown(const std::function<void(Client&)>& tell);
     // A finished game: each seated person without a connection to it is notified (game_ended).
     void notifyEnded();
+    // A correspondence game's side to move, after an action, is notified (your_turn) when no
+    // connection of theirs follows the game.
+    void notifyTurn();
     struct Seat {
         std::int64_t player = 0;
         std::string publicId, name;
@@ -116,6 +119,15 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::optional<Side> sideOf(std::int64_t player) const;
     Viewer roleOf(std::int64_t player) const;
     [[nodiscard]] bool isTimed() const { return row_.clockInitial > 0; }
+    // Days per move (protocol::kCorrespondence): the clocks are wall-clock deadlines (row_'s,
+    // stored) instead of time left, so that days pass across restarts as they pass for players.
+    [[nodiscard]] bool isCorrespondence() const {
+        return protocol::isCorrespondence(row_.clockIncrement);
+    }
+    // A correspondence game's time per move (and per setup), in ms.
+    [[nodiscard]] std::int64_t perMoveMs() const {
+        return static_cast<std::int64_t>(row_.clockInitial) * 10;
+    }
 
     // Rendering for one role.
     std::optional<protocol::Clocks> clocks() const;

@@ -25,6 +25,19 @@ void GameRoom::checkClock() {
 }
 
 void GameRoom::checkExpiry() {
+    if (isCorrespondence()) {
+        // Days, not the attendance rules: nobody need be connected for weeks. An open game
+        // nobody joined within a move's time, or a setup not done by its deadline, is aborted;
+        // in play the clock decides (checkClock).
+        // (A game made in setup by a seek or a challenge counts from its creation.)
+        const std::int64_t deadline = row_.deadline ? row_.deadline : row_.created + perMoveMs();
+        if (row_.status == GameStatus::Playing || !deadline || hub_.time().unixMs() < deadline)
+            return;
+        if (row_.status != GameStatus::Open && row_.status != GameStatus::Setup) return;
+        logEvent("game_expired", {{"game", id_}, {"status", toString(row_.status)}});
+        ++metrics_.gamesExpired;
+        return end(std::nullopt, GameEnd::Aborted);
+    }
     ExpiryInput in;
     in.state = row_.status;
     in.computer = botSide_.has_value();

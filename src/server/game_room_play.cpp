@@ -133,6 +133,9 @@ void GameRoom::started(const Position& p) {
         return e;
     });
     logEvent("game_start", {{"game", id_}});
+    for (const Seat& seat : seats_)
+        if (seat.player && !seat.bot)
+            hub_.notifyGameStarted(seat.player, seat.publicId, seat.name, id_);
     armTimer();
     botThink();
 }
@@ -143,12 +146,17 @@ void GameRoom::act(const std::shared_ptr<Client>& c, Side s, Action a,
     const int i = index(s);
     const store::GameRow saved = row_;
     if (isTimed()) {
-        const std::int64_t left = row_.clock[i] - (now - turnStart_);
+        const std::int64_t left = remaining(s);
         if (left <= 0) {
             error(c, ErrorCode::WrongStatus, "your time is up", m);
             return checkClock();
         }
-        row_.clock[i] = left + (berserk_[i] ? 0 : row_.clockIncrement);
+        if (isCorrespondence()) {  // a full move's time again, and the opponent's deadline
+            row_.deadline = hub_.time().unixMs() + perMoveMs();
+            row_.toMove = 2 - i;
+        } else {
+            row_.clock[i] = left + (berserk_[i] ? 0 : row_.clockIncrement);
+        }
     }
     ++row_.version;
     store::ActionRow ar{pos_->ply(), toString(a), c ? m.id.dump() : std::string(), row_.clock[i],
@@ -160,21 +168,23 @@ void GameRoom::act(const std::shared_ptr<Client>& c, Side s, Action a,
         return evict();
     }
     committing_ = true;
-    hub_.store().saveActionBatched(
-        row_, ar,
-        [self = shared_from_this(), c = c, s, a, m = m, saved = saved,
-         now](std::optional<Error> e) mutable {
-            // On the store's writer thread: back to the strand, ahead of what was held. Moved,
-            // not copied (init-captures, not const): each copy of a shared pointer here is an
-            // atomic operation on a cache line that the network threads own (it showed in the
-            // server's profile).
-            GameRoom& room = *self;
-            room.afterCommit(
-                std::move(self),
-                [c = std::move(c), s, a, m = std::move(m), saved = std::move(saved), now,
-                 e = std::move(e)](GameRoom& r) { r.acted(c, s, a, m, saved, now, e); });
-        },
-        std::move(fence));
+    auto done = [self = shared_from_this(), c = c, s, a, m = m, saved = saved,
+                 now](std::optional<Error> e) mutable {
+        // On the store's writer thread: back to the strand, ahead of what was held. Moved,
+        // not copied (init-captures, not const): each copy of a shared pointer here is an
+        // atomic operation on a cache line that the network threads own (it showed in the
+        // server's profile).
+        GameRoom& room = *self;
+        room.afterCommit(std::move(self),
+                         [c = std::move(c), s, a, m = std::move(m), saved = std::move(saved), now,
+                          e = std::move(e)](GameRoom& r) { r.acted(c, s, a, m, saved, now, e); });
+    };
+    if (!isCorrespondence())
+        return hub_.store().saveActionBatched(row_, ar, std::move(done), std::move(fence));
+    // The deadline is written with the action (not by group commit: a few moves a day).
+    hub_.store().write(
+        [&st = hub_.store(), row = row_, ar, fence = std::move(fence),
+         done = std::move(done)]() mutable { done(st.saveCorrespondenceAction(row, ar, fence)); });
 }
 
 void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
@@ -233,8 +243,22 @@ void GameRoom::acted(const std::shared_ptr<Client>& c, Side s, Action a,
         if (o == Outcome::Side2Wins) winner = Side::Two;
         return end(winner, gameEnd(pos_->endReason()));
     }
+    notifyTurn();
     armTimer();
     botThink();
+}
+
+void GameRoom::notifyTurn() {
+    // A correspondence game's next mover, when no connection of theirs follows the game.
+    if (!isCorrespondence() || !pos_) return;
+    const std::size_t i = static_cast<std::size_t>(index(pos_->toMove()));
+    const Seat& me = seats_[i];
+    const Seat& other = seats_[1 - i];
+    if (!me.player || me.bot || me.connections > 0) return;
+    hub_.notify(me.player, "your_turn",
+                {{"game", id_},
+                 {"opponent", protocol::Json{{"id", other.publicId}, {"name", other.name}}},
+                 {"deadline", row_.deadline}});
 }
 
 int GameRoom::actionsOf(Side s) const {

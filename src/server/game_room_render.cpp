@@ -12,6 +12,10 @@ using namespace room_detail;
 
 std::int64_t GameRoom::remaining(Side s) const {
     std::int64_t r = row_.clock[index(s)];
+    if (isCorrespondence()) {  // the side to move has until its deadline, the other a full move
+        if (row_.status != GameStatus::Playing || !pos_ || pos_->toMove() != s) return r;
+        return std::max<std::int64_t>((row_.deadline - hub_.time().unixMs() + 9) / 10, 0);
+    }
     if (row_.status == GameStatus::Playing && pos_ && pos_->toMove() == s)
         r -= hub_.time().nowCs() - turnStart_;
     return std::max<std::int64_t>(r, 0);
@@ -19,8 +23,9 @@ std::int64_t GameRoom::remaining(Side s) const {
 
 std::optional<protocol::Clocks> GameRoom::clocks() const {
     if (!isTimed()) return std::nullopt;
-    protocol::Clocks c{{remaining(Side::One), remaining(Side::Two)}, std::nullopt};
+    protocol::Clocks c{{remaining(Side::One), remaining(Side::Two)}, std::nullopt, std::nullopt};
     if (row_.status == GameStatus::Playing && pos_) c.running = pos_->toMove();
+    if (c.running && isCorrespondence()) c.deadline = row_.deadline;
     return c;
 }
 

@@ -262,6 +262,13 @@ class Hub {
                 const protocol::ClientMessage& m);
     [[nodiscard]] Result<std::string> followingList(const store::PlayerRow& p,
                                                     const protocol::Json& id);
+    // A game of `player` began: its followers who asked for it (follow `starts`) are notified
+    // (follow_started_game), at most kMaxFollows of them; read and sent off the caller's thread.
+    void notifyGameStarted(std::int64_t player, const std::string& publicId,
+                           const std::string& name, const std::string& game);
+    // The player's correspondence games in play, their moves first (`my_games`; hub_games.cpp).
+    static constexpr int kMaxMyGames = 100;
+    [[nodiscard]] Result<std::string> myGames(const store::PlayerRow& p, const protocol::Json& id);
 
     // Test mode: moves the manual clock and lets every room check its flags and expiry.
     void advanceTime(std::int64_t cs);

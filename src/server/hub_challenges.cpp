@@ -248,8 +248,21 @@ void Hub::follow(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
     if (*r == store::FollowResult::Full)
         return refuse(ErrorCode::BadMessage, "you follow " + std::to_string(kMaxFollows) +
                                                  " players already; unfollow some first");
+    if (auto e = store_.setFollowStarts(p.id, them.id, m.starts))
+        return refuse(ErrorCode::Internal, "the follow could not be stored");
     c->send(protocol::renderAck(m.id));
     if (*r == store::FollowResult::Added) notify(them.id, "followed", {{"by", who(p)}});
+}
+
+void Hub::notifyGameStarted(std::int64_t player, const std::string& publicId,
+                            const std::string& name, const std::string& game) {
+    store_.read([this, player, publicId, name, game] {
+        auto ids = store_.startFollowers(player, kMaxFollows);
+        if (!ids) return logEvent("store_error", {{"message", ids.error().message}});
+        for (std::int64_t f : *ids)
+            notify(f, "follow_started_game",
+                   {{"player", {{"id", publicId}, {"name", name}}}, {"game", game}});
+    });
 }
 
 Result<std::string> Hub::followingList(const store::PlayerRow& p, const Json& id) {

@@ -51,7 +51,10 @@ void Hub::seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
     }
     mine.rated = m.rated.value_or(true);
     if (clusterSeeks_) return seekAcrossNodes(c, mine, m);
-    const int after = m.computerAfter.value_or(p.kind == "guest" ? kGuestComputerAfterS : 0);
+    // A correspondence seek waits for a person (the computer plays no games over days).
+    const bool correspondence = protocol::isCorrespondence(mine.clockIncrement);
+    const int after =
+        correspondence ? 0 : m.computerAfter.value_or(p.kind == "guest" ? kGuestComputerAfterS : 0);
     if (after) mine.computerAtCs = time_.nowCs() + after * 100;
     auto [other, summary] = seeks_.place(mine);
     if (!other) {

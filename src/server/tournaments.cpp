@@ -176,7 +176,7 @@ protocol::TournamentInfo Tournaments::info(const Live& t) const {
     i.status = t.row.status;
     i.preset = t.row.preset == "official" ? protocol::Preset::Official : protocol::Preset::Standard;
     i.clock = {static_cast<int>(t.row.clockInitial / 10),
-               static_cast<int>(t.row.clockIncrement / 10)};
+               static_cast<int>(t.row.clockIncrement / 10), std::nullopt};
     i.rated = t.row.rated;
     i.bots = t.row.bots;
     i.startsAt = t.row.starts;

@@ -264,9 +264,11 @@ void WsSession::route(const protocol::ClientMessage& m) {
                 [](bool) {});
         case MsgType::Challenges:
         case MsgType::Following:
+        case MsgType::MyGames:
             return viaStore(
                 false,
                 [&hub = hub_, p = *player_, m] {
+                    if (m.type == MsgType::MyGames) return hub.myGames(p, m.id);
                     return m.type == MsgType::Challenges ? hub.challengeList(p, m.id)
                                                          : hub.followingList(p, m.id);
                 },

@@ -374,6 +374,24 @@ ALTER TABLE players ADD COLUMN rated_at BIGINT NOT NULL DEFAULT 0;
     {kNotificationsSqlite, kNotificationsPostgres},
     // 9: follows, challenges, who may challenge a player (docs/protocol.md, "Challenges").
     {kSocialSqlite, kSocialPostgres},
+    // 10: correspondence games (days per move): the deadline of the state in progress (unix ms;
+    // the side to move's move, or the setup) and the side to move, so that a restart keeps them
+    // and the "your turn" list reads them with the player's games in play; whether a follower is
+    // told when the followed player starts a game (follows.notify_starts, off by default).
+    {R"sql(
+ALTER TABLE games ADD COLUMN deadline INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN to_move INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX games_correspondence1 ON games(player1, deadline) WHERE clock_increment = -1 AND status = 'playing';
+CREATE INDEX games_correspondence2 ON games(player2, deadline) WHERE clock_increment = -1 AND status = 'playing';
+ALTER TABLE follows ADD COLUMN notify_starts INTEGER NOT NULL DEFAULT 0;
+)sql",
+     R"sql(
+ALTER TABLE games ADD COLUMN deadline BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN to_move INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX games_correspondence1 ON games(player1, deadline) WHERE clock_increment = -1 AND status = 'playing';
+CREATE INDEX games_correspondence2 ON games(player2, deadline) WHERE clock_increment = -1 AND status = 'playing';
+ALTER TABLE follows ADD COLUMN notify_starts INTEGER NOT NULL DEFAULT 0;
+)sql"},
 };
 
 }  // namespace

@@ -267,6 +267,30 @@ Result<std::vector<FollowedPlayer>> Store::following(std::int64_t follower) {
     return out;
 }
 
+std::optional<Error> Store::setFollowStarts(std::int64_t follower, std::int64_t followed, bool on) {
+    auto db = lease();
+    auto st =
+        db->prepare("UPDATE follows SET notify_starts = ? WHERE follower = ? AND followed = ?");
+    st->bind(1, static_cast<std::int64_t>(on));
+    st->bind(2, follower);
+    st->bind(3, followed);
+    return done(*st);
+}
+
+Result<std::vector<std::int64_t>> Store::startFollowers(std::int64_t followed, int limit) {
+    auto db = readLease();
+    auto st = db->prepare(
+        "SELECT follower FROM follows WHERE followed = ? AND notify_starts = 1 ORDER BY follower "
+        "LIMIT ?");
+    st->bind(1, followed);
+    st->bind(2, limit);
+    std::vector<std::int64_t> out;
+    Step step;
+    while ((step = st->step()) == Step::Row) out.push_back(st->integer(0));
+    if (step == Step::Failed) return Error{st->error()};
+    return out;
+}
+
 Result<std::vector<std::int64_t>> Store::followers(std::int64_t followed, int limit) {
     auto db = readLease();
     auto st =

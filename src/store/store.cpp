@@ -24,9 +24,9 @@ constexpr const char* kPlayerColumns =
 constexpr const char* kGameColumns =
     "id, preset, clock_initial, clock_increment, opponent, level, side_wish, creator, player1, "
     "player2, status, result, reason, version, clock1, clock2, created, ended, rated, draw_offer, "
-    "rematch_offer, next_game";
+    "rematch_offer, next_game, deadline, to_move";
 
-constexpr int kGameColumnCount = 22;
+constexpr int kGameColumnCount = 24;
 
 // One players row in kPlayerColumns order, from column `at`.
 PlayerRow readPlayerRow(const Statement& st, int at = 0) {
@@ -44,7 +44,7 @@ PlayerRow readPlayerRow(const Statement& st, int at = 0) {
     return p;
 }
 
-// One games row in kGameColumns order (columns 0-21), shared by loading and listing.
+// One games row in kGameColumns order (columns 0-23), shared by loading and listing.
 GameRow readGameRow(const Statement& st) {
     GameRow g;
     g.id = st.text(0);
@@ -70,7 +70,36 @@ GameRow readGameRow(const Statement& st) {
     g.drawOffer = static_cast<int>(st.integer(19));
     g.rematchOffer = static_cast<int>(st.integer(20));
     g.nextGame = st.text(21);
+    g.deadline = st.integer(22);
+    g.toMove = static_cast<int>(st.integer(23));
     return g;
+}
+
+// kGameColumns, each prefixed (a table's alias).
+std::string gameColumnsOf(const std::string& prefix) {
+    std::string cols;
+    for (const char* p = kGameColumns; *p; ++p) {
+        if (p == kGameColumns || p[-1] == ' ') cols += prefix;
+        cols += *p;
+    }
+    return cols;
+}
+
+// Game summaries: a games row then both players' names and public ids.
+Result<std::vector<GameSummary>> readSummaries(Statement& st) {
+    std::vector<GameSummary> out;
+    Step step;
+    while ((step = st.step()) == Step::Row) {
+        GameSummary s;
+        s.game = readGameRow(st);
+        s.names[0] = st.text(kGameColumnCount);  // after the games row
+        s.publicIds[0] = st.text(kGameColumnCount + 1);
+        s.names[1] = st.text(kGameColumnCount + 2);
+        s.publicIds[1] = st.text(kGameColumnCount + 3);
+        out.push_back(std::move(s));
+    }
+    if (step == Step::Failed) return Error{st.error()};
+    return out;
 }
 
 // Usernames are unique whatever their case (they are ASCII letters, digits, '_' and '-').
@@ -480,11 +509,11 @@ namespace {
 
 std::optional<Error> writeGame(Database& db, const GameRow& g, bool insert) {
     static const std::string kInsert = std::string("INSERT INTO games (") + kGameColumns +
-                                       ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+                                       ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static constexpr const char* kUpdate =
         "UPDATE games SET player1 = ?2, player2 = ?3, status = ?4, result = ?5, reason = ?6, "
         "version = ?7, clock1 = ?8, clock2 = ?9, ended = ?10, draw_offer = ?11, "
-        "rematch_offer = ?12, next_game = ?13 WHERE id = ?1";
+        "rematch_offer = ?12, next_game = ?13, deadline = ?14, to_move = ?15 WHERE id = ?1";
     if (insert) {
         auto st = db.prepare(kInsert.c_str());
         st->bind(1, g.id);
@@ -509,6 +538,8 @@ std::optional<Error> writeGame(Database& db, const GameRow& g, bool insert) {
         st->bind(20, g.drawOffer);
         st->bind(21, g.rematchOffer);
         st->bind(22, g.nextGame);
+        st->bind(23, g.deadline);
+        st->bind(24, g.toMove);
         return done(*st);
     }
     auto st = db.prepare(kUpdate, true);
@@ -525,6 +556,8 @@ std::optional<Error> writeGame(Database& db, const GameRow& g, bool insert) {
     st->bind(11, g.drawOffer);
     st->bind(12, g.rematchOffer);
     st->bind(13, g.nextGame);
+    st->bind(14, g.deadline);
+    st->bind(15, g.toMove);
     return done(*st);
 }
 
@@ -758,6 +791,24 @@ std::optional<Error> Store::saveAction(const GameRow& g, const ActionRow& a,
                                        const std::optional<GameLease>& fence) {
     auto db = lease();
     return writeAction(*db, g.id, a, fence);
+}
+
+std::optional<Error> Store::saveCorrespondenceAction(const GameRow& g, const ActionRow& a,
+                                                     const std::optional<GameLease>& fence) {
+    auto db = lease();
+    if (auto e = db->begin()) return e;
+    std::optional<Error> e = fence ? checkFence(*db, *fence) : std::nullopt;
+    if (!e) e = insertAction(*db, g.id, a);
+    if (!e) {
+        auto st = db->prepare("UPDATE games SET deadline = ?, to_move = ? WHERE id = ?", true);
+        st->bind(1, g.deadline);
+        st->bind(2, g.toMove);
+        st->bind(3, g.id);
+        e = done(*st);
+    }
+    if (!e) e = db->commit();
+    if (e) db->rollback();
+    return e;
 }
 
 void Store::saveActionBatched(const GameRow& g, const ActionRow& a, Done done,
@@ -1050,11 +1101,7 @@ Result<std::vector<GameSummary>> Store::listGames(const std::string& playerPubli
         }
         where = numbered;
     }
-    std::string cols;
-    for (const char* p = kGameColumns; *p; ++p) {
-        if (p == kGameColumns || p[-1] == ' ') cols += "g.";
-        cols += *p;
-    }
+    const std::string cols = gameColumnsOf("g.");
     const std::string lim = after ? param(n + 3) : std::string("?");
     auto st = db->prepare(
         ("SELECT " + cols +
@@ -1070,19 +1117,22 @@ Result<std::vector<GameSummary>> Store::listGames(const std::string& playerPubli
     } else {
         st->bind(n + 1, limit);
     }
-    std::vector<GameSummary> out;
-    Step step;
-    while ((step = st->step()) == Step::Row) {
-        GameSummary s;
-        s.game = readGameRow(*st);
-        s.names[0] = st->text(kGameColumnCount);  // after the games row
-        s.publicIds[0] = st->text(kGameColumnCount + 1);
-        s.names[1] = st->text(kGameColumnCount + 2);
-        s.publicIds[1] = st->text(kGameColumnCount + 3);
-        out.push_back(std::move(s));
-    }
-    if (step == Step::Failed) return Error{st->error()};
-    return out;
+    return readSummaries(*st);
+}
+
+Result<std::vector<GameSummary>> Store::correspondenceGames(std::int64_t player, int limit) {
+    auto db = lease();
+    // clock_increment -1: protocol::kCorrespondence.
+    auto st = db->prepare(("SELECT " + gameColumnsOf("g.") +
+                           ", p1.name, p1.public_id, p2.name, p2.public_id FROM games g LEFT JOIN "
+                           "players p1 ON p1.id = g.player1 LEFT JOIN players p2 ON p2.id = "
+                           "g.player2 WHERE g.status = 'playing' AND g.clock_increment = -1 AND "
+                           "(g.player1 = ? OR g.player2 = ?) ORDER BY g.deadline, g.id LIMIT ?")
+                              .c_str());
+    st->bind(1, player);
+    st->bind(2, player);
+    st->bind(3, limit);
+    return readSummaries(*st);
 }
 
 }  // namespace rainet::store

@@ -84,6 +84,11 @@ struct GameRow {
     // offer lapses with the next action (loading drops it when a later action exists).
     int drawOffer = 0, rematchOffer = 0;
     std::string nextGame;  // the rematch, once agreed
+    // A correspondence game (clock increment protocol::kCorrespondence): when the state must
+    // move on by (unix ms: the side to move's move, or the setup), and the side to move (1 or 2;
+    // 0 when not in play). 0 and 0 for other games.
+    std::int64_t deadline = 0;
+    int toMove = 0;
 };
 
 // A chat line of a game: `seq` numbers the game's lines (both rooms) from 1; `channel` 0 is the
@@ -245,6 +250,11 @@ class Store {
     // writer thread once the batch is committed, with its outcome: acknowledge only then. A write
     // that fails its batch fails alone (the batch is retried one write per transaction).
     using Done = std::function<void(std::optional<Error>)>;
+    // An action of a correspondence game, with the games row's deadline and side to move
+    // (g.deadline, g.toMove) in the same transaction: the next mover's deadline survives a
+    // restart exactly. Fenced as saveAction.
+    [[nodiscard]] std::optional<Error> saveCorrespondenceAction(
+        const GameRow& g, const ActionRow& a, const std::optional<GameLease>& fence = std::nullopt);
     void saveActionBatched(const GameRow& g, const ActionRow& a, Done done,
                            std::optional<GameLease> fence = std::nullopt);
 
@@ -295,6 +305,9 @@ class Store {
     // Games newest first (ties: by id), at most `limit`, those after `after` (keyset pagination:
     // each filter has an index in that order, no OFFSET); `playerPublicId` "" = anyone's, status
     // "" = any, "active" = open/setup/playing.
+    // The correspondence games in play that `player` is seated in, the soonest deadline first,
+    // at most `limit` (the "your turn" list; docs/protocol.md, "my_games").
+    Result<std::vector<GameSummary>> correspondenceGames(std::int64_t player, int limit);
     Result<std::vector<GameSummary>> listGames(const std::string& playerPublicId,
                                                const std::string& status,
                                                const std::optional<GameKey>& after, int limit);
@@ -373,6 +386,12 @@ class Store {
     Result<bool> follows(std::int64_t follower, std::int64_t followed);
     // The players `follower` follows, by name, with their games in play.
     Result<std::vector<FollowedPlayer>> following(std::int64_t follower);
+    // Whether `follower` is told when `followed` starts a game (an existing follow; off at first).
+    [[nodiscard]] std::optional<Error> setFollowStarts(std::int64_t follower, std::int64_t followed,
+                                                       bool on);
+    // The ids of the players following `followed` who asked to be told of its games, at most
+    // `limit`.
+    Result<std::vector<std::int64_t>> startFollowers(std::int64_t followed, int limit);
     // The ids of the players following `followed`, at most `limit`.
     Result<std::vector<std::int64_t>> followers(std::int64_t followed, int limit);
 

@@ -652,5 +652,28 @@ TEST(Play, AnArenaIsListedJoinedAndPlayedToItsStandings) {
     b.expect("  2. ");
 }
 
+TEST(Play, CorrespondenceGamesAreListedWithWhoseMoveItIs) {
+    Server server("play_corr");
+    Play a(common(server, "alice"));
+    a.expect("connected to ");
+    a.type("new invite side 1 clock 4d");
+    a.expect("days per move are 1, 2, 3, 5, 7 or 14");
+    a.type("new invite side 1 clock 3d");
+    a.expect("created game ");
+    const std::string g = a.restOfLine();
+    Play b(common(server, "bob") + std::vector<std::string>{g});
+    b.expect("joined game " + g);
+    b.type("setup random");
+    a.type("setup random");
+    a.type("wait");  // until play starts: side 1, alice, moves first
+    a.type("games");
+    a.expect("correspondence games:\n  " + g + " vs bob (3 days per move): your move, due ");
+    // `rainet play --games` lists them once connected (bob's token: the same player).
+    Play b2({"--server", server.url(), "--token-file", tempPath("bob_token"), "--games"});
+    b2.expect("correspondence games:\n  " + g + " vs alice (3 days per move): their move, due ");
+    for (Play* p : {&a, &b, &b2}) p->type("quit");
+    for (Play* p : {&a, &b, &b2}) EXPECT_EQ(p->wait(), 0);
+}
+
 }  // namespace
 }  // namespace rainet::test

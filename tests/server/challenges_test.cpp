@@ -223,5 +223,38 @@ TEST(Follows, PresenceGamesAndTheFollowedNotification) {
     EXPECT_TRUE(listOf(a, "following")["players"].empty());
 }
 
+TEST(Follows, AStartedGameIsNotifiedOnlyToFollowersWhoAskedForIt) {
+    ServerProcess server(dbPath("follow_starts"));
+    Player a(server.port()), b(server.port()), c(server.port()), d(server.port());
+    signUp(a, "fst_ann");
+    signUp(b, "fst_bob");
+    signUp(c, "fst_cy");
+    signUp(d, "fst_dee");
+    EXPECT_EQ(a.request({{"type", "follow"}, {"player", b.id()}, {"starts", "yes"}})["code"],
+              "bad_message");
+    EXPECT_EQ(a.request({{"type", "follow"}, {"player", b.id()}, {"starts", true}})["type"], "ack");
+    EXPECT_EQ(c.request({{"type", "follow"}, {"player", b.id()}})["type"], "ack");  // off
+    const std::string g = startGame(b, d);
+    Json n = a.take([](const Json& j) {
+        return j["type"] == "notification" && j["n"]["kind"] == "follow_started_game";
+    });
+    EXPECT_EQ(n["n"]["data"]["player"]["id"], b.id());
+    EXPECT_EQ(n["n"]["data"]["player"]["name"], "fst_bob");
+    EXPECT_EQ(n["n"]["data"]["game"], g);
+    // c (not asked) has nothing; a following again without `starts` turns it off.
+    EXPECT_TRUE(listOf(c, "notifications")["items"].empty());
+    EXPECT_EQ(a.request({{"type", "follow"}, {"player", b.id()}})["type"], "ack");
+    Player e(server.port());  // stored after a: told after a would be (by follower)
+    signUp(e, "fst_eve");
+    EXPECT_EQ(e.request({{"type", "follow"}, {"player", b.id()}, {"starts", true}})["type"], "ack");
+    const std::string g2 = startGame(d, b);
+    n = e.take([](const Json& j) {
+        return j["type"] == "notification" && j["n"]["kind"] == "follow_started_game";
+    });
+    EXPECT_EQ(n["n"]["data"]["game"], g2);
+    const Json items = listOf(a, "notifications")["items"];
+    EXPECT_EQ(items.size(), 1u) << items.dump();
+}
+
 }  // namespace
 }  // namespace rainet::test

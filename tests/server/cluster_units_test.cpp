@@ -157,7 +157,8 @@ TEST_F(Keepers, ReleasingHandsTheGameOverAtOnce) {
 TEST(ClusterLobby, AnEntryCrossesRedisUnchanged) {
     for (const auto& e :
          {protocol::LobbyEntry{
-              "gK3P9QX2", protocol::Preset::Official, protocol::ClockSetting{30000, 200},
+              "gK3P9QX2", protocol::Preset::Official,
+              protocol::ClockSetting{30000, 200, std::nullopt},
               protocol::Player{"p7", "Rin", protocol::PlayerKind::Account,
                                std::optional<std::int64_t>(1623), std::nullopt, true, std::nullopt},
               protocol::SideWish::Two, true},

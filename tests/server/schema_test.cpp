@@ -129,6 +129,8 @@ TEST(Schema, EveryMessageOfASessionReachingEveryKindIsValid) {
     EXPECT_EQ(away2.request({{"type", "follow"}, {"player", a.id()}})["type"], "ack");
     away2.ws().send(Json{{"type", "following"}, {"id", "F"}});
     away2.take([](const Json& j) { return isType(j, "following"); });
+    away2.ws().send(Json{{"type", "my_games"}, {"id", "M"}});
+    away2.take([](const Json& j) { return isType(j, "my_games"); });
 
     // Against the computer: its seat has no rating.
     Json c = a.request({{"type", "create"}, {"opponent", "computer"}, {"level", 1}, {"side", "1"}});

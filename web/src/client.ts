@@ -3,7 +3,7 @@
 // the lobby feed and keep-alive pings. Transport, time and storage are injected for unit tests.
 import { Backoff, ReconnectingSocket, VersionTracker, type ConnState, type SocketLike, type Timers, realTimers } from './socket.ts';
 import { addChat, applyEvent, fromSnapshot, lastChat, type GameState } from './game.ts';
-import type { AckMessage, Challenge, ChallengeMessage, ChallengesMessage, ErrorMessage, FollowedEntry, FollowingMessage, LobbyEntry, Notification, NotificationsMessage, Player, PlayerGame, SeekEntry, ServerMessage, TournamentInfo, TournamentMessage, WelcomeMessage } from './protocol.gen.ts';
+import type { AckMessage, Challenge, ChallengeMessage, ChallengesMessage, ErrorMessage, FollowedEntry, FollowingMessage, LobbyEntry, MyGamesMessage, Notification, NotificationsMessage, Player, PlayerGame, SeekEntry, ServerMessage, TournamentInfo, TournamentMessage, WelcomeMessage } from './protocol.gen.ts';
 
 export interface StorageLike {
   getItem(k: string): string | null;
@@ -26,7 +26,10 @@ export interface ClientOptions {
 export type ServerError = Omit<ErrorMessage, 'type'>;
 
 /** What answers a request: its `ack`, or for a login the `welcome` carrying the request's id. */
-export type Answer = AckMessage | WelcomeMessage | NotificationsMessage | ChallengeMessage | ChallengesMessage | FollowingMessage;
+/** A clock as requests carry it, or as the server shows it (a correspondence one has `days`). */
+export type ClockValue = { initial: number; increment: number; days?: number } | { days: number } | null;
+
+export type Answer = AckMessage | WelcomeMessage | NotificationsMessage | ChallengeMessage | ChallengesMessage | FollowingMessage | MyGamesMessage;
 
 interface Pending {
   msg: Record<string, unknown> & { id: string };
@@ -54,7 +57,7 @@ export class Client {
   /** Quick-pairing seeks waiting at the server, by kind (from the lobby feed). */
   lobbySeeks: SeekEntry[] = [];
   /** Our own seek while it waits; sent again after a reconnection (a seek ends with its connection). */
-  seeking: { preset: string; clock: { initial: number; increment: number } | null; rated: boolean } | null = null;
+  seeking: { preset: string; clock: ClockValue; rated: boolean } | null = null;
   /** The game our last seek was paired in. */
   matched: string | null = null;
   lastError: ServerError | null = null;
@@ -246,7 +249,7 @@ export class Client {
   }
 
   /** Challenges a player (by id) to a game; resolves with the challenge made. */
-  async challenge(player: string, kind: { preset: string; clock: { initial: number; increment: number } | null; rated: boolean; side: string }): Promise<Challenge> {
+  async challenge(player: string, kind: { preset: string; clock: ClockValue; rated: boolean; side: string }): Promise<Challenge> {
     const m = await this.request<ChallengeMessage>({ type: 'challenge', player, ...kind });
     const c: Challenge = m.challenge;
     if (!this.challengesOut.some((x) => x.id === c.id)) this.challengesOut = [...this.challengesOut, c];
@@ -289,7 +292,7 @@ export class Client {
   }
 
   /** Quick pairing: waits for an opponent wanting the same kind of game (see `matched`). */
-  async seek(kind: { preset: string; clock: { initial: number; increment: number } | null; rated: boolean }): Promise<void> {
+  async seek(kind: { preset: string; clock: ClockValue; rated: boolean }): Promise<void> {
     this.seeking = kind;
     this.emit();
     try {
@@ -425,6 +428,7 @@ export class Client {
       }
       case 'challenges':
       case 'following':
+      case 'my_games':
       case 'notifications':
       case 'ack': {
         const p = this.pending.get(String(m.id));

@@ -3,7 +3,8 @@
 // games being played, your recent games.
 import { h, svg, ICON } from './dom.ts';
 import { type Key, onLangChange, renderLangSwitch, t, tNodes } from './i18n.ts';
-import type { GameListEntry, GameListPage } from './protocol.gen.ts';
+import type { CorrespondenceGame, GameListEntry, GameListPage, MyGamesMessage } from './protocol.gen.ts';
+import type { ClockValue } from './client.ts';
 import { featured } from './tournament.ts';
 import { countdownText } from './tournamentpage.ts';
 import { type App, clockLabel, fetchJson } from './ui.ts';
@@ -13,15 +14,16 @@ interface CreateForm {
   level: number;
   preset: 'standard' | 'official';
   side: 'random' | '1' | '2';
-  clock: string; // "none" or "initial+increment" in minutes+seconds
+  clock: string; // "none", "initial+increment" in minutes+seconds, or "Nd" (days per move)
   rated: boolean; // against people only
 }
 
-export const CLOCKS = ['none', '1+1', '3+2', '5+3', '10+5', '30+0'];
+export const CLOCKS = ['none', '1+1', '3+2', '5+3', '10+5', '30+0', '1d', '2d', '3d', '5d', '7d', '14d'];
 
-/** A clock choice in words: "untimed", "3 min + 2 s", "30 min". */
+/** A clock choice in words: "untimed", "3 min + 2 s", "30 min", "3 days per move". */
 export function clockChoice(spec: string): string {
   if (spec === 'none') return t('clock.untimed');
+  if (spec.endsWith('d')) return t('clock.days', { n: spec.slice(0, -1) });
   const [m, s] = spec.split('+');
   return s === '0' ? t('home.clock.min', { m }) : t('home.clock.minSec', { m, s });
 }
@@ -39,8 +41,10 @@ function presetWord(p: string): string {
   return p === 'official' ? t('game.preset.official') : p === 'standard' ? t('game.preset.standard') : p;
 }
 
-export function clockOf(spec: string): { initial: number; increment: number } | null {
+/** A clock as requests carry it: a correspondence clock ("3d") is { days }. */
+export function clockOf(spec: string): ClockValue {
   if (spec === 'none') return null;
+  if (spec.endsWith('d')) return { days: Number(spec.slice(0, -1)) };
   const [m, s] = spec.split('+').map(Number);
   return { initial: Math.round(m * 6000), increment: Math.round(s * 100) };
 }
@@ -88,7 +92,8 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     error = '';
     update();
     try {
-      const msg: Record<string, unknown> = { type: 'create', preset: form.preset, side: form.side, opponent, clock: clockOf(form.clock) };
+      const correspondence = form.clock.endsWith('d') && opponent !== 'computer'; // days: people only
+    const msg: Record<string, unknown> = { type: 'create', preset: form.preset, side: form.side, opponent, clock: correspondence || !form.clock.endsWith('d') ? clockOf(form.clock) : null };
       if (opponent === 'computer') msg.level = form.level;
       else msg.rated = form.rated;
       const ack = await client.request(msg);
@@ -116,11 +121,18 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     h('button.btn.primary', { type: 'submit', 'data-action': 'create' }, t('home.create')),
   );
 
+  // The player's correspondence games (my_games): their moves first.
+  let corrGames: CorrespondenceGame[] | null = null;
+  const myGamesBox = h('section.panel', { 'data-my-games': '' });
   let playing: GameListEntry[] | null = null;
   let recent: GameListEntry[] | null = null;
   let archive: GameListEntry[] | null = null;
   const refresh = async () => {
     client.listTournaments();
+    if (client.authenticated)
+      try {
+        corrGames = (await client.request<MyGamesMessage>({ type: 'my_games' })).games ?? [];
+      } catch { corrGames = corrGames ?? []; }
     try {
       playing = ((await fetchJson('/api/games?status=playing&per_page=20')) as GameListPage).games ?? [];
     } catch { playing = playing ?? []; }
@@ -150,6 +162,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     errBox.replaceChildren(error ? h('div.banner.err', error) : '');
     updateFeatured();
     updateSeek();
+    updateMyGames();
     const lobby = client.lobby;
     openBox.replaceChildren(
       !lobby ? h('div.empty', t('home.connecting')) : lobby.length === 0 ? h('div.empty', t('home.open.none')) :
@@ -191,6 +204,17 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
       h('p', h('a', { href: '/tournaments', 'data-link': '', 'data-action': 'tournaments' }, t('tour.all'))));
   }
 
+  // Shown only to a player with correspondence games.
+  function updateMyGames(): void {
+    myGamesBox.hidden = !corrGames || corrGames.length === 0;
+    myGamesBox.replaceChildren(h('h2', t('home.myGames')),
+      h('table.games', h('tbody', (corrGames ?? []).map((g) => h('tr', { 'data-my-game': g.game, 'data-your-turn': g.yourTurn ? '1' : '0' },
+        h('td', g.opponent.name), h('td', t('clock.days', { n: g.days })),
+        h('td', g.yourTurn ? h('b', t('home.myGames.yours')) : t('home.myGames.theirs')),
+        h('td.mono', t('home.myGames.due', { when: new Date(g.deadline).toLocaleString() })),
+        h('td', h('a.btn.small', { href: `/game/${g.game}`, 'data-link': '' }, t('home.play'))))))));
+  }
+
   function updateArchive(): void {
     archiveBox.replaceChildren(
       archive === null ? h('div.empty', t('home.loading')) : archive.length === 0 ? h('div.empty', t('home.archive.none')) :
@@ -200,7 +224,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
     );
   }
 
-  type Kind = { preset: string; clock: { initial: number; increment: number } | null; rated: boolean };
+  type Kind = { preset: string; clock: ClockValue; rated: boolean };
   const seek = (kind: Kind) => {
     error = '';
     client.seek(kind).catch((e: any) => { error = t('home.error.seek', { error: e.message ?? e.code }); update(); });
@@ -260,6 +284,7 @@ export function renderLobby(app: App): { el: HTMLElement; update: () => void; di
   const el = h('main.home', hero, h('div.lobby',
     h('div.col', createForm, seekBox),
     h('div.col',
+      myGamesBox,
       featuredBox,
       h('section.panel', h('h2', t('home.open')), openBox),
       h('section.panel', h('h2', t('home.recent')), recentBox),

@@ -72,11 +72,13 @@ function socialBox(app: App, id: string): HTMLElement {
         : h('form.row', { 'data-challenge-form': id, on: { submit: (e: Event) => {
           e.preventDefault();
           const [min, inc] = kind.clock ? kind.clock.split('+').map(Number) : [0, 0];
-          app.client.challenge(id, { preset: kind.preset, clock: kind.clock ? { initial: min * 6000, increment: inc * 100 } : null, rated: kind.rated, side: kind.side })
+          const clock = !kind.clock ? null : kind.clock.endsWith('d') ? { days: Number(kind.clock.slice(0, -1)) } : { initial: min * 6000, increment: inc * 100 };
+          app.client.challenge(id, { preset: kind.preset, clock, rated: kind.rated, side: kind.side })
             .then(() => { message = null; draw(); }, (err) => { message = err.message; draw(); });
         } } },
           select('preset', kind.preset, [['standard', t('challenge.standard')], ['official', t('challenge.official')]], (v) => (kind.preset = v)),
-          select('clock', kind.clock, [['', t('challenge.untimed')], ['3+2', '3+2'], ['5+3', '5+3'], ['10+5', '10+5'], ['30+0', '30+0']], (v) => (kind.clock = v)),
+          select('clock', kind.clock, [['', t('challenge.untimed')], ['3+2', '3+2'], ['5+3', '5+3'], ['10+5', '10+5'], ['30+0', '30+0'],
+            ...[1, 2, 3, 5, 7, 14].map((n): [string, string] => [`${n}d`, t('clock.days', { n })])], (v) => (kind.clock = v)),
           select('rated', kind.rated ? 'rated' : 'casual', [['rated', t('challenge.rated')], ['casual', t('challenge.casual')]], (v) => (kind.rated = v === 'rated')),
           select('side', kind.side, [['random', t('challenge.random')], ['1', t('challenge.side1')], ['2', t('challenge.side2')]], (v) => (kind.side = v)),
           h('button', { type: 'submit', 'data-action': 'challenge' }, t('challenge.send'))),

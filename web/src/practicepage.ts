@@ -335,7 +335,7 @@ export function renderPractice(app: App): Screen {
     const opponent = sel('practice-opponent', [['computer', t('practice.opponent.computer')], ['friend', t('practice.opponent.friend')]], 'computer');
     const side = sel('practice-side', [['1', t('practice.side.n', { n: 1 })], ['2', t('practice.side.n', { n: 2 })]], '1');
     const place = sel('practice-arrangement', [['random', t('practice.arrangement.random')], ['place', t('practice.arrangement.place')]], 'random');
-    const clock = sel('practice-clock', CLOCKS.map((c) => [c, clockChoice(c)]), 'none');
+    const clock = sel('practice-clock', CLOCKS.filter((c) => !c.endsWith('d')).map((c) => [c, clockChoice(c)]), 'none');
     const submit = (ev: Event) => {
       ev.preventDefault();
       start({ rules: rules.value as RulesName, level: Number(level.value) as PracticeGame['level'], me: Number(side.value) as SideNumber,

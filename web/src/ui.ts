@@ -95,8 +95,10 @@ export async function fetchJson(url: string): Promise<unknown> {
   return r.json();
 }
 
-export function clockLabel(c: { initial: number; increment: number } | null | undefined): string {
+export function clockLabel(c: { initial: number; increment: number; days?: number } | { days: number } | null | undefined): string {
   if (!c) return t('clock.untimed');
+  if ('days' in c && c.days) return t('clock.days', { n: c.days });
+  if (!('initial' in c)) return t('clock.untimed');
   const min = c.initial / 6000;
   const inc = c.increment / 100;
   const m = Number.isInteger(min) ? String(min) : min.toFixed(1);

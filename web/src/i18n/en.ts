@@ -199,6 +199,11 @@ export const en = {
   'game.nf.swap': 'Swap',
   'game.nf.keep': 'Keep',
   'clock.untimed': 'untimed',
+  'clock.days': '{n} days per move',
+  'home.myGames': 'Your correspondence games',
+  'home.myGames.yours': 'your move',
+  'home.myGames.theirs': 'their move',
+  'home.myGames.due': 'due {when}',
 
   // The board (board.ts): accessible names of cards, squares and servers.
   'board.kind.L': 'link',

@@ -198,6 +198,11 @@ export const ja: Record<Key, string> = {
   'game.nf.swap': '入れ替える',
   'game.nf.keep': 'そのまま',
   'clock.untimed': '時間無制限',
+  'clock.days': '1手{n}日',
+  'home.myGames': '通信対局',
+  'home.myGames.yours': 'あなたの手番',
+  'home.myGames.theirs': '相手の手番',
+  'home.myGames.due': '期限 {when}',
 
   'board.kind.L': 'リンク',
   'board.kind.V': 'ウイルス',

@@ -199,6 +199,11 @@ export const ru: Record<Key, string> = {
   'game.nf.swap': 'Поменять',
   'game.nf.keep': 'Оставить',
   'clock.untimed': 'без часов',
+  'clock.days': '{n} дн. на ход',
+  'home.myGames': 'Ваши заочные партии',
+  'home.myGames.yours': 'ваш ход',
+  'home.myGames.theirs': 'ход соперника',
+  'home.myGames.due': 'до {when}',
 
   'board.kind.L': 'линк',
   'board.kind.V': 'вирус',

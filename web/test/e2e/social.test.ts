@@ -57,3 +57,32 @@ test('follow, then challenge by name: the other accepts from its inbox and both 
   await ben.page.waitForSelector('.inbox-link [data-unread]', { state: 'detached' });
   for (const p of [ann, ben]) assert.deepEqual(p.errors, []);
 });
+
+test('a correspondence challenge (days per move): the game is listed under your turn on the home page', async () => {
+  const cat = await open('cat');
+  const dan = await open('dan');
+  await register(cat, 'cat_corr');
+  const danId = await register(dan, 'dan_corr');
+  await cat.page.goto(`${env.server.url}/player/${danId}`);
+  await cat.page.selectOption('[data-challenge-opt="clock"]', '3d');
+  await cat.page.selectOption('[data-challenge-opt="side"]', '1');
+  await cat.page.click('[data-action="challenge"]');
+  await cat.page.waitForSelector('[data-challenge-sent]');
+  await dan.page.click('[data-nav="inbox"]');
+  await dan.page.click('[data-action="inbox-accept"]');
+  await dan.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  await cat.page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const id = gameIdOf(dan.page);
+  for (const p of [cat, dan]) {
+    await p.page.waitForSelector('[data-action="setup-random"]');
+    await p.page.click('[data-action="setup-random"]');
+    await p.page.click('[data-action="setup-confirm"]');
+  }
+  for (const p of [cat, dan]) await p.page.waitForSelector('[data-status="playing"]');
+  // Cat (side 1) moves first: "your move" on her home page, "their move" on Dan's.
+  await cat.page.goto(`${env.server.url}/`);
+  await cat.page.waitForSelector(`[data-my-game="${id}"][data-your-turn="1"]`);
+  await dan.page.goto(`${env.server.url}/`);
+  await dan.page.waitForSelector(`[data-my-game="${id}"][data-your-turn="0"]`);
+  for (const p of [cat, dan]) assert.deepEqual(p.errors, []);
+});
