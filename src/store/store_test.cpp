@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -806,6 +807,104 @@ TEST_P(StoreTest, FollowsAreCappedWithTheirGamesInPlay) {
     EXPECT_TRUE(*store_->unfollow(a->id, b->id));
     EXPECT_FALSE(*store_->unfollow(a->id, b->id));
     EXPECT_EQ(*store_->follow(a->id, c->id, 1, 1), FollowResult::Added);
+}
+
+TEST_P(StoreTest, BlocksAreCappedAndListed) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    auto c = store_->createPlayer("pC", "hc", "carol");
+    ASSERT_TRUE(a && b && c);
+    EXPECT_EQ(*store_->block(a->id, b->id, 1, 1), BlockResult::Added);
+    EXPECT_EQ(*store_->block(a->id, b->id, 1, 1), BlockResult::Already);
+    EXPECT_EQ(*store_->block(a->id, c->id, 1, 1), BlockResult::Full);
+    EXPECT_EQ(*store_->block(c->id, b->id, 1, 1), BlockResult::Added);
+    EXPECT_TRUE(*store_->blocks(a->id, b->id));
+    EXPECT_FALSE(*store_->blocks(b->id, a->id));
+    auto blockers = *store_->blockersOf(b->id, 10);
+    std::sort(blockers.begin(), blockers.end());
+    EXPECT_EQ(blockers, (std::vector<std::int64_t>{a->id, c->id}));
+    auto list = store_->blockedBy(a->id);
+    ASSERT_TRUE(list);
+    ASSERT_EQ(list->size(), 1u);
+    EXPECT_EQ((*list)[0].name, "bob");
+    EXPECT_TRUE(*store_->unblock(a->id, b->id));
+    EXPECT_FALSE(*store_->unblock(a->id, b->id));
+    EXPECT_EQ(*store_->blockersOf(b->id, 10), std::vector<std::int64_t>{c->id});
+}
+
+TEST_P(StoreTest, ReportsAreLimitedPerReporterAndClosedOnceWithALogLine) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    ASSERT_TRUE(a && b);
+    ReportRow r;
+    r.reporter = a->id;
+    r.target = b->id;
+    r.reason = "insult";
+    r.text = "rude in chat";
+    r.created = 1000;
+    auto first = store_->addReport(r, 2, 0);
+    ASSERT_TRUE(first && *first);
+    r.created = 2000;
+    ASSERT_TRUE(*store_->addReport(r, 2, 0));
+    EXPECT_FALSE(*store_->addReport(r, 2, 0));    // the limit, in the window
+    EXPECT_TRUE(*store_->addReport(r, 2, 1500));  // a later window counts one
+    auto open = store_->reports("open", 10);
+    ASSERT_TRUE(open);
+    ASSERT_EQ(open->size(), 3u);
+    EXPECT_EQ((*open)[0].id, **first);
+    EXPECT_EQ((*open)[0].reporterName, "alice");
+    EXPECT_EQ((*open)[0].targetName, "bob");
+    EXPECT_EQ((*open)[0].text, "rude in chat");
+    EXPECT_TRUE(*store_->closeReport(**first, a->id, "warned", 3000));
+    EXPECT_FALSE(*store_->closeReport(**first, a->id, "again", 3001));
+    EXPECT_FALSE(*store_->closeReport(9999, a->id, "unknown", 3002));
+    EXPECT_EQ(store_->reports("open", 10)->size(), 2u);
+    EXPECT_EQ(store_->reports("", 10)->size(), 3u);
+    auto log = store_->moderationLog(10);
+    ASSERT_TRUE(log);
+    ASSERT_EQ(log->size(), 1u);
+    EXPECT_EQ((*log)[0].action, "close_report");
+    EXPECT_EQ((*log)[0].actorName, "alice");
+    EXPECT_EQ((*log)[0].targetName, "bob");
+    EXPECT_EQ((*log)[0].reason, "report " + std::to_string(**first) + ": warned");
+    EXPECT_EQ((*log)[0].at, 3000);
+}
+
+TEST_P(StoreTest, RolesBansAndMutesAreLoggedAndABanRevokesTokens) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    ASSERT_TRUE(a);
+    ASSERT_FALSE(store_->addToken(a->id, "ha2"));
+    EXPECT_TRUE(*store_->setRole(a->id, "moderator", true, 0, "trusted", 10));
+    EXPECT_FALSE(*store_->setRole(a->id, "moderator", true, 0, "twice", 11));
+    EXPECT_EQ(*store_->roles(a->id), std::vector<std::string>{"moderator"});
+    EXPECT_TRUE(*store_->setRole(a->id, "moderator", false, 0, "", 12));
+    EXPECT_TRUE(store_->roles(a->id)->empty());
+
+    ASSERT_FALSE(store_->sanction({a->id, "mute", 5000, 0, "spam", 0}, 20));
+    auto mute = store_->activeSanction(a->id, "mute", 4999);
+    ASSERT_TRUE(mute && *mute);
+    EXPECT_EQ((*mute)->until, 5000);
+    EXPECT_EQ((*mute)->reason, "spam");
+    EXPECT_FALSE(*store_->activeSanction(a->id, "mute", 5000));  // over
+    EXPECT_FALSE(*store_->activeSanction(a->id, "ban", 0));
+    EXPECT_TRUE(*store_->playerByTokenHash("ha"));
+
+    ASSERT_FALSE(store_->sanction({a->id, "ban", 0, 0, "abuse", 0}, 30));
+    EXPECT_TRUE(*store_->activeSanction(a->id, "ban", 1'000'000'000));
+    EXPECT_FALSE(*store_->playerByTokenHash("ha"));  // every session ends
+    EXPECT_FALSE(*store_->playerByTokenHash("ha2"));
+    EXPECT_TRUE(*store_->liftSanction(a->id, "ban", 0, "appeal", 40));
+    EXPECT_FALSE(*store_->liftSanction(a->id, "ban", 0, "again", 41));
+    EXPECT_FALSE(*store_->activeSanction(a->id, "ban", 50));
+
+    auto log = store_->moderationLog(10);
+    ASSERT_TRUE(log);
+    std::vector<std::string> actions;
+    for (const auto& l : *log) actions.push_back(l.action + " " + l.actorName + " " + l.targetName);
+    EXPECT_EQ(actions, (std::vector<std::string>{
+                           "unban operator alice", "ban operator alice", "mute operator alice",
+                           "revoke moderator operator alice", "grant moderator operator alice"}));
+    EXPECT_EQ((*log)[2].reason, "spam; until 5000");
 }
 
 // PostgreSQL only: a connection the server closed (a restart, an administrator) is reopened, and
