@@ -57,6 +57,7 @@ std::span<const MessageDef> serverMessages() {
         def<NotificationsMessage>(), def<UnreadMessage>(),
         def<ChallengeMessage>(),     def<ChallengeUpdateMessage>(),
         def<ChallengesMessage>(),    def<FollowingMessage>(),
+        def<BlockedMessage>(),       def<ReportsMessage>(),
     };
     return kAll;
 }

@@ -11,7 +11,8 @@ namespace rainet::store {
 struct ReportRow {
     std::int64_t id = 0;
     std::int64_t reporter = 0, target = 0;
-    std::string reporterName, targetName;  // read with the row
+    std::string reporterName, targetName;          // read with the row
+    std::string reporterPublicId, targetPublicId;  // likewise
     std::string game;                      // "" when none
     std::string reason, text;
     std::int64_t created = 0;

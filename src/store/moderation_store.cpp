@@ -38,7 +38,8 @@ Result<T> inTransaction(Database& db, F body) {
 }
 
 constexpr const char* kReportColumns =
-    "r.id, r.reporter, r.target, a.name, b.name, r.game, r.reason, r.text, r.created, r.state";
+    "r.id, r.reporter, r.target, a.name, b.name, r.game, r.reason, r.text, r.created, r.state, "
+    "a.public_id, b.public_id";
 
 }  // namespace
 
@@ -177,6 +178,8 @@ Result<std::vector<ReportRow>> Store::reports(const std::string& state, int limi
         r.text = st->text(7);
         r.created = st->integer(8);
         r.state = st->text(9);
+        r.reporterPublicId = st->text(10);
+        r.targetPublicId = st->text(11);
         out.push_back(std::move(r));
     }
     if (step == Step::Failed) return Error{st->error()};
