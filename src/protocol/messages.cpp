@@ -464,8 +464,7 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
                 if (!str("action", m.modAction, 16) ||
                     std::find(std::begin(kModerateActions), std::end(kModerateActions),
                               m.modAction) == std::end(kModerateActions))
-                    return bad(
-                        "'action' must be one of mute, unmute, ban, unban, close_report");
+                    return bad("'action' must be one of mute, unmute, ban, unban, close_report");
                 if (m.modAction == "close_report") {
                     auto it = j.find("report");
                     if (it == j.end() || !it->is_number_integer() || *it < 1)

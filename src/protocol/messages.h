@@ -185,7 +185,7 @@ struct ClientMessage {
 };
 // The reasons a player may be reported for, and what a moderator may do over the protocol
 // (docs/protocol.md, "Moderation").
-inline constexpr std::string_view kReportReasons[] = {"insult", "spam",  "cheating",
+inline constexpr std::string_view kReportReasons[] = {"insult",   "spam", "cheating",
                                                       "stalling", "name", "other"};
 inline constexpr std::string_view kModerateActions[] = {"mute", "unmute", "ban", "unban",
                                                         "close_report"};

@@ -24,7 +24,8 @@ struct Config {
     bool testMode = false;        // manual time, sequential ids, POST /api/test/advance
     int notificationDays = 30;    // notifications older than this are deleted (1-3650)
     // Chat (docs/deploy.md, "Moderation"): whether spectators may chat, and the operator's
-    // word filter (lower case; a line holding one as a whole word is refused, server/chat_filter.h).
+    // word filter (lower case; a line holding one as a whole word is refused,
+    // server/chat_filter.h).
     bool spectatorChat = true;
     std::vector<std::string> chatFilter;
 

@@ -73,8 +73,8 @@ void GameRoom::chat(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
     store::ChatRow row{chatSeq_ + 1, channel, protocol::render(line)};
     auto standing = std::make_shared<ChatStanding>();
     commit(
-        [game = id_, row = std::move(row), player = who.id, now = hub_.time().unixMs(),
-         standing](store::Store& st, const Fence& f) -> std::optional<Error> {
+        [game = id_, row = std::move(row), player = who.id, now = hub_.time().unixMs(), standing](
+            store::Store& st, const Fence& f) -> std::optional<Error> {
             auto mute = st.activeSanction(player, "mute", now);
             if (!mute) return mute.error();
             if ((standing->mute = *mute)) return std::nullopt;

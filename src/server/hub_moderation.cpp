@@ -153,8 +153,9 @@ void Hub::moderate(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
         auto lifted = store_.liftSanction(them.id, m.modAction.substr(2), p.id, m.text, now);
         if (!lifted) return refuse(ErrorCode::Internal, "the change could not be stored");
         if (!*lifted)
-            return refuse(ErrorCode::BadMessage, m.modAction == "unban" ? "this player is not banned"
-                                                                     : "this player is not muted");
+            return refuse(ErrorCode::BadMessage, m.modAction == "unban"
+                                                     ? "this player is not banned"
+                                                     : "this player is not muted");
         return c->send(protocol::renderAck(m.id));
     }
     store::SanctionRow s;
@@ -167,7 +168,8 @@ void Hub::moderate(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
         logEvent("store_error", {{"message", e->message}});
         return refuse(ErrorCode::Internal, "the change could not be stored");
     }
-    logEvent("moderation", {{"action", m.modAction}, {"by", p.publicId}, {"player", them.publicId}});
+    logEvent("moderation",
+             {{"action", m.modAction}, {"by", p.publicId}, {"player", them.publicId}});
     c->send(protocol::renderAck(m.id));
 }
 

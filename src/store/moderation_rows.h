@@ -13,7 +13,7 @@ struct ReportRow {
     std::int64_t reporter = 0, target = 0;
     std::string reporterName, targetName;          // read with the row
     std::string reporterPublicId, targetPublicId;  // likewise
-    std::string game;                      // "" when none
+    std::string game;                              // "" when none
     std::string reason, text;
     std::int64_t created = 0;
     std::string state = "open";

@@ -407,6 +407,17 @@ class Store {
                                        std::int64_t now);
     // The moderation log, newest first, at most `limit`.
     Result<std::vector<ModLogRow>> moderationLog(int limit);
+    // Privacy (store/privacy_store.cpp). Everything stored about a player, as a JSON document
+    // (profile, account, games, ratings, notifications, follows, blocks, reports made, bans and
+    // mutes, chat lines written); std::nullopt for no such player.
+    Lookup<std::string> exportPlayer(std::int64_t player);
+    // Closes an account in one transaction: its chat lines, tokens (every session ends),
+    // account row (the username is free at once), notifications, follows, blocks and roles are
+    // deleted, its pending challenges canceled, its reports' texts emptied, and the player
+    // renamed "deleted player"; its games and ratings stay. Logged as close_account. False for
+    // no such player.
+    Result<bool> closeAccount(std::int64_t player, std::int64_t actor, const std::string& reason,
+                              std::int64_t now);
 
     // Test mode only (open(..., faultInjection = true)): while on, every statement, begin and
     // commit fails, as when the disk or the database server is gone. False if not enabled.

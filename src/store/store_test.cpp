@@ -12,6 +12,8 @@
 #include <map>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "store/glicko2.h"
 #include "support/postgres_test_db.h"
 #include "support/sqlite_test_db.h"
@@ -744,7 +746,7 @@ TEST_P(StoreTest, ChallengesAreBoundedAndSettledOnce) {
         c.challenged = b->id;
         c.clockInitial = 30000;
         c.rated = true;
-        c.side = "1";
+        c.side.assign(1, '1');  // not = "1": a GCC 12 false -Wrestrict once inlined
         c.created = at;
         c.expires = at + 1000;
         return c;
@@ -905,6 +907,55 @@ TEST_P(StoreTest, RolesBansAndMutesAreLoggedAndABanRevokesTokens) {
                            "unban operator alice", "ban operator alice", "mute operator alice",
                            "revoke moderator operator alice", "grant moderator operator alice"}));
     EXPECT_EQ((*log)[2].reason, "spam; until 5000");
+}
+
+TEST_P(StoreTest, AnExportHoldsThePlayersDataAndClosingAnAccountKeepsItsGames) {
+    auto a = store_->createPlayer("pA", "ha", "alice");
+    auto b = store_->createPlayer("pB", "hb", "bob");
+    ASSERT_TRUE(a && b);
+    ASSERT_EQ(*store_->registerAccount(a->id, "Alice", "hash"), Registration::Registered);
+    GameRow g;
+    g.id = "g1";
+    g.creator = g.player[0] = a->id;
+    g.player[1] = b->id;
+    g.status = GameStatus::Playing;
+    ASSERT_FALSE(store_->insertGame(g));
+    const std::string mine =
+        R"({"type":"chat","from":{"id":"pA","name":"Alice"},"text":"hi bob","at":5})";
+    const std::string theirs =
+        R"({"type":"chat","from":{"id":"pB","name":"bob"},"text":"hi \"pA\"","at":6})";
+    ASSERT_FALSE(store_->saveChat("g1", {1, 0, mine}));
+    ASSERT_FALSE(store_->saveChat("g1", {2, 0, theirs}));
+    ASSERT_TRUE(*store_->addNotification(a->id, "followed", R"({"by":{"id":"pB"}})", 7));
+    ASSERT_EQ(*store_->block(a->id, b->id, 8, 10), BlockResult::Added);
+    ASSERT_EQ(*store_->follow(b->id, a->id, 9, 10), FollowResult::Added);
+    auto exported = store_->exportPlayer(a->id);
+    ASSERT_TRUE(exported && *exported);
+    const auto j = nlohmann::json::parse(**exported);
+    EXPECT_EQ(j["profile"]["id"], "pA");
+    EXPECT_EQ(j["account"]["username"], "Alice");
+    ASSERT_EQ(j["games"].size(), 1u);
+    EXPECT_EQ(j["games"][0]["game"], "g1");
+    EXPECT_EQ(j["games"][0]["side"], "1");
+    ASSERT_EQ(j["chat"].size(), 1u) << "only the lines it wrote";
+    EXPECT_EQ(j["chat"][0]["text"], "hi bob");
+    EXPECT_EQ(j["notifications"].size(), 1u);
+    EXPECT_EQ(j["blocks"][0]["name"], "bob");
+    EXPECT_FALSE(*store_->exportPlayer(9999));
+
+    EXPECT_TRUE(*store_->closeAccount(a->id, 0, "asked by the player", 10));
+    EXPECT_FALSE(*store_->playerByTokenHash("ha"));     // every session ends
+    EXPECT_FALSE(*store_->accountByUsername("alice"));  // the name is free
+    auto kept = store_->loadGame("g1");                 // the game stays, the player renamed
+    ASSERT_TRUE(kept && *kept);
+    EXPECT_EQ((*kept)->game.player[0], a->id);
+    ASSERT_EQ((*kept)->chat.size(), 1u);
+    EXPECT_EQ((*kept)->chat[0].line, theirs);
+    EXPECT_EQ((*store_->playerById(a->id))->name, "deleted player");
+    EXPECT_TRUE(store_->following(b->id)->empty());
+    EXPECT_EQ(*store_->unreadNotifications(a->id), 0);
+    EXPECT_EQ(store_->moderationLog(1)->at(0).action, "close_account");
+    EXPECT_FALSE(*store_->closeAccount(9999, 0, "", 11));
 }
 
 // PostgreSQL only: a connection the server closed (a restart, an administrator) is reopened, and

@@ -6,7 +6,7 @@
 export type PlayerKind = 'guest' | 'account';
 export type SideId = '1' | '2';
 export type GameStatus = 'open' | 'setup' | 'playing' | 'finished' | 'aborted';
-export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'unknown_player' | 'unknown_challenge' | 'challenge_refused' | 'busy' | 'unknown_tournament' | 'already_joined' | 'not_joined' | 'tournament_over' | 'tournament_full' | 'withdrawn' | 'berserk_refused' | 'too_many_tournaments' | 'internal';
+export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'unknown_player' | 'unknown_challenge' | 'challenge_refused' | 'busy' | 'unknown_tournament' | 'already_joined' | 'not_joined' | 'tournament_over' | 'tournament_full' | 'withdrawn' | 'berserk_refused' | 'too_many_tournaments' | 'banned' | 'muted' | 'chat_refused' | 'forbidden' | 'internal';
 export type Role = '1' | '2' | 'spectator';
 export type Preset = 'standard' | 'official';
 export type Opponent = 'open' | 'invite' | 'computer' | 'match';
@@ -200,6 +200,20 @@ export interface FollowedEntry {
   online: boolean;
   /** its games in play, newest first (at most 10) */
   games: string[];
+}
+
+export interface Report {
+  id: number;
+  reporter: Player;
+  target: Player;
+  /** the game it is about, if any */
+  game?: string;
+  /** one of the reasons of `report` */
+  reason: string;
+  /** the reporter's words (may be empty) */
+  text: string;
+  /** when it was made, unix ms */
+  at: number;
 }
 
 export interface ArchivePlayer {
@@ -555,6 +569,20 @@ export interface FollowingMessage {
   id?: string | number;
 }
 
+export interface BlockedMessage {
+  type: 'blocked';
+  /** by name */
+  players: Player[];
+  id?: string | number;
+}
+
+export interface ReportsMessage {
+  type: 'reports';
+  /** oldest first, at most 100 */
+  reports: Report[];
+  id?: string | number;
+}
+
 /** Every event, discriminated on `kind` (absent: the event shows nothing to this role). */
 export type GameEvent =
   | HiddenEvent
@@ -590,6 +618,8 @@ export type ServerMessage =
   | ChallengeUpdateMessage
   | ChallengesMessage
   | FollowingMessage
+  | BlockedMessage
+  | ReportsMessage
   | GameEvent;
 
 // The HTTP JSON answers of docs/protocol.md section 10.
