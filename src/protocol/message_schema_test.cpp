@@ -52,7 +52,7 @@ TEST(MessageSchema, EveryMessageHasItsOwnTypeAndKind) {
         EXPECT_TRUE(seen.insert({d.type, d.kind}).second) << d.type << " " << d.kind;
         EXPECT_EQ(findMessage(d.type, d.kind), &d);
     }
-    EXPECT_EQ(seen.size(), 30u);
+    EXPECT_EQ(seen.size(), 32u);
     EXPECT_EQ(findMessage("event", "nonsense"), nullptr);
 }
 
