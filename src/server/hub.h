@@ -269,6 +269,9 @@ class Hub {
     static constexpr int kMaxBlocks = 500;
     static constexpr int kMaxReportsPerDay = 10;
     static constexpr int kMaxReportsListed = 100;
+    // Quick pairing avoids at most this many players who blocked the seeker (and every player
+    // it blocked).
+    static constexpr int kMaxBlockersAvoided = 10000;
     // block and unblock.
     void block(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
                const protocol::ClientMessage& m);

@@ -57,6 +57,23 @@ TEST(Moderation, ABlockedPlayersChatIsNotSentToTheBlockerNorItsChallenges) {
     EXPECT_EQ(modLinesHeard(a, g), (std::vector<std::string>{"gg", "sorry"}));
 }
 
+TEST(Moderation, QuickPairingNeverPairsABlockedPlayer) {
+    ServerProcess server(dbPath("blockseek"));
+    Player a(server.port()), b(server.port()), c(server.port());
+    startGame(a, b);  // both stored
+    EXPECT_EQ(modCode(b, {{"type", "block"}, {"player", a.id()}}), "ack");
+    EXPECT_FALSE(a.request({{"type", "seek"}, {"computer_after", 0}}).contains("game"));
+    Json second = b.request({{"type", "seek"}, {"computer_after", 0}});
+    EXPECT_EQ(second["type"], "ack");
+    EXPECT_FALSE(second.contains("game")) << "paired with the player it blocked";
+    Json third = c.request({{"type", "seek"}, {"computer_after", 0}});
+    ASSERT_TRUE(third.contains("game")) << third;
+    EXPECT_EQ(snapshotOf(c, third["game"])["players"]["1"]["id"] == a.id() ||
+                  snapshotOf(c, third["game"])["players"]["2"]["id"] == a.id(),
+              true)
+        << "the oldest seek it may be paired with: a's";
+}
+
 TEST(Moderation, BadBlocksAndReportsAreRefusedClearlyAndReportsAreBounded) {
     ServerProcess server(dbPath("report"));
     Player a(server.port()), b(server.port());
