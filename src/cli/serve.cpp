@@ -1,10 +1,13 @@
 // `rainet serve`: the multiplayer server (HTTP + WebSocket on one port).
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <functional>
 #include <iostream>
+#include <sstream>
 
 #include "cli/options.h"
+#include "server/chat_filter.h"
 #include "server/config.h"
 
 namespace rainet::cli {
@@ -20,7 +23,7 @@ const Command kServe{
     "[--arena-schedule SPEC...] "
     "[--expire-open SECONDS] "
     "[--expire-setup SECONDS] [--expire-abandoned SECONDS] [--expire-computer SECONDS] "
-    "[--notification-days N] "
+    "[--notification-days N] [--spectator-chat on|off] [--chat-filter FILE] "
     "[--redis redis://HOST[:PORT][/DB]|unix:PATH [--node-id ID] [--lease-ms N]] [--test-mode]",
     "run the multiplayer server (WebSocket protocol: docs/protocol.md)", run};
 
@@ -63,6 +66,12 @@ int run(const Args& args) {
                     "over after this (300-600000)")
         ->needs(redis)
         ->check(CLI::Range(300, 600000));
+    std::string spectatorChat = "on", chatFilter;
+    app->add_option("--spectator-chat", spectatorChat, "whether spectators may chat")
+        ->check(CLI::IsMember({"on", "off"}));
+    app->add_option("--chat-filter", chatFilter,
+                    "a file of words (one a line) that chat lines may not hold (docs/deploy.md)")
+        ->check(CLI::ExistingFile);
     app->add_flag("--test-mode", c.testMode,
                   "manual time and sequential ids for the tests (never in production)");
     // Numbers bounded after reading: each applies only when given.
@@ -107,6 +116,17 @@ int run(const Args& args) {
     if (auto status = parseArgs(*app, kServe, args)) return *status;
     for (auto& n : numbers)
         if (app->count(n.flag)) n.apply(n.value);
+    c.spectatorChat = spectatorChat == "on";
+    if (!chatFilter.empty()) {
+        std::ifstream in(chatFilter, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in) {
+            std::cerr << "rainet serve: cannot read " << chatFilter << "\n";
+            return 1;
+        }
+        c.chatFilter = server::parseChatFilter(text.str());
+    }
     const bool perAddressSet = app->count("--max-per-address") > 0;
     const bool identitiesSet = app->count("--identities-per-minute") > 0;
     // Test clients all come from loopback: in test mode the per-address limits are off unless

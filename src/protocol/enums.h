@@ -141,6 +141,10 @@ struct EnumInfo<ErrorCode> {
                                                                              "withdrawn",
                                                                              "berserk_refused",
                                                                              "too_many_tournaments",
+                                                                             "banned",
+                                                                             "muted",
+                                                                             "chat_refused",
+                                                                             "forbidden",
                                                                              "internal"};
 };
 

@@ -52,7 +52,7 @@ TEST(MessageSchema, EveryMessageHasItsOwnTypeAndKind) {
         EXPECT_TRUE(seen.insert({d.type, d.kind}).second) << d.type << " " << d.kind;
         EXPECT_EQ(findMessage(d.type, d.kind), &d);
     }
-    EXPECT_EQ(seen.size(), 32u);
+    EXPECT_EQ(seen.size(), 34u);
     EXPECT_EQ(findMessage("event", "nonsense"), nullptr);
 }
 
@@ -62,7 +62,8 @@ TEST(MessageSchema, DefaultValuesRenderValid) {
                         JoinedEvent, SetupEvent, StartEvent, ActionEvent, DrawOfferEvent,
                         DrawDeclineEvent, RematchOfferEvent, RematchDeclineEvent, EndEvent,
                         RematchEvent, TournamentMessage, TournamentsMessage, NotificationMessage,
-                        NotificationsMessage, UnreadMessage, BerserkMessage, MyGamesMessage>();
+                        NotificationsMessage, UnreadMessage, BerserkMessage, MyGamesMessage,
+                        BlockedMessage, ReportsMessage>();
     EXPECT_EQ(verdict(Ack{7, "g1", 3, std::nullopt, std::nullopt}), std::nullopt);
 }
 

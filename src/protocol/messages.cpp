@@ -66,6 +66,12 @@ constexpr TypeEntry kTypes[] = {
     {"unfollow", MsgType::Unfollow},
     {"following", MsgType::Following},
     {"my_games", MsgType::MyGames},
+    {"block", MsgType::Block},
+    {"unblock", MsgType::Unblock},
+    {"blocked", MsgType::Blocked},
+    {"report", MsgType::Report},
+    {"reports", MsgType::Reports},
+    {"moderate", MsgType::Moderate},
 };
 
 bool usesGame(MsgType t) {
@@ -100,6 +106,12 @@ bool usesGame(MsgType t) {
         case MsgType::Unfollow:
         case MsgType::Following:
         case MsgType::MyGames:
+        case MsgType::Block:
+        case MsgType::Unblock:
+        case MsgType::Blocked:
+        case MsgType::Report:
+        case MsgType::Reports:
+        case MsgType::Moderate:
             return false;
         default:
             return true;
@@ -175,6 +187,10 @@ bool needsId(MsgType t) {
         case MsgType::ChallengeSettings:
         case MsgType::Follow:
         case MsgType::Unfollow:
+        case MsgType::Block:
+        case MsgType::Unblock:
+        case MsgType::Report:
+        case MsgType::Moderate:
             return true;
         default:
             return false;
@@ -445,6 +461,8 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
         }
         case MsgType::Follow:
         case MsgType::Unfollow:
+        case MsgType::Block:
+        case MsgType::Unblock:
             if (!str("player", m.player, 32) || !validGameId(m.player))
                 return bad("'player' must be a player id");
             if (auto it = j.find("starts"); it != j.end() && !it->is_null()) {
@@ -452,6 +470,53 @@ std::variant<ClientMessage, Failure> parseClientMessage(std::string_view text) {
                 m.starts = it->get<bool>();
             }
             break;
+        case MsgType::Report:
+        case MsgType::Moderate: {
+            if (!str("player", m.player, 32) || (!m.player.empty() && !validGameId(m.player)))
+                return bad("'player' must be a player id");
+            if (m.type == MsgType::Report) {
+                if (m.player.empty()) return bad("'player' must be a player id");
+                m.reason.clear();
+                if (!str("reason", m.reason, 16) ||
+                    std::find(std::begin(kReportReasons), std::end(kReportReasons), m.reason) ==
+                        std::end(kReportReasons))
+                    return bad(
+                        "'reason' must be one of insult, spam, cheating, stalling, name, other");
+            } else {
+                if (!str("action", m.modAction, 16) ||
+                    std::find(std::begin(kModerateActions), std::end(kModerateActions),
+                              m.modAction) == std::end(kModerateActions))
+                    return bad("'action' must be one of mute, unmute, ban, unban, close_report");
+                if (m.modAction == "close_report") {
+                    auto it = j.find("report");
+                    if (it == j.end() || !it->is_number_integer() || *it < 1)
+                        return bad("'report' must be a report id");
+                    m.report = it->get<std::int64_t>();
+                } else if (m.player.empty()) {
+                    return bad("'player' must be a player id");
+                }
+                if (m.modAction == "mute") {
+                    auto it = j.find("minutes");
+                    if (it == j.end() || !it->is_number_integer() || *it < 1 ||
+                        *it > kMaxMuteMinutes)
+                        return bad("'minutes' must be an integer from 1 to 43200");
+                    m.muteMinutes = it->get<int>();
+                }
+            }
+            auto it = j.find("text");
+            if (it != j.end() && !it->is_null()) {
+                if (!it->is_string()) return bad("'text' must be a string");
+                if (it->get_ref<const std::string&>().size() > kMaxReportText)
+                    return bad("'text' is longer than 500 bytes");
+                m.text = it->get<std::string>();
+                const TextProblem p = checkText(m.text, kMaxReportText);
+                if (p == TextProblem::BadUtf8) return bad("'text' is not valid UTF-8");
+                if (p == TextProblem::Forbidden)
+                    return bad("'text' has a control or bidi-override character");
+                if (p == TextProblem::Blank) m.text.clear();
+            }
+            break;
+        }
         case MsgType::NotificationsRead: {
             auto it = j.find("upTo");
             if (it == j.end() || !it->is_number_integer() || *it < 0)

@@ -55,6 +55,10 @@ enum class ErrorCode : std::uint8_t {
     Withdrawn,
     BerserkRefused,
     TooManyTournaments,
+    Banned,
+    Muted,
+    ChatRefused,
+    Forbidden,
     Internal,
 };
 constexpr int kErrorCodeCount = static_cast<int>(ErrorCode::Internal) + 1;
@@ -107,6 +111,12 @@ enum class MsgType : std::uint8_t {
     Unfollow,
     Following,
     MyGames,
+    Block,
+    Unblock,
+    Blocked,
+    Report,
+    Reports,
+    Moderate,
 };
 
 struct ClockSpec {
@@ -177,7 +187,22 @@ struct ClientMessage {
     std::string from;
     // follow: also a follow_started_game notification when the player starts a game
     bool starts = false;
+    // report: `player`, `game` (optional), `reason` (kReportReasons), `text` (up to
+    // kMaxReportText bytes, may be empty)
+    // moderate: `action` (kModerateActions; here modAction), `player` or `report`, `minutes`
+    // (a mute's; here muteMinutes), `text` (the reason, as a report's)
+    std::string modAction;
+    std::int64_t report = 0;
+    int muteMinutes = 0;
 };
+// The reasons a player may be reported for, and what a moderator may do over the protocol
+// (docs/protocol.md, "Moderation").
+inline constexpr std::string_view kReportReasons[] = {"insult",   "spam", "cheating",
+                                                      "stalling", "name", "other"};
+inline constexpr std::string_view kModerateActions[] = {"mute", "unmute", "ban", "unban",
+                                                        "close_report"};
+constexpr std::size_t kMaxReportText = 500;    // bytes of a report's (or an action's) text
+constexpr int kMaxMuteMinutes = 30 * 24 * 60;  // a mute over the protocol: at most 30 days
 // The reasons a challenge may be declined with (docs/protocol.md, "Challenges").
 inline constexpr std::string_view kDeclineReasons[] = {
     "generic", "later", "too_fast", "too_slow", "timed", "rated", "casual", "preset", "no_bots"};

@@ -389,6 +389,26 @@ struct CorrespondenceGame {
     }
 };
 
+// A player's report of another, as a moderator reads it (docs/protocol.md, "Moderation").
+struct Report {
+    static constexpr std::string_view kName = "Report";
+    std::int64_t id = 0;
+    Player reporter, target;
+    std::optional<std::string> game;
+    std::string reason, text;
+    std::int64_t at = 0;
+    template <class V>
+    void describe(V& w) const {
+        w.field("id", id);
+        w.field("reporter", reporter);
+        w.field("target", target);
+        w.optional("game", game, "the game it is about, if any");
+        w.field("reason", reason, "one of the reasons of `report`");
+        w.field("text", text, "the reporter's words (may be empty)");
+        w.field("at", at, "when it was made, unix ms");
+    }
+};
+
 // The values the objects above are made of, from the engine's.
 // A clock setting in cs; nullopt (null) for an untimed game (initial 0).
 std::optional<ClockSetting> clockSetting(int initial, int increment);

@@ -59,6 +59,8 @@ std::span<const MessageDef> serverMessages() {
         def<ChallengesMessage>(),    def<FollowingMessage>(),
         def<BerserkMessage>(),
         def<MyGamesMessage>(),
+        def<BlockedMessage>(),
+        def<ReportsMessage>(),
     };
     return kAll;
 }

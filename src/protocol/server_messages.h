@@ -364,6 +364,32 @@ struct MyGamesMessage {
     }
 };
 
+// The players the player blocked (the answer to `blocked`).
+struct BlockedMessage {
+    static constexpr std::string_view kName = "BlockedMessage";
+    std::vector<Player> players;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "blocked");
+        w.field("players", players, "by name");
+        w.optional("id", id);
+    }
+};
+
+// The open reports, oldest first (the answer to `reports`, for a moderator).
+struct ReportsMessage {
+    static constexpr std::string_view kName = "ReportsMessage";
+    std::vector<Report> reports;
+    std::optional<Json> id;
+    template <class V>
+    void describe(V& w) const {
+        w.constant("type", "reports");
+        w.field("reports", reports, "oldest first, at most 100");
+        w.optional("id", id);
+    }
+};
+
 // ---------------------------------------------------------------- events (§6)
 // Every event starts {"type":"event","game":G,"v":V,"kind":K}.
 

@@ -23,6 +23,11 @@ struct Config {
     ExpiryConfig expiry;          // games nobody attends end (server/expiry.h)
     bool testMode = false;        // manual time, sequential ids, POST /api/test/advance
     int notificationDays = 30;    // notifications older than this are deleted (1-3650)
+    // Chat (docs/deploy.md, "Moderation"): whether spectators may chat, and the operator's
+    // word filter (lower case; a line holding one as a whole word is refused,
+    // server/chat_filter.h).
+    bool spectatorChat = true;
+    std::vector<std::string> chatFilter;
 
     // Bounds on what clients can make the server hold (docs/deployment.md; 0: no cap). In test
     // mode the per-address ones are 0 unless given (every test client comes from loopback).

@@ -189,7 +189,7 @@ void GameRoom::welcomeCreator(const std::shared_ptr<Client>& c, const store::Pla
                               const std::string& ackText) {
     c->send(ackText);
     const Viewer role = roleOf(who.id);
-    subscribe(c, role);
+    subscribe(c, role, who.id);
     c->send(snapshot(role));
 }
 

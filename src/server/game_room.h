@@ -108,6 +108,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
         std::weak_ptr<Client> client;
         const Client* key;
         Viewer role;
+        std::int64_t player = 0;  // who it is (0: not stored), whose blocks hide chat lines
     };
     struct Event {
         std::int64_t v;
@@ -137,7 +138,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     protocol::RematchState rematchState() const;
     std::string snapshot(Viewer v) const;
 
-    void subscribe(const std::shared_ptr<Client>& c, Viewer role);
+    void subscribe(const std::shared_ptr<Client>& c, Viewer role, std::int64_t player);
     void setConnections(Side s, int delta);
     // The number of spectators' connections changed: everyone following is told.
     void setSpectators(int n);
@@ -208,8 +209,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     void chat(const std::shared_ptr<Client>& c, const store::PlayerRow& who,
               const protocol::ClientMessage& m);
     // A chat line once stored: acknowledged and sent to its room.
+    // `hidden`: the players who blocked the speaker, whose connections are not sent the line.
     void chatStored(const std::shared_ptr<Client>& c, const protocol::ClientMessage& m, int channel,
-                    protocol::ChatLine line);
+                    protocol::ChatLine line, const std::vector<std::int64_t>& hidden);
     // After the end: offer, accept (a second offer) or decline a rematch.
     void rematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);
     void declineRematch(const std::shared_ptr<Client>& c, Side s, const protocol::ClientMessage& m);

@@ -23,11 +23,11 @@ void GameRoom::dispatch(const std::shared_ptr<Client>& c, const store::PlayerRow
     const Viewer role = roleOf(who.id);
     switch (m.type) {
         case MsgType::Watch:
-            subscribe(c, role);
+            subscribe(c, role, who.id);
             c->send(snapshot(role));
             return;
         case MsgType::Resume: {
-            subscribe(c, role);
+            subscribe(c, role, who.id);
             const std::int64_t v = *m.v;
             if (v != row_.version &&
                 !(v < row_.version && !events_.empty() && events_.front().v <= v + 1))

@@ -24,7 +24,7 @@ void GameRoom::join(const std::shared_ptr<Client>& c, const store::PlayerRow& wh
                     const protocol::ClientMessage& m) {
     if (auto s = sideOf(who.id)) {
         c->send(protocol::renderAck(m.id, id_));
-        subscribe(c, viewerOf(*s));
+        subscribe(c, viewerOf(*s), who.id);
         c->send(snapshot(viewerOf(*s)));
         return;
     }
@@ -69,7 +69,7 @@ void GameRoom::joined(const std::shared_ptr<Client>& c, const store::PlayerRow& 
     const protocol::JoinedEvent e{id_, row_.version, sideAt(i),
                                   playerObject(facts, PlayerPlace::Public)};
     emit([&](Viewer) { return e; });
-    subscribe(c, viewerOf(sideAt(i)));
+    subscribe(c, viewerOf(sideAt(i)), who.id);
     c->send(snapshot(viewerOf(sideAt(i))));
 }
 

@@ -18,9 +18,10 @@ using protocol::ErrorCode;
 using protocol::MsgType;
 using namespace room_detail;
 
-void GameRoom::subscribe(const std::shared_ptr<Client>& c, Viewer role) {
+void GameRoom::subscribe(const std::shared_ptr<Client>& c, Viewer role, std::int64_t player) {
     for (Sub& s : subs_) {
         if (s.key != c.get()) continue;
+        s.player = player;
         if (s.role == role) return;
         if (isSide(s.role)) setConnections(sideOfViewer(s.role), -1);
         if (!isSide(s.role)) setSpectators(spectators_ - 1);
@@ -29,7 +30,7 @@ void GameRoom::subscribe(const std::shared_ptr<Client>& c, Viewer role) {
         if (!isSide(role)) setSpectators(spectators_ + 1);
         return;
     }
-    subs_.push_back(Sub{c, c.get(), role});
+    subs_.push_back(Sub{c, c.get(), role, player});
     if (isSide(role)) setConnections(sideOfViewer(role), +1);
     if (!isSide(role)) setSpectators(spectators_ + 1);
 }

@@ -270,6 +270,28 @@ class Hub {
     static constexpr int kMaxMyGames = 100;
     [[nodiscard]] Result<std::string> myGames(const store::PlayerRow& p, const protocol::Json& id);
 
+    // Moderation (docs/protocol.md, "Moderation"; hub_moderation.cpp). Each runs on the store's
+    // writer thread and answers the client itself. Bounds: a player blocks at most kMaxBlocks
+    // players and makes at most kMaxReportsPerDay reports in any 24 hours; `reports` answers at
+    // most kMaxReportsListed. `reports` and `moderate` need the moderator or admin role.
+    static constexpr int kMaxBlocks = 500;
+    static constexpr int kMaxReportsPerDay = 10;
+    static constexpr int kMaxReportsListed = 100;
+    // Quick pairing avoids at most this many players who blocked the seeker (and every player
+    // it blocked).
+    static constexpr int kMaxBlockersAvoided = 10000;
+    // block and unblock.
+    void block(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+               const protocol::ClientMessage& m);
+    [[nodiscard]] Result<std::string> blockedList(const store::PlayerRow& p,
+                                                  const protocol::Json& id);
+    void report(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                const protocol::ClientMessage& m);
+    void reports(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                 const protocol::ClientMessage& m);
+    void moderate(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
+                  const protocol::ClientMessage& m);
+
     // Test mode: moves the manual clock and lets every room check its flags and expiry.
     void advanceTime(std::int64_t cs);
     // Every loaded room, for shutdown and time checks.

@@ -7,6 +7,7 @@
 
 #include "server/game_room.h"
 #include "store/log.h"
+#include "store/utc_time.h"
 
 namespace rainet::server {
 
@@ -145,6 +146,21 @@ void Hub::login(const std::string& ip, std::string username, std::string passwor
                 loginsByUser_.take(pair, time_.nowCs());
                 r.code = ErrorCode::BadCredentials;
                 r.message = "wrong username or password";
+                return done(std::move(r));
+            }
+            // A banned account is refused after its password is checked (the answer tells
+            // nothing to one who does not know it), and counted as no failure.
+            auto ban = store_.activeSanction(account->player, "ban", time_.unixMs());
+            if (!ban) {
+                logEvent("store_error", {{"message", ban.error().message}});
+                r.message = "the login could not be checked";
+                return done(std::move(r));
+            }
+            if (*ban) {
+                r.code = ErrorCode::Banned;
+                r.message = (*ban)->until
+                                ? "this account is banned until " + store::utcTime((*ban)->until)
+                                : "this account is banned";
                 return done(std::move(r));
             }
             auto read = store_.playerById(account->player);

@@ -70,6 +70,10 @@ void Hub::challenge(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
     if (!settings) return refuse(ErrorCode::Internal, "the player could not be read; try again");
     if (settings->from == "nobody")
         return refuse(ErrorCode::ChallengeRefused, "this player accepts no challenges");
+    auto blocked = store_.blocks(to.id, p.id);
+    if (!blocked) return refuse(ErrorCode::Internal, "the player could not be read; try again");
+    if (*blocked)
+        return refuse(ErrorCode::ChallengeRefused, "this player accepts no challenges from you");
     if (p.bot && !settings->bots)
         return refuse(ErrorCode::ChallengeRefused, "this player accepts no challenges from bots");
     if (settings->from == "followed") {

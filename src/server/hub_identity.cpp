@@ -66,6 +66,9 @@ bool Hub::needsStoredPlayer(protocol::MsgType t) {
         case MsgType::ChallengeDecline:  // a guest not stored yet has no challenge
         case MsgType::ChallengeCancel:
         case MsgType::Challenges:
+        case MsgType::Blocked:  // a guest not stored yet blocked nobody, and moderates nothing
+        case MsgType::Reports:
+        case MsgType::Moderate:
         case MsgType::Unfollow:
         case MsgType::Following:
         case MsgType::Register:  // stores the guest itself, unless the username is taken

@@ -44,13 +44,29 @@ std::optional<store::GameRow> Hub::launchMatch(const SeekQueue::Seek& mine, std:
 
 void Hub::seek(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
                const protocol::ClientMessage& m) {
-    SeekQueue::Seek mine{p, c, c.get(), m.preset};
+    SeekQueue::Seek mine;
+    mine.player = p;
+    mine.client = c;
+    mine.key = c.get();
+    mine.preset = m.preset;
     if (m.clock) {
         mine.clockInitial = m.clock->initial;
         mine.clockIncrement = m.clock->increment;
     }
     mine.rated = m.rated.value_or(true);
     if (clusterSeeks_) return seekAcrossNodes(c, mine, m);
+    // Never paired with a player it blocked or that blocked it (on the writer thread: a read).
+    if (p.id) {
+        auto blocked = store_.blockedBy(p.id);
+        auto blockers = store_.blockersOf(p.id, kMaxBlockersAvoided);
+        if (!blocked || !blockers) {
+            metrics_.error(ErrorCode::Internal);
+            return c->send(protocol::renderError(ErrorCode::Internal,
+                                                 "the seek could not be checked; try again", m.id));
+        }
+        for (const auto& b : *blocked) mine.avoid.push_back(b.id);
+        mine.avoid.insert(mine.avoid.end(), blockers->begin(), blockers->end());
+    }
     // A correspondence seek waits for a person (the computer plays no games over days).
     const bool correspondence = protocol::isCorrespondence(mine.clockIncrement);
     const int after =

@@ -8,8 +8,12 @@
 namespace rainet::server {
 
 bool SeekQueue::compatible(const Seek& a, const Seek& b) {
+    auto avoids = [](const Seek& x, const Seek& y) {
+        return std::find(x.avoid.begin(), x.avoid.end(), y.player.id) != x.avoid.end();
+    };
     return a.preset == b.preset && a.clockInitial == b.clockInitial &&
-           a.clockIncrement == b.clockIncrement && a.rated == b.rated;
+           a.clockIncrement == b.clockIncrement && a.rated == b.rated && !avoids(a, b) &&
+           !avoids(b, a);
 }
 
 std::vector<protocol::SeekEntry> SeekQueue::summaryLocked() const {

@@ -28,8 +28,11 @@ class SeekQueue {
         bool rated = true;
         // When the computer takes the seat if nobody came (cs of the hub's time; 0: never).
         std::int64_t computerAtCs = 0;
+        // The players it is never paired with: those its player blocked or was blocked by
+        // (read from the store when it is placed; a single node's queue only).
+        std::vector<std::int64_t> avoid;
     };
-    // Whether two seeks may be paired (their players aside).
+    // Whether two seeks may be paired (their players aside, but for blocks).
     [[nodiscard]] static bool compatible(const Seek& a, const Seek& b);
 
     struct Placed {

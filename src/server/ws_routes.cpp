@@ -262,13 +262,31 @@ void WsSession::route(const protocol::ClientMessage& m) {
                     return true;
                 },
                 [](bool) {});
+        case MsgType::Block:
+        case MsgType::Unblock:
+        case MsgType::Report:
+        case MsgType::Reports:
+        case MsgType::Moderate:
+            return viaStore(
+                true,
+                [&hub = hub_, self, p = *player_, m] {
+                    if (m.type == MsgType::Report) hub.report(self, p, m);
+                    if (m.type == MsgType::Reports) hub.reports(self, p, m);
+                    if (m.type == MsgType::Moderate) hub.moderate(self, p, m);
+                    if (m.type == MsgType::Block || m.type == MsgType::Unblock)
+                        hub.block(self, p, m);
+                    return true;
+                },
+                [](bool) {});
         case MsgType::Challenges:
         case MsgType::Following:
         case MsgType::MyGames:
+        case MsgType::Blocked:
             return viaStore(
                 false,
                 [&hub = hub_, p = *player_, m] {
                     if (m.type == MsgType::MyGames) return hub.myGames(p, m.id);
+                    if (m.type == MsgType::Blocked) return hub.blockedList(p, m.id);
                     return m.type == MsgType::Challenges ? hub.challengeList(p, m.id)
                                                          : hub.followingList(p, m.id);
                 },

@@ -26,6 +26,7 @@
 #include "store/database.h"
 #include "store/fault_injection.h"
 #include "store/game_lease.h"
+#include "store/moderation_rows.h"
 #include "store/tournament_rows.h"
 
 namespace rainet::store {
@@ -394,6 +395,51 @@ class Store {
     Result<std::vector<std::int64_t>> startFollowers(std::int64_t followed, int limit);
     // The ids of the players following `followed`, at most `limit`.
     Result<std::vector<std::int64_t>> followers(std::int64_t followed, int limit);
+
+    // Moderation (store/moderation_rows.h, moderation_store.cpp). Every action of a moderator or
+    // of the operator (`by`/`actor`: a player id, 0 for the operator) is written to the
+    // moderation log in the transaction that makes it.
+    // Blocks: at most `cap` per player (Full beyond; Already when it existed).
+    Result<BlockResult> block(std::int64_t player, std::int64_t blocked, std::int64_t now, int cap);
+    Result<bool> unblock(std::int64_t player, std::int64_t blocked);  // false: was not
+    Result<std::vector<PlayerRow>> blockedBy(std::int64_t player);    // whom it blocked, by name
+    // The players who blocked `player`, at most `limit`.
+    Result<std::vector<std::int64_t>> blockersOf(std::int64_t player, int limit);
+    Result<bool> blocks(std::int64_t player, std::int64_t other);
+    // A report, unless its reporter made `maxPerWindow` since `windowStart` (std::nullopt then,
+    // nothing written): its id.
+    Lookup<std::int64_t> addReport(const ReportRow& r, int maxPerWindow, std::int64_t windowStart);
+    // Reports in `state` ("" any), oldest first, at most `limit`.
+    Result<std::vector<ReportRow>> reports(const std::string& state, int limit);
+    // Closes an open report (logged as close_report): false if it was not open (or unknown).
+    Result<bool> closeReport(std::int64_t id, std::int64_t actor, const std::string& reason,
+                             std::int64_t now);
+    // Roles ("moderator", "admin"): true when it changed anything (logged as grant / revoke).
+    Result<bool> setRole(std::int64_t player, const std::string& role, bool on, std::int64_t actor,
+                         const std::string& reason, std::int64_t now);
+    Result<std::vector<std::string>> roles(std::int64_t player);
+    // A ban (its tokens are revoked in the same transaction: every session ends) or a mute,
+    // replacing the player's current one of that kind; logged as ban / mute.
+    [[nodiscard]] std::optional<Error> sanction(const SanctionRow& s, std::int64_t now);
+    // Ends the player's ban or mute: false if there was none (logged as unban / unmute).
+    Result<bool> liftSanction(std::int64_t player, const std::string& kind, std::int64_t actor,
+                              const std::string& reason, std::int64_t now);
+    // The player's ban or mute in force at `now`, if any.
+    Lookup<SanctionRow> activeSanction(std::int64_t player, const std::string& kind,
+                                       std::int64_t now);
+    // The moderation log, newest first, at most `limit`.
+    Result<std::vector<ModLogRow>> moderationLog(int limit);
+    // Privacy (store/privacy_store.cpp). Everything stored about a player, as a JSON document
+    // (profile, account, games, ratings, notifications, follows, blocks, reports made, bans and
+    // mutes, chat lines written); std::nullopt for no such player.
+    Lookup<std::string> exportPlayer(std::int64_t player);
+    // Closes an account in one transaction: its chat lines, tokens (every session ends),
+    // account row (the username is free at once), notifications, follows, blocks and roles are
+    // deleted, its pending challenges canceled, its reports' texts emptied, and the player
+    // renamed "deleted player"; its games and ratings stay. Logged as close_account. False for
+    // no such player.
+    Result<bool> closeAccount(std::int64_t player, std::int64_t actor, const std::string& reason,
+                              std::int64_t now);
 
     // Test mode only (open(..., faultInjection = true)): while on, every statement, begin and
     // commit fails, as when the disk or the database server is gone. False if not enabled.

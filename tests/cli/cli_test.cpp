@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include "store/store.h"
 #include "support/run_command.h"
 
 #include <unistd.h>
@@ -151,9 +152,9 @@ SplitRun runSplit(const std::string& args) {
     return r;
 }
 
-const char* const kCommands[] = {"apply", "arena",  "backup", "belief",   "bench",
-                                 "bot",   "engine", "legal",  "loadtest", "perft",
-                                 "play",  "replay", "serve",  "value",    "view"};
+const char* const kCommands[] = {"admin",  "apply",  "arena", "backup",   "belief", "bench",
+                                 "bot",    "engine", "legal", "loadtest", "perft",  "play",
+                                 "replay", "serve",  "value", "view"};
 
 // Every subcommand reads its flags the same way: --help is its usage and options, on stdout.
 TEST(CliFlags, EverySubcommandHasHelpOnStdout) {
@@ -185,6 +186,8 @@ TEST(CliFlags, EverySubcommandHasHelpOnStdout) {
                              "--expire-abandoned",
                              "--expire-computer",
                              "--arena-schedule",
+                             "--spectator-chat",
+                             "--chat-filter",
                              "--test-mode"})
         EXPECT_NE(serve.out.find(flag), std::string::npos) << flag;
     EXPECT_NE(serve.out.find("127.0.0.1:8080"), std::string::npos) << serve.out;
@@ -241,6 +244,87 @@ TEST(CliFlags, TheLastOfARepeatedFlagCounts) {
     CliRun r = run("perft 1 --preset standard --preset official");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_EQ(r.out.substr(0, r.out.find('\n')), official.substr(0, official.find('\n')));
+}
+
+// `rainet admin` on a database: what each action prints, its effect as the next action sees
+// it, the moderation log, and clear errors (exit 1) that change nothing.
+TEST(CliAdmin, RolesBansMutesAndTheLog) {
+    const std::string db = testing::TempDir() + "/cli_admin.db";
+    for (const char* ext : {"", "-wal", "-shm"}) std::remove((db + ext).c_str());
+    {
+        auto st = rainet::store::Store::open(db);
+        ASSERT_TRUE(st) << st.error().message;
+        auto p = (*st)->createPlayer("pK", "hk", "kurisu");
+        ASSERT_TRUE(p);
+        ASSERT_EQ(*(*st)->registerAccount(p->id, "Kurisu", "not a real hash"),
+                  rainet::store::Registration::Registered);
+    }
+    auto admin = [&](const std::string& args) { return runSplit("admin --db " + db + " " + args); };
+    SplitRun r = admin("grant kurisu moderator --reason 'lab member'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "Kurisu is now moderator\n");
+    r = admin("grant KURISU moderator");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "rainet admin: Kurisu is already moderator\n");
+    EXPECT_EQ(admin("grant kurisu janitor").err,
+              "rainet admin: no role janitor (moderator or admin)\n");
+    EXPECT_EQ(admin("ban nobody").err, "rainet admin: no player named nobody\n");
+    EXPECT_EQ(admin("mute kurisu").err, "rainet admin: mute needs --minutes N\n");
+    EXPECT_EQ(admin("unmute kurisu").err, "rainet admin: Kurisu is not muted\n");
+    r = admin("mute pK --minutes 60 --reason spam");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("Kurisu is muted until 20", 0), 0u) << r.out;
+    EXPECT_EQ(admin("ban kurisu").out, "Kurisu is banned\n");
+    EXPECT_EQ(admin("unban kurisu").out, "Kurisu is no longer banned\n");
+    EXPECT_EQ(admin("reports").out, "no open reports\n");
+    EXPECT_EQ(admin("close-report 7").err, "rainet admin: no open report #7\n");
+    r = admin("log");
+    EXPECT_EQ(r.status, 0) << r.err;
+    // Newest first: "<date> <time> UTC operator <action> <player>[: reason]".
+    std::vector<std::string> lines;
+    for (std::size_t at = 0, nl; (nl = r.out.find('\n', at)) != std::string::npos; at = nl + 1)
+        lines.push_back(r.out.substr(at + 21, nl - at - 21));
+    EXPECT_EQ(lines.size(), 4u) << r.out;
+    if (lines.size() == 4) {
+        EXPECT_EQ(lines[0], "operator unban Kurisu");
+        EXPECT_EQ(lines[1], "operator ban Kurisu");
+        EXPECT_EQ(lines[2].rfind("operator mute Kurisu: spam; until ", 0), 0u) << lines[2];
+        EXPECT_EQ(lines[3], "operator grant moderator Kurisu: lab member");
+    }
+    // Usage errors: exit 2, nothing done.
+    EXPECT_EQ(admin("frobnicate kurisu").status, 2);
+    EXPECT_EQ(admin("ban").status, 1);
+    EXPECT_EQ(runSplit("admin ban kurisu").status, 2);  // no --db
+    for (const char* ext : {"", "-wal", "-shm"}) std::remove((db + ext).c_str());
+}
+
+// A player's data as JSON, then its account closed: the name freed, the player anonymised.
+TEST(CliAdmin, ExportThenCloseAnAccount) {
+    const std::string db = testing::TempDir() + "/cli_privacy.db";
+    for (const char* ext : {"", "-wal", "-shm"}) std::remove((db + ext).c_str());
+    {
+        auto st = rainet::store::Store::open(db);
+        ASSERT_TRUE(st) << st.error().message;
+        auto p = (*st)->createPlayer("pM", "hm", "mayuri");
+        ASSERT_TRUE(p);
+        ASSERT_EQ(*(*st)->registerAccount(p->id, "Mayuri", "not a real hash"),
+                  rainet::store::Registration::Registered);
+    }
+    auto admin = [&](const std::string& args) { return runSplit("admin --db " + db + " " + args); };
+    SplitRun r = admin("export mayuri");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\"username\": \"Mayuri\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"id\": \"pM\""), std::string::npos) << r.out;
+    r = admin("close mayuri --reason 'asked by the player'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "Mayuri's account is closed; its games remain, by \"deleted player\"\n");
+    EXPECT_EQ(admin("export mayuri").err, "rainet admin: no player named mayuri\n");
+    r = admin("export pM");
+    EXPECT_NE(r.out.find("\"name\": \"deleted player\""), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("Mayuri"), std::string::npos) << r.out;
+    EXPECT_NE(admin("log").out.find("operator close_account deleted player: asked by the player"),
+              std::string::npos);
+    for (const char* ext : {"", "-wal", "-shm"}) std::remove((db + ext).c_str());
 }
 
 TEST(Cli, UnknownCommandAndHelp) {

@@ -255,7 +255,7 @@ TEST(ClusterSeeks, ARoundWithNoChangeDoesNotSweep) {
     EXPECT_EQ(a.fullSweeps(), base);
 
     auto client = std::make_shared<QuietClient>();
-    SeekQueue::Seek seek{{}, {}, nullptr, "official", 30000, 200, true};
+    SeekQueue::Seek seek{{}, {}, nullptr, "official", 30000, 200, true, 0, {}};
     seek.player.id = 7;
     auto placed = b.place(client, seek);
     ASSERT_TRUE(placed);
@@ -285,7 +285,7 @@ TEST(ClusterSeeks, ARoundWithNoChangeDoesNotSweep) {
 
 // Two seeks pair only within one kind (server/cluster_seeks.h): preset, clock and rated.
 TEST(ClusterSeeks, KindsSeparateWhatMustNotPair) {
-    SeekQueue::Seek s{{}, {}, nullptr, "official", 30000, 200, true};
+    SeekQueue::Seek s{{}, {}, nullptr, "official", 30000, 200, true, 0, {}};
     const std::string k = ClusterSeeks::kindOf(s);
     auto other = s;
     other.rated = false;

@@ -59,6 +59,8 @@ class ServerProcess {
     void signal(int sig);   // SIGSTOP: returns once the process is stopped; others at once
     int port() const { return port_; }
     int pid() const { return pid_; }
+    // What its --db is (a SQLite path or a postgresql:// URI), for `rainet admin`.
+    const std::string& dbTarget() const { return target_; }
     std::string logText() const;
     // The number of its log lines of `event` so far.
     int logCount(const std::string& event) const;

@@ -10,6 +10,7 @@
 #include "players.h"
 #include "protocol/server_messages.h"
 #include "support/protocol_validate.h"
+#include "support/run_command.h"
 
 namespace rainet::test {
 namespace {
@@ -152,6 +153,17 @@ TEST(Schema, EveryMessageOfASessionReachingEveryKindIsValid) {
               1u);
     a.ws().send(Json{{"type", "tournament_watch"}, {"tournament", arena["tournament"]}});
     a.take([](const Json& j) { return isType(j, "tournament"); });
+
+    // Moderation: a block listed; the reports, read by a moderator the operator named.
+    EXPECT_EQ(a.request({{"type", "block"}, {"player", b.id()}})["type"], "ack");
+    a.ws().send(Json{{"type", "blocked"}, {"id", "B"}});
+    a.take([](const Json& j) { return isType(j, "blocked"); });
+    EXPECT_EQ(a.request({{"type", "report"}, {"player", b.id()}, {"reason", "spam"}})["type"],
+              "ack");
+    EXPECT_EQ(
+        runRainet("admin --db '" + server.dbTarget() + "' grant schema_alice moderator").status, 0);
+    a.ws().send(Json{{"type", "reports"}, {"id", "RP"}});
+    a.take([](const Json& j) { return isType(j, "reports"); });
 
     for (Player* p : all) validate(*p);
     EXPECT_GT(messages, 50);

@@ -6,7 +6,7 @@
 export type PlayerKind = 'guest' | 'account';
 export type SideId = '1' | '2';
 export type GameStatus = 'open' | 'setup' | 'playing' | 'finished' | 'aborted';
-export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'unknown_player' | 'unknown_challenge' | 'challenge_refused' | 'busy' | 'unknown_tournament' | 'already_joined' | 'not_joined' | 'tournament_over' | 'tournament_full' | 'withdrawn' | 'berserk_refused' | 'too_many_tournaments' | 'internal';
+export type ErrorCode = 'bad_json' | 'bad_message' | 'unknown_type' | 'too_large' | 'rate_limited' | 'not_authenticated' | 'unknown_game' | 'not_a_player' | 'wrong_status' | 'not_your_turn' | 'illegal_action' | 'stale_version' | 'bad_setup' | 'already_set_up' | 'no_draw_offer' | 'cannot_claim' | 'cannot_abort' | 'no_rematch_offer' | 'bad_credentials' | 'username_taken' | 'already_registered' | 'unknown_player' | 'unknown_challenge' | 'challenge_refused' | 'busy' | 'unknown_tournament' | 'already_joined' | 'not_joined' | 'tournament_over' | 'tournament_full' | 'withdrawn' | 'berserk_refused' | 'too_many_tournaments' | 'banned' | 'muted' | 'chat_refused' | 'forbidden' | 'internal';
 export type Role = '1' | '2' | 'spectator';
 export type Preset = 'standard' | 'official';
 export type Opponent = 'open' | 'invite' | 'computer' | 'match';
@@ -43,8 +43,6 @@ export interface PlayerGame {
 export interface ClockSetting {
   initial: number;
   increment: number;
-  /** correspondence: days per move (initial is them in cs) */
-  days?: number;
 }
 
 export interface Clocks {
@@ -52,8 +50,6 @@ export interface Clocks {
   '2': number;
   /** the side whose clock runs */
   running: SideId | null;
-  /** correspondence: when the running side's time runs out (unix ms) */
-  deadline?: number;
 }
 
 export interface Seats {
@@ -206,18 +202,18 @@ export interface FollowedEntry {
   games: string[];
 }
 
-export interface CorrespondenceGame {
-  game: string;
-  preset: Preset;
-  /** days per move */
-  days: number;
-  /** the player's side */
-  side: SideId;
-  opponent: Player;
-  /** the player is to move */
-  yourTurn: boolean;
-  /** when the side to move's time runs out (unix ms) */
-  deadline: number;
+export interface Report {
+  id: number;
+  reporter: Player;
+  target: Player;
+  /** the game it is about, if any */
+  game?: string;
+  /** one of the reasons of `report` */
+  reason: string;
+  /** the reporter's words (may be empty) */
+  text: string;
+  /** when it was made, unix ms */
+  at: number;
 }
 
 export interface ArchivePlayer {
@@ -573,10 +569,17 @@ export interface FollowingMessage {
   id?: string | number;
 }
 
-export interface MyGamesMessage {
-  type: 'my_games';
-  /** at most 100 */
-  games: CorrespondenceGame[];
+export interface BlockedMessage {
+  type: 'blocked';
+  /** by name */
+  players: Player[];
+  id?: string | number;
+}
+
+export interface ReportsMessage {
+  type: 'reports';
+  /** oldest first, at most 100 */
+  reports: Report[];
   id?: string | number;
 }
 
@@ -615,7 +618,8 @@ export type ServerMessage =
   | ChallengeUpdateMessage
   | ChallengesMessage
   | FollowingMessage
-  | MyGamesMessage
+  | BlockedMessage
+  | ReportsMessage
   | GameEvent;
 
 // The HTTP JSON answers of docs/protocol.md section 10.
