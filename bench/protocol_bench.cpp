@@ -56,7 +56,7 @@ void BM_RenderActionEvent(benchmark::State& state) {
                                 observe(c.before, c.action, c.viewer),
                                 c.view,
                                 c.legal.empty() ? nullptr : &c.legal,
-                                protocol::Clocks{{29850, 30000}, Side::Two},
+                                protocol::Clocks{{29850, 30000}, Side::Two, std::nullopt},
                                 std::nullopt};
         benchmark::DoNotOptimize(protocol::render(e));
     }

@@ -57,10 +57,8 @@ std::span<const MessageDef> serverMessages() {
         def<NotificationsMessage>(), def<UnreadMessage>(),
         def<ChallengeMessage>(),     def<ChallengeUpdateMessage>(),
         def<ChallengesMessage>(),    def<FollowingMessage>(),
-        def<BerserkMessage>(),
-        def<MyGamesMessage>(),
-        def<BlockedMessage>(),
-        def<ReportsMessage>(),
+        def<BerserkMessage>(),       def<MyGamesMessage>(),
+        def<BlockedMessage>(),       def<ReportsMessage>(),
     };
     return kAll;
 }

@@ -153,6 +153,22 @@ TEST(Schema, EveryMessageOfASessionReachingEveryKindIsValid) {
               1u);
     a.ws().send(Json{{"type", "tournament_watch"}, {"tournament", arena["tournament"]}});
     a.take([](const Json& j) { return isType(j, "tournament"); });
+    // Its game: two newcomers paired at the start; one berserks, which it is told.
+    Player x(server.port()), y(server.port());
+    all.push_back(&x);
+    all.push_back(&y);
+    for (Player* p : {&x, &y})
+        EXPECT_EQ(
+            p->request({{"type", "tournament_join"}, {"tournament", arena["tournament"]}})["type"],
+            "ack");
+    server.advance(6100);
+    const Json matched = x.take([](const Json& j) { return isType(j, "matched"); });
+    ASSERT_TRUE(matched.contains("game")) << matched.dump();
+    const std::string tg = matched["game"];
+    x.ws().send(Json{{"type", "watch"}, {"game", tg}});
+    x.take([&](const Json& j) { return isType(j, "snapshot") && j["game"] == tg; });
+    EXPECT_EQ(x.request({{"type", "berserk"}, {"game", tg}})["type"], "ack");
+    x.take([](const Json& j) { return isType(j, "berserk"); });
 
     // Moderation: a block listed; the reports, read by a moderator the operator named.
     EXPECT_EQ(a.request({{"type", "block"}, {"player", b.id()}})["type"], "ack");

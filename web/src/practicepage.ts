@@ -229,7 +229,9 @@ export function renderPractice(app: App): Screen {
     // their own cards starts from this one.
     const [s1, s2] = await Promise.all([eng.setup(c.rules, 1, 'random', seed), eng.setup(c.rules, 2, 'random', seed + ARRANGEMENTS)]);
     const me = c.opponent === 'friend' ? 1 : c.me;
-    const clock = clockOf(c.clock);
+    // Practice offers no days clock (CLOCKS filtered above): a clock here is minutes + seconds.
+    const spec = clockOf(c.clock);
+    const clock = spec && 'initial' in spec ? { initial: spec.initial, increment: spec.increment } : null;
     const g: PracticeGame = { rules: c.rules, level: c.level, me, setup1: s1, setup2: s2, actions: [], seed, opponent: c.opponent, clock };
     if (clock) g.left = [clock.initial, clock.initial];
     if (c.place) g.arranging = c.opponent === 'friend' ? [1, 2] : [me];

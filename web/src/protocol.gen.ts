@@ -43,6 +43,8 @@ export interface PlayerGame {
 export interface ClockSetting {
   initial: number;
   increment: number;
+  /** correspondence: days per move (initial is them in cs) */
+  days?: number;
 }
 
 export interface Clocks {
@@ -50,6 +52,8 @@ export interface Clocks {
   '2': number;
   /** the side whose clock runs */
   running: SideId | null;
+  /** correspondence: when the running side's time runs out (unix ms) */
+  deadline?: number;
 }
 
 export interface Seats {
@@ -114,6 +118,11 @@ export interface ChatLine {
   text: string;
   /** Unix time in ms */
   at: number;
+}
+
+export interface TournamentRef {
+  id: string;
+  name: string;
 }
 
 export interface LobbyEntry {
@@ -200,6 +209,20 @@ export interface FollowedEntry {
   online: boolean;
   /** its games in play, newest first (at most 10) */
   games: string[];
+}
+
+export interface CorrespondenceGame {
+  game: string;
+  preset: Preset;
+  /** days per move */
+  days: number;
+  /** the player's side */
+  side: SideId;
+  opponent: Player;
+  /** the player is to move */
+  yourTurn: boolean;
+  /** when the side to move's time runs out (unix ms) */
+  deadline: number;
 }
 
 export interface Report {
@@ -341,6 +364,10 @@ export interface SnapshotMessage {
   rematch?: RematchState;
   /** the recipient's chat room, when it has lines: the last 50 */
   chat?: ChatLine[];
+  /** a tournament's game: its tournament */
+  tournament?: TournamentRef;
+  /** a tournament's game: the sides that berserked */
+  berserk?: SideId[];
 }
 
 export interface HiddenEvent {
@@ -569,6 +596,22 @@ export interface FollowingMessage {
   id?: string | number;
 }
 
+export interface BerserkMessage {
+  type: 'berserk';
+  game: string;
+  /** the side that berserked */
+  side: SideId;
+  /** the clocks now */
+  clocks: Clocks;
+}
+
+export interface MyGamesMessage {
+  type: 'my_games';
+  /** at most 100 */
+  games: CorrespondenceGame[];
+  id?: string | number;
+}
+
 export interface BlockedMessage {
   type: 'blocked';
   /** by name */
@@ -618,6 +661,8 @@ export type ServerMessage =
   | ChallengeUpdateMessage
   | ChallengesMessage
   | FollowingMessage
+  | BerserkMessage
+  | MyGamesMessage
   | BlockedMessage
   | ReportsMessage
   | GameEvent;
