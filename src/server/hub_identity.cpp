@@ -69,6 +69,7 @@ bool Hub::needsStoredPlayer(protocol::MsgType t) {
         case MsgType::Blocked:  // a guest not stored yet blocked nobody, and moderates nothing
         case MsgType::Reports:
         case MsgType::Moderate:
+        case MsgType::MyGames:  // a guest not stored yet has no games (the home page asks)
         case MsgType::Unfollow:
         case MsgType::Following:
         case MsgType::Register:  // stores the guest itself, unless the username is taken

@@ -41,6 +41,12 @@ TEST(Identity, HelloStoresNothingUntilTheGuestActs) {
     p.ws().send(Json{{"type", "ping"}, {"id", 1}});
     p.take([](const Json& j) { return j["type"] == "pong"; });
     EXPECT_EQ(server.http("GET", "/api/players/" + p.id()).first, 404);
+    // Nor do the lists the home page asks for (a guest not stored has none of them).
+    for (const char* list : {"my_games", "notifications", "challenges", "blocked"}) {
+        p.ws().send(Json{{"type", list}, {"id", list}});
+        p.take([&](const Json& j) { return j["type"] == list && j["id"] == list; });
+    }
+    EXPECT_EQ(server.http("GET", "/api/players/" + p.id()).first, 404);
     // Creating a game needs the player: stored then, with the id and token it was welcomed with.
     const std::string g = p.request({{"type", "create"}, {"opponent", "invite"}})["game"];
     EXPECT_EQ(server.http("GET", "/api/players/" + p.id()).first, 200);
