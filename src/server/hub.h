@@ -298,6 +298,13 @@ class Hub {
     [[nodiscard]] std::vector<std::shared_ptr<GameRoom>> rooms() { return rooms_.rooms(); }
 
   private:
+    // The player a social message names (`m.player`) when it is another than `p`; otherwise the
+    // client is refused with a clear error (unreadable, unknown, or `p` itself: "you cannot
+    // <verb> yourself") and nullopt returned. On the writer thread (hub_challenges.cpp).
+    std::optional<store::PlayerRow> otherPlayer(const std::shared_ptr<Client>& c,
+                                                const store::PlayerRow& p,
+                                                const protocol::ClientMessage& m,
+                                                std::string_view verb);
     // How often rooms check whether they expired (real time only; manual time checks on
     // advanceTime): an expired game ends at most this late.
     static constexpr std::chrono::seconds kExpirySweepEvery{30};

@@ -231,17 +231,32 @@ void Hub::expireChallenges() {
     });
 }
 
+std::optional<store::PlayerRow> Hub::otherPlayer(const std::shared_ptr<Client>& c,
+                                                 const store::PlayerRow& p,
+                                                 const protocol::ClientMessage& m,
+                                                 std::string_view verb) {
+    auto refuse = [&](ErrorCode code, const std::string& why) {
+        metrics_.error(code);
+        c->send(protocol::renderError(code, why, m.id));
+        return std::nullopt;
+    };
+    auto target = store_.playerByPublicId(m.player);
+    if (!target) return refuse(ErrorCode::Internal, "the player could not be read; try again");
+    if (!*target) return refuse(ErrorCode::UnknownPlayer, "no player has this id");
+    if ((*target)->id == p.id)
+        return refuse(ErrorCode::BadMessage, "you cannot " + std::string(verb) + " yourself");
+    return std::move(**target);
+}
+
 void Hub::follow(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
                  const protocol::ClientMessage& m) {
     auto refuse = [&](ErrorCode code, const std::string& why) {
         metrics_.error(code);
         c->send(protocol::renderError(code, why, m.id));
     };
-    auto target = store_.playerByPublicId(m.player);
-    if (!target) return refuse(ErrorCode::Internal, "the player could not be read; try again");
-    if (!*target) return refuse(ErrorCode::UnknownPlayer, "no player has this id");
-    const store::PlayerRow& them = **target;
-    if (them.id == p.id) return refuse(ErrorCode::BadMessage, "you cannot follow yourself");
+    const auto other = otherPlayer(c, p, m, "follow");
+    if (!other) return;
+    const store::PlayerRow& them = *other;
     if (m.type == protocol::MsgType::Unfollow) {
         auto r = store_.unfollow(p.id, them.id);
         if (!r) return refuse(ErrorCode::Internal, "the follow could not be stored");

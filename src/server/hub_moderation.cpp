@@ -23,11 +23,9 @@ void Hub::block(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
         metrics_.error(code);
         c->send(protocol::renderError(code, why, m.id));
     };
-    auto target = store_.playerByPublicId(m.player);
-    if (!target) return refuse(ErrorCode::Internal, "the player could not be read; try again");
-    if (!*target) return refuse(ErrorCode::UnknownPlayer, "no player has this id");
-    const store::PlayerRow& them = **target;
-    if (them.id == p.id) return refuse(ErrorCode::BadMessage, "you cannot block yourself");
+    const auto other = otherPlayer(c, p, m, "block");
+    if (!other) return;
+    const store::PlayerRow& them = *other;
     if (m.type == protocol::MsgType::Unblock) {
         auto r = store_.unblock(p.id, them.id);
         if (!r) return refuse(ErrorCode::Internal, "the block could not be stored");
@@ -59,13 +57,11 @@ void Hub::report(const std::shared_ptr<Client>& c, const store::PlayerRow& p,
         metrics_.error(code);
         c->send(protocol::renderError(code, why, m.id));
     };
-    auto target = store_.playerByPublicId(m.player);
-    if (!target) return refuse(ErrorCode::Internal, "the player could not be read; try again");
-    if (!*target) return refuse(ErrorCode::UnknownPlayer, "no player has this id");
-    if ((*target)->id == p.id) return refuse(ErrorCode::BadMessage, "you cannot report yourself");
+    const auto other = otherPlayer(c, p, m, "report");
+    if (!other) return;
     store::ReportRow r;
     r.reporter = p.id;
-    r.target = (*target)->id;
+    r.target = other->id;
     r.game = m.game;
     r.reason = m.reason;
     r.text = m.text;
